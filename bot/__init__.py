@@ -1,0 +1,1 @@
+"""The platform-neutral quiz engine: quiz format, engine, storage and interface strings."""

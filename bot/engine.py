@@ -1,0 +1,461 @@
+"""The quiz engine: plain values in, plain results out; it never sends anything.
+
+Adapters call it with who is acting (:class:`~bot.views.Participant`) and ids taken from their
+buttons or commands; it answers with localized views that the adapter renders. Every rule that a
+user could notice lives here once, for every platform: order, idempotency, stale and foreign
+presses, locale fallback, scores.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+
+from bot.catalog import QuizCatalog
+from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
+from bot.quiz import Question, Quiz
+from bot.storage import (
+    AnswerRecord,
+    AttemptRecord,
+    AttemptStatus,
+    NewAttempt,
+    Storage,
+)
+from bot.text_direction import is_rtl, prepare
+from bot.views import (
+    LETTERS,
+    AnswerFeedback,
+    AnswerOutcome,
+    OptionView,
+    Participant,
+    ProgressReport,
+    QuestionMark,
+    QuestionView,
+    QuizProgress,
+    QuizResult,
+    QuizSummary,
+    StartOutcome,
+    StartResult,
+)
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class QuizEngine:
+    """Runs quizzes for users of any platform on top of a catalog and a storage."""
+
+    def __init__(
+        self,
+        catalog: QuizCatalog,
+        storage: Storage,
+        *,
+        clock: Clock = utc_now,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.catalog = catalog
+        self.storage = storage
+        self.clock = clock
+        self._rng = rng or random.SystemRandom()
+
+    # -- languages ------------------------------------------------------------------------
+
+    async def interface_language(self, who: Participant) -> str:
+        """The language for interface text: the user's choice, their platform's, or English."""
+        user = await self.storage.get_user(who.platform, who.user_id)
+        chosen = user.language if user else None
+        return resolve_language(chosen, who.language_tag, SUPPORTED_LANGUAGES, DEFAULT_LANGUAGE)
+
+    async def quiz_language(self, who: Participant, quiz: Quiz) -> str:
+        """The language to show ``quiz`` in, among those the quiz offers."""
+        user = await self.storage.get_user(who.platform, who.user_id)
+        chosen = user.language if user else None
+        return resolve_language(chosen, who.language_tag, quiz.languages, quiz.default_language)
+
+    async def set_language(self, who: Participant, language: str) -> str | None:
+        """Remember the user's language; returns the matched code, None if unsupported."""
+        matched = resolve_language(language, None, SUPPORTED_LANGUAGES, "")
+        if not matched:
+            return None
+        await self.storage.set_language(who.platform, who.user_id, matched)
+        return matched
+
+    # -- quizzes --------------------------------------------------------------------------
+
+    def quizzes(self, language: str) -> list[QuizSummary]:
+        """Every quiz with its title and description in ``language`` (default when missing)."""
+        return [self._summary(q, language) for q in self.catalog.all()]
+
+    def _summary(self, quiz: Quiz, language: str) -> QuizSummary:
+        lang = language if language in quiz.languages else quiz.default_language
+        return QuizSummary(
+            id=quiz.id,
+            title=prepare(quiz.title.get(lang), lang),
+            description=prepare(quiz.description.get(lang), lang) if quiz.description else None,
+            level=quiz.level,
+            question_count=len(quiz.questions),
+            languages=quiz.languages,
+        )
+
+    async def start(
+        self,
+        who: Participant,
+        quiz_id: str | None = None,
+        *,
+        chat_id: str | None = None,
+        restart: bool = False,
+    ) -> StartResult:
+        """Start or resume a quiz.
+
+        With no ``quiz_id``: resume the user's most recent active attempt, else start the only
+        quiz, else ask to choose. ``restart`` abandons an active attempt of that quiz first.
+        """
+        ui = await self.interface_language(who)
+        quizzes = self.catalog.all()
+        if not quizzes:
+            return StartResult(StartOutcome.NO_QUIZZES, ui, t("no_quizzes", ui))
+        if quiz_id is None:
+            for attempt in await self.storage.active_attempts(who.platform, who.user_id):
+                if self.catalog.get(attempt.quiz_id) is not None:
+                    quiz_id = attempt.quiz_id
+                    break
+            else:
+                if len(quizzes) > 1:
+                    summaries = tuple(self._summary(q, ui) for q in quizzes)
+                    return StartResult(
+                        StartOutcome.CHOOSE, ui, t("choose_quiz", ui), quizzes=summaries
+                    )
+                quiz_id = quizzes[0].id
+        quiz = self.catalog.get(quiz_id)
+        if quiz is None:
+            available = ", ".join(q.id for q in quizzes)
+            notice = t("unknown_quiz", ui, quiz=quiz_id, available=available)
+            summaries = tuple(self._summary(q, ui) for q in quizzes)
+            return StartResult(StartOutcome.UNKNOWN_QUIZ, ui, notice, quizzes=summaries)
+        await self.storage.touch_user(who.platform, who.user_id, who.display_name)
+        if restart:
+            for attempt in await self.storage.active_attempts(who.platform, who.user_id):
+                if attempt.quiz_id == quiz.id:
+                    await self.storage.finish_attempt(
+                        attempt.id, AttemptStatus.ABANDONED, self.clock()
+                    )
+        attempt, created = await self.storage.create_attempt(self._new_attempt(who, quiz, chat_id))
+        language = await self.quiz_language(who, quiz)
+        answers = await self.storage.answers(attempt.id)
+        question = self._current_view(attempt, quiz, answers, language)
+        if question is None:  # every question answered (the quiz shrank): close it
+            await self.storage.finish_attempt(attempt.id, AttemptStatus.COMPLETED, self.clock())
+            return await self.start(who, quiz.id, chat_id=chat_id)
+        outcome = StartOutcome.STARTED if created else StartOutcome.RESUMED
+        notice = "" if created else t("resumed", ui)
+        return StartResult(outcome, language, notice, question=question)
+
+    def _new_attempt(self, who: Participant, quiz: Quiz, chat_id: str | None) -> NewAttempt:
+        question_ids = [q.id for q in quiz.questions]
+        if quiz.shuffle.questions:
+            self._rng.shuffle(question_ids)
+        option_order: dict[str, tuple[str, ...]] = {}
+        for question in quiz.questions:
+            option_ids = [o.id for o in question.options]
+            if quiz.shuffle.options:
+                self._rng.shuffle(option_ids)
+            option_order[question.id] = tuple(option_ids)
+        return NewAttempt(
+            platform=who.platform,
+            user_id=who.user_id,
+            chat_id=chat_id,
+            quiz_id=quiz.id,
+            question_order=tuple(question_ids),
+            option_order=option_order,
+            started_at=self.clock(),
+        )
+
+    # -- views ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _order(attempt: AttemptRecord, quiz: Quiz) -> list[Question]:
+        """The attempt's questions in its own order (questions since removed are skipped)."""
+        questions = [quiz.question(qid) for qid in attempt.question_order]
+        return [q for q in questions if q is not None]
+
+    def _question_view(
+        self, attempt: AttemptRecord, quiz: Quiz, question: Question, language: str
+    ) -> QuestionView:
+        order = self._order(attempt, quiz)
+        stored = attempt.option_order.get(question.id, ())
+        option_ids = [oid for oid in stored if question.option(oid) is not None]
+        option_ids += [o.id for o in question.options if o.id not in option_ids]
+        options = []
+        for letter, option_id in zip(LETTERS, option_ids, strict=False):
+            option = question.option(option_id)
+            assert option is not None
+            options.append(
+                OptionView(option.id, letter, prepare(option.text.get(language), language))
+            )
+        return QuestionView(
+            attempt_id=attempt.id,
+            quiz_id=quiz.id,
+            quiz_title=prepare(quiz.title.get(language), language),
+            question_id=question.id,
+            number=order.index(question) + 1,
+            total=len(order),
+            text=prepare(question.text.get(language), language),
+            options=tuple(options),
+            language=language,
+            rtl=is_rtl(language),
+        )
+
+    def _current_view(
+        self,
+        attempt: AttemptRecord,
+        quiz: Quiz,
+        answers: Sequence[AnswerRecord],
+        language: str,
+    ) -> QuestionView | None:
+        answered = {a.question_id for a in answers}
+        for question in self._order(attempt, quiz):
+            if question.id not in answered:
+                return self._question_view(attempt, quiz, question, language)
+        return None
+
+    def _result(
+        self,
+        attempt: AttemptRecord,
+        quiz: Quiz,
+        answers: Sequence[AnswerRecord],
+        language: str,
+    ) -> QuizResult:
+        by_question = {a.question_id: a for a in answers}
+        marks = []
+        for number, question in enumerate(self._order(attempt, quiz), start=1):
+            answer = by_question.get(question.id)
+            text = prepare(question.text.get(language), language)
+            marks.append(
+                QuestionMark(number, question.id, text, answer.correct if answer else None)
+            )
+        return QuizResult(
+            attempt_id=attempt.id,
+            quiz_id=quiz.id,
+            quiz_title=prepare(quiz.title.get(language), language),
+            correct=sum(1 for m in marks if m.correct),
+            total=len(marks),
+            marks=tuple(marks),
+            language=language,
+            rtl=is_rtl(language),
+        )
+
+    async def current_question(self, who: Participant, attempt_id: int) -> QuestionView | None:
+        """The next unanswered question of the user's own active attempt, if any."""
+        attempt = await self.storage.get_attempt(attempt_id)
+        if attempt is None or (attempt.platform, attempt.user_id) != (who.platform, who.user_id):
+            return None
+        quiz = self.catalog.get(attempt.quiz_id)
+        if quiz is None or attempt.status is not AttemptStatus.ACTIVE:
+            return None
+        language = await self.quiz_language(who, quiz)
+        return self._current_view(attempt, quiz, await self.storage.answers(attempt.id), language)
+
+    async def result(self, who: Participant, attempt_id: int) -> QuizResult | None:
+        """The score sheet of one of the user's attempts."""
+        attempt = await self.storage.get_attempt(attempt_id)
+        if attempt is None or (attempt.platform, attempt.user_id) != (who.platform, who.user_id):
+            return None
+        quiz = self.catalog.get(attempt.quiz_id)
+        if quiz is None:
+            return None
+        language = await self.quiz_language(who, quiz)
+        return self._result(attempt, quiz, await self.storage.answers(attempt.id), language)
+
+    # -- answering ------------------------------------------------------------------------
+
+    async def answer_at(
+        self, who: Participant, attempt_id: int, question_number: int, option_index: int
+    ) -> AnswerFeedback:
+        """Answer by position, as compact buttons carry it: the question's number in the
+        attempt (1-based) and the option's index in the order the attempt shows (0-based)."""
+        attempt = await self.storage.get_attempt(attempt_id)
+        if attempt is not None:
+            quiz = self.catalog.get(attempt.quiz_id)
+            order = self._order(attempt, quiz) if quiz else []
+            if quiz is not None and 1 <= question_number <= len(order):
+                question = order[question_number - 1]
+                view = self._question_view(attempt, quiz, question, quiz.default_language)
+                if 0 <= option_index < len(view.options):
+                    option_id = view.options[option_index].id
+                    return await self.answer(who, attempt_id, question.id, option_id)
+        return await self._refusal(who, AnswerOutcome.INVALID)
+
+    async def answer(
+        self, who: Participant, attempt_id: int, question_id: str, option_id: str
+    ) -> AnswerFeedback:
+        """Record an answer, once. Never raises for bad ids: they get an INVALID outcome."""
+        attempt = await self.storage.get_attempt(attempt_id)
+        if attempt is None:
+            return await self._refusal(who, AnswerOutcome.INVALID)
+        if (attempt.platform, attempt.user_id) != (who.platform, who.user_id):
+            owner = await self.storage.get_user(attempt.platform, attempt.user_id)
+            name = (owner.display_name if owner else None) or "another user"
+            return await self._refusal(who, AnswerOutcome.NOT_YOURS, owner_name=name)
+        quiz = self.catalog.get(attempt.quiz_id)
+        question = quiz.question(question_id) if quiz else None
+        if quiz is None or question is None or question_id not in attempt.question_order:
+            return await self._refusal(who, AnswerOutcome.INVALID)
+        if question.option(option_id) is None:
+            return await self._refusal(who, AnswerOutcome.INVALID)
+        language = await self.quiz_language(who, quiz)
+        answers = await self.storage.answers(attempt.id)
+        earlier = next((a for a in answers if a.question_id == question_id), None)
+        if earlier is not None:
+            return self._feedback_for_stored(
+                attempt, quiz, question, answers, earlier, option_id, language
+            )
+        if attempt.status is not AttemptStatus.ACTIVE:
+            return await self._refusal(who, AnswerOutcome.STALE)
+        current = self._current_view(attempt, quiz, answers, language)
+        if current is None or current.question_id != question_id:
+            return await self._refusal(who, AnswerOutcome.STALE)
+        remaining = len(self._order(attempt, quiz)) - len(answers)
+        candidate = AnswerRecord(
+            attempt_id=attempt.id,
+            question_id=question_id,
+            option_id=option_id,
+            correct=option_id == question.correct_option_id,
+            answered_at=self.clock(),
+        )
+        stored, inserted = await self.storage.record_answer(candidate, finishes=remaining == 1)
+        answers = [*answers, stored] if inserted else await self.storage.answers(attempt.id)
+        if inserted:
+            attempt = await self.storage.get_attempt(attempt.id) or attempt
+            return self._feedback(
+                AnswerOutcome.ACCEPTED, attempt, quiz, question, answers, stored, language
+            )
+        return self._feedback_for_stored(
+            attempt, quiz, question, answers, stored, option_id, language
+        )
+
+    def _feedback_for_stored(
+        self,
+        attempt: AttemptRecord,
+        quiz: Quiz,
+        question: Question,
+        answers: Sequence[AnswerRecord],
+        stored: AnswerRecord,
+        option_id: str,
+        language: str,
+    ) -> AnswerFeedback:
+        outcome = (
+            AnswerOutcome.DUPLICATE
+            if stored.option_id == option_id
+            else AnswerOutcome.ALREADY_ANSWERED
+        )
+        return self._feedback(outcome, attempt, quiz, question, answers, stored, language)
+
+    def _feedback(
+        self,
+        outcome: AnswerOutcome,
+        attempt: AttemptRecord,
+        quiz: Quiz,
+        question: Question,
+        answers: Sequence[AnswerRecord],
+        stored: AnswerRecord,
+        language: str,
+    ) -> AnswerFeedback:
+        view = self._question_view(attempt, quiz, question, language)
+        chosen = view.option(stored.option_id)
+        correct_option = view.option(question.correct_option_id)
+        wrong = question.option(stored.option_id)
+        note = None
+        if not stored.correct and wrong is not None and wrong.note is not None:
+            note = prepare(wrong.note.get(language), language)
+        next_question = None
+        result = None
+        if attempt.status is AttemptStatus.ACTIVE:
+            next_question = self._current_view(attempt, quiz, answers, language)
+        if next_question is None and attempt.status is not AttemptStatus.ABANDONED:
+            result = self._result(attempt, quiz, answers, language)
+        if outcome is AnswerOutcome.ACCEPTED:
+            notice = t("correct" if stored.correct else "wrong", language)
+        else:
+            notice = t("already_answered", language)
+        return AnswerFeedback(
+            outcome=outcome,
+            notice=notice,
+            language=language,
+            correct=stored.correct,
+            question=view,
+            chosen=chosen,
+            correct_option=correct_option,
+            explanation=prepare(question.explanation.get(language), language),
+            wrong_note=note,
+            next_question=next_question,
+            result=result,
+        )
+
+    async def _refusal(
+        self, who: Participant, outcome: AnswerOutcome, *, owner_name: str | None = None
+    ) -> AnswerFeedback:
+        ui = await self.interface_language(who)
+        key = {
+            AnswerOutcome.INVALID: "invalid_button",
+            AnswerOutcome.STALE: "stale",
+            AnswerOutcome.NOT_YOURS: "not_yours",
+        }[outcome]
+        notice = t(key, ui, name=owner_name) if owner_name else t(key, ui)
+        return AnswerFeedback(outcome, notice, ui, owner_name=owner_name)
+
+    # -- stopping and progress ------------------------------------------------------------
+
+    async def active_attempt(self, who: Participant) -> tuple[AttemptRecord, str] | None:
+        """The user's most recently used active attempt and its quiz title, if any."""
+        for attempt in await self.storage.active_attempts(who.platform, who.user_id):
+            quiz = self.catalog.get(attempt.quiz_id)
+            if quiz is not None:
+                language = await self.quiz_language(who, quiz)
+                return attempt, prepare(quiz.title.get(language), language)
+        return None
+
+    async def stop(self, who: Participant, attempt_id: int | None = None) -> str:
+        """Abandon the user's current attempt (or the given one); returns the notice."""
+        ui = await self.interface_language(who)
+        active = await self.storage.active_attempts(who.platform, who.user_id)
+        if attempt_id is not None:
+            active = [a for a in active if a.id == attempt_id]
+        for attempt in active:
+            if await self.storage.finish_attempt(attempt.id, AttemptStatus.ABANDONED, self.clock()):
+                quiz = self.catalog.get(attempt.quiz_id)
+                title = prepare(quiz.title.get(ui), ui) if quiz else attempt.quiz_id
+                return t("stopped", ui, title=title)
+        return t("nothing_to_stop", ui)
+
+    async def progress(self, who: Participant) -> ProgressReport:
+        """Per quiz: completed attempts, best and last score, and any attempt in progress."""
+        ui = await self.interface_language(who)
+        summaries = await self.storage.attempt_summaries(who.platform, who.user_id)
+        lines = []
+        for quiz_id in dict.fromkeys(s.attempt.quiz_id for s in summaries):
+            quiz = self.catalog.get(quiz_id)
+            mine = [s for s in summaries if s.attempt.quiz_id == quiz_id]
+            done = [s for s in mine if s.attempt.status is AttemptStatus.COMPLETED]
+            active = [s for s in mine if s.attempt.status is AttemptStatus.ACTIVE]
+            total = (
+                len(quiz.questions) if quiz else max(len(s.attempt.question_order) for s in mine)
+            )
+            language = (
+                ui if quiz and ui in quiz.languages else (quiz.default_language if quiz else ui)
+            )
+            lines.append(
+                QuizProgress(
+                    quiz_id=quiz_id,
+                    title=prepare(quiz.title.get(language), language) if quiz else quiz_id,
+                    total=total,
+                    completed_attempts=len(done),
+                    best=max((s.correct for s in done), default=None),
+                    last=done[-1].correct if done else None,
+                    in_progress_answered=active[-1].answered if active else None,
+                )
+            )
+        return ProgressReport(ui, tuple(lines))

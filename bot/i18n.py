@@ -1,0 +1,244 @@
+"""Interface strings in every supported language, and the choice of a user's language."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bot.text_direction import prepare
+
+SUPPORTED_LANGUAGES = ("en", "bn", "ur", "ru")
+DEFAULT_LANGUAGE = "en"
+LANGUAGE_NAMES = {"en": "English", "bn": "বাংলা", "ur": "اردو", "ru": "Русский"}
+
+# key -> language -> template. Every key has all SUPPORTED_LANGUAGES (a test checks it).
+STRINGS: dict[str, dict[str, str]] = {
+    "correct": {"en": "✅ Correct", "bn": "✅ সঠিক", "ur": "✅ درست", "ru": "✅ Верно"},
+    "wrong": {"en": "❌ Not quite", "bn": "❌ সঠিক নয়", "ur": "❌ درست نہیں", "ru": "❌ Не совсем"},
+    "question_progress": {
+        "en": "Question {number}/{total}",
+        "bn": "প্রশ্ন {number}/{total}",
+        "ur": "سوال {number}/{total}",
+        "ru": "Вопрос {number}/{total}",
+    },
+    "your_answer": {
+        "en": "Your answer: {answer}",
+        "bn": "আপনার উত্তর: {answer}",
+        "ur": "آپ کا جواب: {answer}",
+        "ru": "Ваш ответ: {answer}",
+    },
+    "correct_answer": {
+        "en": "Correct answer: {answer}",
+        "bn": "সঠিক উত্তর: {answer}",
+        "ur": "درست جواب: {answer}",
+        "ru": "Правильный ответ: {answer}",
+    },
+    "explanation": {"en": "Why", "bn": "ব্যাখ্যা", "ur": "وضاحت", "ru": "Пояснение"},
+    "result_title": {
+        "en": "Quiz finished: {title}",
+        "bn": "কুইজ শেষ: {title}",
+        "ur": "کوئز مکمل: {title}",
+        "ru": "Тест завершён: {title}",
+    },
+    "score": {
+        "en": "Score: {correct}/{total} ({percent}%)",
+        "bn": "স্কোর: {correct}/{total} ({percent}%)",
+        "ur": "سکور: {correct}/{total} ({percent}%)",
+        "ru": "Результат: {correct}/{total} ({percent}%)",
+    },
+    "retry": {
+        "en": "🔁 Try again",
+        "bn": "🔁 আবার চেষ্টা",
+        "ur": "🔁 دوبارہ کوشش",
+        "ru": "🔁 Ещё раз",
+    },
+    "other_quiz": {
+        "en": "📚 Another quiz",
+        "bn": "📚 অন্য কুইজ",
+        "ur": "📚 دوسرا کوئز",
+        "ru": "📚 Другой тест",
+    },
+    "resumed": {
+        "en": "Welcome back: continuing where you stopped.",
+        "bn": "আবার স্বাগতম: যেখানে থেমেছিলেন সেখান থেকে চলছে।",
+        "ur": "خوش آمدید: جہاں آپ رکے تھے وہیں سے جاری ہے۔",
+        "ru": "С возвращением: продолжаем с того места, где вы остановились.",
+    },
+    "already_answered": {
+        "en": "You already answered this question.",
+        "bn": "আপনি এই প্রশ্নের উত্তর আগেই দিয়েছেন।",
+        "ur": "آپ اس سوال کا جواب پہلے ہی دے چکے ہیں۔",
+        "ru": "Вы уже ответили на этот вопрос.",
+    },
+    "stale": {
+        "en": "This question is no longer active.",
+        "bn": "এই প্রশ্নটি আর সক্রিয় নেই।",
+        "ur": "یہ سوال اب فعال نہیں ہے۔",
+        "ru": "Этот вопрос уже неактуален.",
+    },
+    "invalid_button": {
+        "en": "This button is no longer valid.",
+        "bn": "এই বোতামটি আর কাজ করে না।",
+        "ur": "یہ بٹن اب کارآمد نہیں ہے۔",
+        "ru": "Эта кнопка больше не действует.",
+    },
+    "not_yours": {
+        "en": "This quiz is {name}'s — send /quiz to start your own.",
+        "bn": "এই কুইজটি {name}-এর — নিজের কুইজ শুরু করতে /quiz পাঠান।",
+        "ur": "یہ کوئز {name} کا ہے — اپنا کوئز شروع کرنے کے لیے /quiz بھیجیں۔",
+        "ru": "Это тест пользователя {name} — отправьте /quiz, чтобы начать свой.",
+    },
+    "unknown_quiz": {
+        "en": 'There is no quiz "{quiz}". Available: {available}',
+        "bn": '"{quiz}" নামে কোনো কুইজ নেই। আছে: {available}',
+        "ur": '"{quiz}" نام کا کوئی کوئز نہیں ہے۔ دستیاب: {available}',
+        "ru": "Теста «{quiz}» нет. Доступны: {available}",
+    },
+    "no_quizzes": {
+        "en": "No quizzes are available right now.",
+        "bn": "এখন কোনো কুইজ নেই।",
+        "ur": "اس وقت کوئی کوئز دستیاب نہیں ہے۔",
+        "ru": "Сейчас нет доступных тестов.",
+    },
+    "choose_quiz": {
+        "en": "Choose a quiz:",
+        "bn": "একটি কুইজ বেছে নিন:",
+        "ur": "ایک کوئز منتخب کریں:",
+        "ru": "Выберите тест:",
+    },
+    "quiz_summary": {
+        "en": "{title} — {count} questions",
+        "bn": "{title} — {count}টি প্রশ্ন",
+        "ur": "{title} — {count} سوالات",
+        "ru": "{title} — вопросов: {count}",
+    },
+    "stopped": {
+        "en": "Quiz stopped: {title}. Send /quiz to start again.",
+        "bn": "কুইজ থামানো হয়েছে: {title}। আবার শুরু করতে /quiz পাঠান।",
+        "ur": "کوئز روک دیا گیا: {title}۔ دوبارہ شروع کرنے کے لیے /quiz بھیجیں۔",
+        "ru": "Тест остановлен: {title}. Отправьте /quiz, чтобы начать заново.",
+    },
+    "stop_confirm": {
+        "en": "Stop {title}? Your answers so far stay in your history.",
+        "bn": "{title} থামাবেন? এখন পর্যন্ত দেওয়া উত্তরগুলো ইতিহাসে থাকবে।",
+        "ur": "{title} روک دیں؟ اب تک کے جوابات آپ کی تاریخ میں محفوظ رہیں گے۔",
+        "ru": "Остановить «{title}»? Уже данные ответы останутся в истории.",
+    },
+    "stop_yes": {"en": "Stop", "bn": "থামান", "ur": "روکیں", "ru": "Остановить"},
+    "stop_no": {"en": "Keep going", "bn": "চালিয়ে যান", "ur": "جاری رکھیں", "ru": "Продолжить"},
+    "nothing_to_stop": {
+        "en": "You have no quiz in progress.",
+        "bn": "আপনার কোনো কুইজ চলছে না।",
+        "ur": "آپ کا کوئی کوئز جاری نہیں ہے۔",
+        "ru": "У вас нет начатого теста.",
+    },
+    "progress_title": {
+        "en": "Your progress",
+        "bn": "আপনার অগ্রগতি",
+        "ur": "آپ کی پیش رفت",
+        "ru": "Ваш прогресс",
+    },
+    "progress_line": {
+        "en": "{title}: {attempts} attempts, best {best}/{total}, last {last}/{total}",
+        "bn": "{title}: {attempts} বার, সেরা {best}/{total}, শেষ {last}/{total}",
+        "ur": "{title}: {attempts} کوششیں، بہترین {best}/{total}، آخری {last}/{total}",
+        "ru": "{title}: попыток {attempts}, лучший {best}/{total}, последний {last}/{total}",
+    },
+    "progress_in_progress": {
+        "en": "{title}: in progress, {answered}/{total} answered",
+        "bn": "{title}: চলছে, {answered}/{total}টির উত্তর দেওয়া হয়েছে",
+        "ur": "{title}: جاری، {answered}/{total} کے جواب دیے گئے",
+        "ru": "{title}: в процессе, отвечено {answered}/{total}",
+    },
+    "no_progress": {
+        "en": "You have not taken a quiz yet. Send /quiz to start.",
+        "bn": "আপনি এখনও কোনো কুইজ দেননি। শুরু করতে /quiz পাঠান।",
+        "ur": "آپ نے ابھی تک کوئی کوئز نہیں دیا۔ شروع کرنے کے لیے /quiz بھیجیں۔",
+        "ru": "Вы ещё не проходили тесты. Отправьте /quiz, чтобы начать.",
+    },
+    "choose_language": {
+        "en": "Choose your language:",
+        "bn": "আপনার ভাষা বেছে নিন:",
+        "ur": "اپنی زبان منتخب کریں:",
+        "ru": "Выберите язык:",
+    },
+    "language_set": {
+        "en": "Language: English",
+        "bn": "ভাষা: বাংলা",
+        "ur": "زبان: اردو",
+        "ru": "Язык: русский",
+    },
+    "welcome": {
+        "en": "Hi! I run short quizzes with an explanation after every answer, "
+        "and I remember your progress.",
+        "bn": "হ্যালো! আমি ছোট কুইজ চালাই, প্রতিটি উত্তরের পরে ব্যাখ্যা দিই এবং আপনার অগ্রগতি মনে রাখি।",
+        "ur": "السلام علیکم! میں مختصر کوئز کرواتا ہوں، ہر جواب کے بعد وضاحت دیتا ہوں "
+        "اور آپ کی پیش رفت یاد رکھتا ہوں۔",
+        "ru": "Привет! Я провожу короткие тесты с пояснением после каждого ответа "
+        "и запоминаю ваш прогресс.",
+    },
+    "help": {
+        "en": "/quiz — start or continue a quiz\n/progress — your scores\n"
+        "/language — change the language\n/stop — stop the current quiz\n/help — this help",
+        "bn": "/quiz — কুইজ শুরু বা চালিয়ে যান\n/progress — আপনার স্কোর\n"
+        "/language — ভাষা বদলান\n/stop — চলতি কুইজ থামান\n/help — এই সাহায্য",
+        "ur": "/quiz — کوئز شروع کریں یا جاری رکھیں\n/progress — آپ کے سکور\n"
+        "/language — زبان تبدیل کریں\n/stop — موجودہ کوئز روکیں\n/help — یہ مدد",
+        "ru": "/quiz — начать или продолжить тест\n/progress — ваши результаты\n"
+        "/language — сменить язык\n/stop — остановить текущий тест\n/help — эта справка",
+    },
+    "level_beginner": {"en": "Beginner", "bn": "প্রাথমিক", "ur": "ابتدائی", "ru": "Начальный"},
+    "level_intermediate": {
+        "en": "Intermediate",
+        "bn": "মধ্যম",
+        "ur": "درمیانہ",
+        "ru": "Средний",
+    },
+    "level_advanced": {"en": "Advanced", "bn": "উন্নত", "ur": "اعلیٰ", "ru": "Продвинутый"},
+    "answer_prompt": {
+        "en": "Your answer ({letters}): ",
+        "bn": "আপনার উত্তর ({letters}): ",
+        "ur": "آپ کا جواب ({letters}): ",
+        "ru": "Ваш ответ ({letters}): ",
+    },
+    "answer_hint": {
+        "en": "Please type one of the letters {letters}.",
+        "bn": "অনুগ্রহ করে {letters} অক্ষরগুলোর একটি লিখুন।",
+        "ur": "براہ کرم {letters} میں سے ایک حرف لکھیں۔",
+        "ru": "Введите одну из букв: {letters}.",
+    },
+    "saved_and_exit": {
+        "en": "Progress saved. Run the same command again to continue.",
+        "bn": "অগ্রগতি সংরক্ষিত হয়েছে। চালিয়ে যেতে একই কমান্ড আবার চালান।",
+        "ur": "پیش رفت محفوظ ہو گئی۔ جاری رکھنے کے لیے یہی کمانڈ دوبارہ چلائیں۔",
+        "ru": "Прогресс сохранён. Запустите ту же команду ещё раз, чтобы продолжить.",
+    },
+}
+
+
+def t(key: str, language: str, **values: object) -> str:
+    """The interface string ``key`` in ``language`` (English when missing), filled in."""
+    by_language = STRINGS[key]
+    template = by_language.get(language) or by_language[DEFAULT_LANGUAGE]
+    text = template.format(**values) if values else template
+    return prepare(text, language)
+
+
+def match_language(tag: str | None, available: Iterable[str]) -> str | None:
+    """The first of ``available`` that an IETF/POSIX tag such as ``ru-RU`` or ``ru_RU.UTF-8``
+    names, trying the full tag before its primary subtag; None when nothing matches."""
+    if not tag:
+        return None
+    normalized = tag.split(".")[0].split("@")[0].replace("_", "-").lower()
+    options = [a.lower() for a in available]
+    for candidate in (normalized, normalized.split("-")[0]):
+        if candidate in options:
+            return candidate
+    return None
+
+
+def resolve_language(
+    chosen: str | None, platform_tag: str | None, available: Iterable[str], default: str
+) -> str:
+    """A user's language: their explicit choice, else the platform's tag, else ``default``."""
+    options = list(available)
+    return match_language(chosen, options) or match_language(platform_tag, options) or default

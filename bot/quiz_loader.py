@@ -1,0 +1,513 @@
+"""Loading and validating quiz files.
+
+Quiz files are YAML read with PyYAML's SafeLoader (what ``yaml.safe_load`` uses), extended only
+to remember the line of every key and list item so that each problem can be reported as
+``path:line: problem``. Every problem in a file is collected, not just the first; a broken file
+is skipped and never takes the other quizzes down.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from bot.quiz import LEVELS, LocalizedText, Option, Question, Quiz, Shuffle
+
+MAX_FILE_BYTES = 1024 * 1024
+MAX_QUESTIONS = 500
+MIN_OPTIONS, MAX_OPTIONS = 2, 10
+MAX_TEXT_CHARS = 10_000
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+LANGUAGE_PATTERN = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})?$")
+
+QUIZ_KEYS = {
+    "id",
+    "title",
+    "description",
+    "level",
+    "guide",
+    "default_language",
+    "languages",
+    "shuffle",
+    "questions",
+}
+QUESTION_KEYS = {"id", "text", "options", "correct", "explanation"}
+OPTION_KEYS = {"id", "text", "note"}
+SHUFFLE_KEYS = {"questions", "options"}
+
+
+@dataclass(frozen=True, order=True)
+class QuizProblem:
+    """One problem found in a quiz file, printable as ``path:line: message``."""
+
+    path: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.message}"
+
+
+@dataclass
+class LoadReport:
+    """What loading some quiz files produced: the valid quizzes, errors and warnings."""
+
+    quizzes: list[Quiz] = field(default_factory=list)
+    errors: list[QuizProblem] = field(default_factory=list)
+    warnings: list[QuizProblem] = field(default_factory=list)
+
+
+class _Map(dict[Any, Any]):
+    """A YAML mapping that remembers its own line and the line of each key."""
+
+    line: int = 0
+    key_lines: dict[Any, int]
+
+
+class _List(list[Any]):
+    """A YAML sequence that remembers its own line and the line of each item."""
+
+    line: int = 0
+    item_lines: list[int]
+
+
+class _YamlProblem(Exception):
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.message = message
+
+
+class _LineLoader(yaml.SafeLoader):
+    """SafeLoader that keeps line numbers and refuses aliases (no YAML bombs)."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            raise _YamlProblem(
+                event.start_mark.line + 1,
+                "YAML aliases (*name) are not allowed in quiz files; write the text out",
+            )
+        return super().compose_node(parent, index)
+
+
+def _construct_map(loader: _LineLoader, node: yaml.MappingNode) -> Any:
+    data = _Map()
+    data.line = node.start_mark.line + 1
+    data.key_lines = {}
+    yield data
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        line = key_node.start_mark.line + 1
+        try:
+            hash(key)
+        except TypeError:
+            raise _YamlProblem(line, "a mapping key must be plain text") from None
+        if key in data:
+            raise _YamlProblem(line, f'duplicate key "{key}"')
+        data[key] = loader.construct_object(value_node, deep=True)
+        data.key_lines[key] = line
+
+
+def _construct_list(loader: _LineLoader, node: yaml.SequenceNode) -> Any:
+    data = _List()
+    data.line = node.start_mark.line + 1
+    data.item_lines = []
+    yield data
+    for item in node.value:
+        data.append(loader.construct_object(item, deep=True))
+        data.item_lines.append(item.start_mark.line + 1)
+
+
+_LineLoader.add_constructor("tag:yaml.org,2002:map", _construct_map)
+_LineLoader.add_constructor("tag:yaml.org,2002:seq", _construct_list)
+
+
+def parse_yaml(text: str) -> Any:
+    """Parse YAML text safely, keeping line numbers; raises ``_YamlProblem``."""
+    loader = _LineLoader(text)
+    try:
+        return loader.get_single_data()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 1
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise _YamlProblem(line, f"invalid YAML: {problem}") from None
+    except yaml.YAMLError as exc:
+        raise _YamlProblem(1, f"invalid YAML: {exc}") from None
+    except RecursionError:
+        raise _YamlProblem(1, "invalid YAML: nesting is too deep") from None
+    finally:
+        loader.dispose()
+
+
+class _Validator:
+    """Turns one parsed quiz document into a :class:`Quiz`, collecting every problem."""
+
+    def __init__(self, path: str, default_id: str) -> None:
+        self.path = path
+        self.default_id = default_id
+        self.errors: list[QuizProblem] = []
+        self.warnings: list[QuizProblem] = []
+        self.default_language = "en"
+        self.languages: tuple[str, ...] = ("en",)
+
+    def error(self, line: int, message: str) -> None:
+        self.errors.append(QuizProblem(self.path, line, message))
+
+    def warn(self, line: int, message: str) -> None:
+        self.warnings.append(QuizProblem(self.path, line, message))
+
+    @staticmethod
+    def line_of(container: Any, key: Any, fallback: int) -> int:
+        if isinstance(container, _Map):
+            return container.key_lines.get(key, container.line)
+        if isinstance(container, _List) and isinstance(key, int) and key < len(container):
+            return container.item_lines[key]
+        return fallback
+
+    def unknown_keys(self, mapping: _Map, allowed: set[str], where: str) -> None:
+        for key in mapping:
+            if key not in allowed:
+                expected = ", ".join(sorted(allowed))
+                self.error(
+                    mapping.key_lines[key],
+                    f'{where}unknown key "{key}" (expected one of: {expected})',
+                )
+
+    def ident(self, mapping: _Map, key: str, where: str, what: str) -> str | None:
+        value = mapping.get(key)
+        line = self.line_of(mapping, key, mapping.line)
+        if value is None:
+            self.error(line, f"{where}{what} has no {key}")
+            return None
+        if isinstance(value, bool) or not isinstance(value, str | int):
+            self.error(line, f"{where}{key} must be a short text, not {type(value).__name__}")
+            return None
+        value = str(value)
+        if not ID_PATTERN.fullmatch(value):
+            self.error(
+                line,
+                f'{where}{key} "{value}" must be 1-40 lowercase letters, digits, "-" or "_"',
+            )
+            return None
+        return value
+
+    def text(
+        self, mapping: _Map, key: str, where: str, *, required: bool = True
+    ) -> LocalizedText | None:
+        """A localized text: a mapping of language to text, or plain text in the default."""
+        line = self.line_of(mapping, key, mapping.line)
+        value = mapping.get(key)
+        if value is None:
+            if required:
+                self.error(line, f"{where}{key} is missing")
+            return None
+        if isinstance(value, str):
+            value = {self.default_language: value}
+            lines = {self.default_language: line}
+        elif isinstance(value, _Map):
+            lines = value.key_lines
+        else:
+            self.error(line, f"{where}{key} must be text or a mapping of language to text")
+            return None
+        texts: dict[str, str] = {}
+        for language, text in value.items():
+            text_line = lines.get(language, line)
+            if language not in self.languages:
+                listed = ", ".join(self.languages)
+                self.error(
+                    text_line, f'{where}{key}: language "{language}" is not in languages ({listed})'
+                )
+                continue
+            if not isinstance(text, str):
+                self.error(
+                    text_line,
+                    f"{where}{key} ({language}) must be text, not {type(text).__name__}"
+                    " (put it in quotes)",
+                )
+                continue
+            if not text.strip():
+                self.error(text_line, f"{where}{key} ({language}) is empty")
+                continue
+            if len(text) > MAX_TEXT_CHARS:
+                self.error(
+                    text_line,
+                    f"{where}{key} ({language}) is {len(text)} characters; "
+                    f"the limit is {MAX_TEXT_CHARS}",
+                )
+                continue
+            texts[language] = text.strip()
+        if self.default_language not in texts:
+            if self.default_language not in value:  # otherwise its problem is reported above
+                self.error(line, f"{where}{key} has no {self.default_language} text (the default)")
+            return None
+        for language in self.languages:
+            if language not in texts and language not in value:
+                self.warn(
+                    line,
+                    f'{where}{key} has no "{language}" translation '
+                    f"(shown in {self.default_language})",
+                )
+        return LocalizedText(texts, self.default_language)
+
+    def quiz(self, doc: Any) -> Quiz | None:
+        if not isinstance(doc, _Map):
+            self.error(getattr(doc, "line", 1), "a quiz file must be a mapping (key: value)")
+            return None
+        self.unknown_keys(doc, QUIZ_KEYS, "")
+        self.languages_of(doc)
+        quiz_id = self.default_id
+        if "id" in doc:
+            quiz_id = self.ident(doc, "id", "", "the quiz") or quiz_id
+        elif not ID_PATTERN.fullmatch(quiz_id):
+            self.error(1, f'the file name gives the quiz id "{quiz_id}"; set a valid "id:"')
+        title = self.text(doc, "title", "")
+        description = self.text(doc, "description", "", required=False)
+        level = doc.get("level")
+        if level is not None and level not in LEVELS:
+            self.error(
+                self.line_of(doc, "level", 1),
+                f'level "{level}" is not one of {", ".join(LEVELS)}',
+            )
+            level = None
+        guide = doc.get("guide")
+        if guide is not None and not (
+            isinstance(guide, str) and guide.startswith(("https://", "http://"))
+        ):
+            self.error(self.line_of(doc, "guide", 1), "guide must be an http(s) link")
+            guide = None
+        shuffle = self.shuffle(doc)
+        questions = self.questions(doc)
+        if self.errors or title is None:
+            return None
+        return Quiz(
+            id=quiz_id,
+            title=title,
+            description=description,
+            level=level,
+            guide_url=guide,
+            default_language=self.default_language,
+            languages=self.languages,
+            questions=tuple(questions),
+            shuffle=shuffle,
+            source=self.path,
+        )
+
+    def languages_of(self, doc: _Map) -> None:
+        default = doc.get("default_language", "en")
+        line = self.line_of(doc, "default_language", 1)
+        if not isinstance(default, str) or not LANGUAGE_PATTERN.fullmatch(default):
+            self.error(line, f'default_language "{default}" is not a language code such as "en"')
+            default = "en"
+        self.default_language = default
+        languages = doc.get("languages", [default])
+        line = self.line_of(doc, "languages", 1)
+        if not isinstance(languages, list) or not languages:
+            self.error(line, "languages must be a list of language codes, e.g. [en, ru]")
+            languages = [default]
+        valid: list[str] = []
+        for index, language in enumerate(languages):
+            item_line = self.line_of(languages, index, line)
+            if not isinstance(language, str) or not LANGUAGE_PATTERN.fullmatch(language):
+                self.error(item_line, f'"{language}" is not a language code such as "en"')
+            elif language in valid:
+                self.error(item_line, f'language "{language}" is listed twice')
+            else:
+                valid.append(language)
+        if default not in valid:
+            self.error(line, f'languages must include the default language "{default}"')
+            valid.insert(0, default)
+        self.languages = tuple(valid)
+
+    def shuffle(self, doc: _Map) -> Shuffle:
+        value = doc.get("shuffle")
+        if value is None:
+            return Shuffle()
+        line = self.line_of(doc, "shuffle", 1)
+        if isinstance(value, bool):
+            return Shuffle(questions=value, options=value)
+        if not isinstance(value, _Map):
+            self.error(line, "shuffle must be true/false or {questions: bool, options: bool}")
+            return Shuffle()
+        self.unknown_keys(value, SHUFFLE_KEYS, "shuffle: ")
+        flags: dict[str, bool] = {}
+        for key in SHUFFLE_KEYS:
+            flag = value.get(key, False)
+            if not isinstance(flag, bool):
+                self.error(self.line_of(value, key, line), f"shuffle.{key} must be true or false")
+                flag = False
+            flags[key] = flag
+        return Shuffle(**flags)
+
+    def questions(self, doc: _Map) -> list[Question]:
+        items = doc.get("questions")
+        line = self.line_of(doc, "questions", 1)
+        if not isinstance(items, list) or not items:
+            self.error(line, "questions must be a non-empty list")
+            return []
+        if len(items) > MAX_QUESTIONS:
+            self.error(line, f"{len(items)} questions; the limit is {MAX_QUESTIONS}")
+            return []
+        questions: list[Question] = []
+        seen: dict[str, int] = {}
+        for index, item in enumerate(items):
+            item_line = self.line_of(items, index, line)
+            if not isinstance(item, _Map):
+                self.error(item_line, f"question {index + 1} must be a mapping")
+                continue
+            question_id = self.ident(item, "id", f"question {index + 1}: ", "the question")
+            if question_id is not None and question_id in seen:
+                self.error(
+                    self.line_of(item, "id", item_line),
+                    f'duplicate question id "{question_id}" (first used on line '
+                    f"{seen[question_id]})",
+                )
+                question_id = None
+            if question_id is not None:
+                seen[question_id] = self.line_of(item, "id", item_line)
+            question = self.question(item, question_id or str(index + 1), valid=bool(question_id))
+            if question is not None:
+                questions.append(question)
+        return questions
+
+    def question(self, item: _Map, question_id: str, *, valid: bool) -> Question | None:
+        where = f'question "{question_id}": '
+        errors_before = len(self.errors)
+        self.unknown_keys(item, QUESTION_KEYS, where)
+        text = self.text(item, "text", where)
+        explanation = self.text(item, "explanation", where)
+        options = self.options(item, where)
+        correct = item.get("correct")
+        correct_line = self.line_of(item, "correct", item.line)
+        option_ids = [o.id for o in options]
+        if correct is None:
+            self.error(correct_line, f"{where}has no correct option (correct: <option id>)")
+        elif str(correct) not in option_ids:
+            self.error(
+                correct_line,
+                f'{where}correct option "{correct}" is not one of {", ".join(option_ids)}',
+            )
+        else:
+            correct_option = options[option_ids.index(str(correct))]
+            if correct_option.note is not None:
+                self.error(
+                    correct_line,
+                    f'{where}the correct option "{correct}" has a note; '
+                    "notes explain wrong options, put this in the explanation",
+                )
+        if len(self.errors) > errors_before or not valid:
+            return None
+        assert text is not None and explanation is not None
+        return Question(question_id, text, tuple(options), str(correct), explanation)
+
+    def options(self, item: _Map, where: str) -> list[Option]:
+        items = item.get("options")
+        line = self.line_of(item, "options", item.line)
+        if not isinstance(items, list):
+            self.error(line, f"{where}options must be a list")
+            return []
+        if not MIN_OPTIONS <= len(items) <= MAX_OPTIONS:
+            self.error(
+                line,
+                f"{where}has {len(items)} options; a question needs {MIN_OPTIONS} to {MAX_OPTIONS}",
+            )
+        options: list[Option] = []
+        seen: set[str] = set()
+        for index, entry in enumerate(items):
+            entry_line = self.line_of(items, index, line)
+            if not isinstance(entry, _Map):
+                self.error(
+                    entry_line, f"{where}option {index + 1} must be a mapping with id and text"
+                )
+                continue
+            self.unknown_keys(entry, OPTION_KEYS, where)
+            option_id = self.ident(entry, "id", where, f"option {index + 1}")
+            if option_id is not None and option_id in seen:
+                self.error(
+                    self.line_of(entry, "id", entry_line),
+                    f'{where}duplicate option id "{option_id}"',
+                )
+                continue
+            label = f'{where}option "{option_id}" ' if option_id else where
+            text = self.text(entry, "text", label)
+            note = self.text(entry, "note", label, required=False)
+            if option_id is not None and text is not None:
+                seen.add(option_id)
+                options.append(Option(option_id, text, note))
+        return options
+
+
+def load_quiz_text(text: str, path: str, default_id: str) -> LoadReport:
+    """Validate the YAML text of one quiz file (``path`` is only used in messages)."""
+    report = LoadReport()
+    try:
+        doc = parse_yaml(text)
+    except _YamlProblem as problem:
+        report.errors.append(QuizProblem(path, problem.line, problem.message))
+        return report
+    validator = _Validator(path, default_id)
+    quiz = validator.quiz(doc)
+    report.errors.extend(validator.errors)
+    report.warnings.extend(validator.warnings)
+    if quiz is not None:
+        report.quizzes.append(quiz)
+    return report
+
+
+def load_quiz_file(path: Path, display_path: str | None = None) -> LoadReport:
+    """Read and validate one quiz file, refusing files over :data:`MAX_FILE_BYTES`."""
+    shown = display_path or str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            problem = f"the file is {size} bytes; the limit is {MAX_FILE_BYTES}"
+            return LoadReport(errors=[QuizProblem(shown, 1, problem)])
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        return LoadReport(errors=[QuizProblem(shown, 1, f"not UTF-8 text ({exc.reason})")])
+    except OSError as exc:
+        return LoadReport(errors=[QuizProblem(shown, 1, f"cannot read the file: {exc.strerror}")])
+    return load_quiz_text(text, shown, path.stem)
+
+
+def quiz_files(paths: Iterable[Path]) -> list[Path]:
+    """The quiz files named by ``paths``: files as given, directories' ``*.yaml``/``*.yml``."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml")))
+        else:
+            found.append(path)
+    return found
+
+
+def load_quizzes(paths: Iterable[Path], *, base: Path | None = None) -> LoadReport:
+    """Load every quiz file under ``paths``; quiz ids must be unique across files."""
+    report = LoadReport()
+    owners: dict[str, str] = {}
+    for path in quiz_files(paths):
+        shown = str(path)
+        if base is not None:
+            with contextlib.suppress(ValueError):
+                shown = str(path.resolve().relative_to(base.resolve()))
+        single = load_quiz_file(path, shown)
+        report.errors.extend(single.errors)
+        report.warnings.extend(single.warnings)
+        for quiz in single.quizzes:
+            if quiz.id in owners:
+                report.errors.append(
+                    QuizProblem(
+                        shown, 1, f'quiz id "{quiz.id}" is already used by {owners[quiz.id]}'
+                    )
+                )
+                continue
+            owners[quiz.id] = shown
+            report.quizzes.append(quiz)
+    return report

@@ -1,0 +1,91 @@
+"""The storage interface the engine depends on; every backend implements it."""
+
+from __future__ import annotations
+
+import abc
+from datetime import datetime
+
+from bot.storage.records import (
+    AnswerRecord,
+    AttemptRecord,
+    AttemptStatus,
+    AttemptSummary,
+    NewAttempt,
+    UserRecord,
+)
+
+
+class StorageError(Exception):
+    """The database could not do what was asked (after any retries)."""
+
+
+class Storage(abc.ABC):
+    """Durable state: users, attempts and answers.
+
+    Every write method returns only after its change is committed, so whatever the engine
+    acknowledges to a user survives a crash. Uniqueness (one answer per question, one active
+    attempt per user and quiz) is enforced by the database, not by the caller.
+    """
+
+    @abc.abstractmethod
+    async def open(self) -> None:
+        """Connect and bring the schema up to date (forward migrations)."""
+
+    @abc.abstractmethod
+    async def close(self) -> None:
+        """Finish pending writes and disconnect."""
+
+    @abc.abstractmethod
+    async def schema_version(self) -> int:
+        """The schema version the database is at."""
+
+    @abc.abstractmethod
+    async def healthy(self) -> bool:
+        """Whether the database answers a trivial query."""
+
+    @abc.abstractmethod
+    async def get_user(self, platform: str, user_id: str) -> UserRecord | None: ...
+
+    @abc.abstractmethod
+    async def touch_user(self, platform: str, user_id: str, display_name: str | None) -> None:
+        """Create the user if new, and remember their display name when given."""
+
+    @abc.abstractmethod
+    async def set_language(self, platform: str, user_id: str, language: str | None) -> None:
+        """Remember the user's explicit language choice (None forgets it)."""
+
+    @abc.abstractmethod
+    async def create_attempt(self, new: NewAttempt) -> tuple[AttemptRecord, bool]:
+        """Create an active attempt, or return the user's active one for that quiz.
+
+        Returns the attempt and whether it was created now.
+        """
+
+    @abc.abstractmethod
+    async def get_attempt(self, attempt_id: int) -> AttemptRecord | None: ...
+
+    @abc.abstractmethod
+    async def active_attempts(self, platform: str, user_id: str) -> list[AttemptRecord]:
+        """The user's active attempts, most recently used first."""
+
+    @abc.abstractmethod
+    async def answers(self, attempt_id: int) -> list[AnswerRecord]:
+        """The attempt's answers in the order they were given."""
+
+    @abc.abstractmethod
+    async def record_answer(
+        self, answer: AnswerRecord, *, finishes: bool
+    ) -> tuple[AnswerRecord, bool]:
+        """Store an answer unless the question already has one.
+
+        Returns the answer the database holds and whether it is this one (stored now). With
+        ``finishes``, the attempt is marked completed in the same transaction.
+        """
+
+    @abc.abstractmethod
+    async def finish_attempt(self, attempt_id: int, status: AttemptStatus, at: datetime) -> bool:
+        """Close an active attempt; False when it was not active."""
+
+    @abc.abstractmethod
+    async def attempt_summaries(self, platform: str, user_id: str) -> list[AttemptSummary]:
+        """All of the user's attempts with their answer counts, oldest first."""

@@ -1,0 +1,74 @@
+"""Plain records that cross the storage interface."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+
+class AttemptStatus(enum.StrEnum):
+    ACTIVE = "active"
+    COMPLETED = "completed"
+    ABANDONED = "abandoned"
+
+
+@dataclass(frozen=True)
+class UserRecord:
+    """A user of one platform, with the language they chose (None: not chosen)."""
+
+    platform: str
+    user_id: str
+    display_name: str | None
+    language: str | None
+
+
+@dataclass(frozen=True)
+class NewAttempt:
+    """An attempt about to be created, with the question and option order fixed for it."""
+
+    platform: str
+    user_id: str
+    chat_id: str | None
+    quiz_id: str
+    question_order: tuple[str, ...]
+    option_order: Mapping[str, tuple[str, ...]]
+    started_at: datetime
+
+
+@dataclass(frozen=True)
+class AttemptRecord:
+    """One user's attempt at one quiz."""
+
+    id: int
+    platform: str
+    user_id: str
+    chat_id: str | None
+    quiz_id: str
+    question_order: tuple[str, ...]
+    option_order: Mapping[str, tuple[str, ...]]
+    status: AttemptStatus
+    started_at: datetime
+    updated_at: datetime
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True)
+class AnswerRecord:
+    """The one answer an attempt holds for a question."""
+
+    attempt_id: int
+    question_id: str
+    option_id: str
+    correct: bool
+    answered_at: datetime
+
+
+@dataclass(frozen=True)
+class AttemptSummary:
+    """An attempt with its answer counts, for progress and history."""
+
+    attempt: AttemptRecord
+    answered: int
+    correct: int

@@ -1,0 +1,433 @@
+"""The aiosqlite storage backend: WAL mode, forward migrations, group commit.
+
+Writes from concurrent users are queued and committed together in one transaction (each in its
+own SAVEPOINT, so one failing write does not undo the others); every caller is answered only
+after that commit. This is what lets hundreds of simultaneous answers stay durable without
+paying one fsync each. Reads use a second connection and therefore only see committed data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import sqlite3
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from bot.storage.base import Storage, StorageError
+from bot.storage.records import (
+    AnswerRecord,
+    AttemptRecord,
+    AttemptStatus,
+    AttemptSummary,
+    NewAttempt,
+    UserRecord,
+)
+
+T = TypeVar("T")
+WriteOp = Callable[[aiosqlite.Connection], Awaitable[Any]]
+
+# Forward migrations: MIGRATIONS[n] brings the schema from version n to n + 1.
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE users (
+        platform TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        display_name TEXT,
+        language TEXT,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (platform, user_id)
+    );
+    CREATE TABLE attempts (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        platform TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        chat_id TEXT,
+        quiz_id TEXT NOT NULL,
+        question_order TEXT NOT NULL,
+        option_order TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('active', 'completed', 'abandoned')),
+        started_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        finished_at TEXT,
+        FOREIGN KEY (platform, user_id) REFERENCES users (platform, user_id)
+    );
+    CREATE UNIQUE INDEX one_active_attempt_per_quiz
+        ON attempts (platform, user_id, quiz_id) WHERE status = 'active';
+    CREATE INDEX attempts_by_user ON attempts (platform, user_id, updated_at);
+    CREATE TABLE answers (
+        attempt_id INTEGER NOT NULL REFERENCES attempts (id) ON DELETE CASCADE,
+        question_id TEXT NOT NULL,
+        option_id TEXT NOT NULL,
+        correct INTEGER NOT NULL CHECK (correct IN (0, 1)),
+        answered_at TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        PRIMARY KEY (attempt_id, question_id)
+    );
+    """,
+]
+
+BUSY_TIMEOUT_MS = 5000
+MAX_BATCH = 512
+
+
+def _ts(value: datetime) -> str:
+    return value.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def _dt(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
+
+
+def _attempt(row: sqlite3.Row) -> AttemptRecord:
+    option_order = json.loads(row["option_order"])
+    return AttemptRecord(
+        id=row["id"],
+        platform=row["platform"],
+        user_id=row["user_id"],
+        chat_id=row["chat_id"],
+        quiz_id=row["quiz_id"],
+        question_order=tuple(json.loads(row["question_order"])),
+        option_order={k: tuple(v) for k, v in option_order.items()},
+        status=AttemptStatus(row["status"]),
+        started_at=datetime.fromisoformat(row["started_at"]),
+        updated_at=datetime.fromisoformat(row["updated_at"]),
+        finished_at=_dt(row["finished_at"]),
+    )
+
+
+def _answer(row: sqlite3.Row) -> AnswerRecord:
+    return AnswerRecord(
+        attempt_id=row["attempt_id"],
+        question_id=row["question_id"],
+        option_id=row["option_id"],
+        correct=bool(row["correct"]),
+        answered_at=datetime.fromisoformat(row["answered_at"]),
+    )
+
+
+def sqlite_path_from_url(url: str) -> str:
+    """The file path in a ``sqlite:///relative.db`` or ``sqlite:////absolute.db`` URL."""
+    prefix = "sqlite:///"
+    if not url.startswith(prefix):
+        raise ValueError(f"not a sqlite URL (expected {prefix}PATH): {url!r}")
+    path = url[len(prefix) :]
+    if not path:
+        raise ValueError("the sqlite URL names no file (expected sqlite:///PATH)")
+    return path
+
+
+class SQLiteStorage(Storage):
+    """Storage in one SQLite file (or ``:memory:`` for throwaway use)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._writer: aiosqlite.Connection | None = None
+        self._reader: aiosqlite.Connection | None = None
+        self._queue: asyncio.Queue[tuple[WriteOp, asyncio.Future[Any]] | None] = asyncio.Queue()
+        self._writer_task: asyncio.Task[None] | None = None
+
+    async def open(self) -> None:
+        if self.path != ":memory:":
+            _create_private_file(Path(self.path))
+        self._writer = await self._connect()
+        await self._migrate(self._writer)
+        # :memory: databases are private to a connection, so reads share the writer there.
+        self._reader = self._writer if self.path == ":memory:" else await self._connect()
+        self._writer_task = asyncio.create_task(self._write_loop(), name="sqlite-writer")
+
+    async def _connect(self) -> aiosqlite.Connection:
+        conn = await aiosqlite.connect(self.path, isolation_level=None)
+        conn.row_factory = sqlite3.Row
+        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await conn.execute("PRAGMA foreign_keys = ON")
+        if self.path != ":memory:":
+            await conn.execute("PRAGMA journal_mode = WAL")
+            # FULL: a committed answer survives power loss too, not only a killed process.
+            await conn.execute("PRAGMA synchronous = FULL")
+        return conn
+
+    async def _migrate(self, conn: aiosqlite.Connection) -> None:
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
+            async with conn.execute("SELECT version FROM schema_version") as cur:
+                row = await cur.fetchone()
+            version = row[0] if row else 0
+            if row is None:
+                await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+            if version > len(MIGRATIONS):
+                raise StorageError(
+                    f"the database is at schema version {version}, newer than this program "
+                    f"knows ({len(MIGRATIONS)}); upgrade quizbot"
+                )
+            for number in range(version, len(MIGRATIONS)):
+                for statement in MIGRATIONS[number].split(";"):
+                    if statement.strip():
+                        await conn.execute(statement)
+                await conn.execute("UPDATE schema_version SET version = ?", (number + 1,))
+            await conn.execute("COMMIT")
+        except BaseException:
+            await conn.execute("ROLLBACK")
+            raise
+
+    async def close(self) -> None:
+        if self._writer_task is not None:
+            await self._queue.put(None)
+            await self._writer_task
+            self._writer_task = None
+        if self._reader is not None and self._reader is not self._writer:
+            await self._reader.close()
+        if self._writer is not None:
+            await self._writer.close()
+        self._reader = self._writer = None
+
+    # -- group commit ---------------------------------------------------------------------
+
+    async def _write(self, op: WriteOp) -> Any:
+        if self._writer_task is None or self._writer_task.done():
+            raise StorageError("the storage is not open")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self._queue.put((op, future))
+        return await future
+
+    async def _write_loop(self) -> None:
+        assert self._writer is not None
+        conn = self._writer
+        while True:
+            first = await self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < MAX_BATCH and not self._queue.empty():
+                item = self._queue.get_nowait()
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
+            await self._run_batch(conn, batch)
+            if stop:
+                return
+
+    async def _run_batch(
+        self, conn: aiosqlite.Connection, batch: list[tuple[WriteOp, asyncio.Future[Any]]]
+    ) -> None:
+        results: list[tuple[asyncio.Future[Any], bool, Any]] = []
+        try:
+            await conn.execute("BEGIN IMMEDIATE")
+            for op, future in batch:
+                await conn.execute("SAVEPOINT op")
+                try:
+                    value = await op(conn)
+                except Exception as exc:  # one failed write must not undo the others
+                    await conn.execute("ROLLBACK TO op")
+                    await conn.execute("RELEASE op")
+                    results.append((future, False, exc))
+                else:
+                    await conn.execute("RELEASE op")
+                    results.append((future, True, value))
+            await conn.execute("COMMIT")
+        except Exception as exc:
+            with contextlib.suppress(sqlite3.Error):
+                await conn.execute("ROLLBACK")
+            failure = StorageError(f"could not commit to {self.path}: {exc}")
+            for _, future in batch:
+                if not future.done():
+                    future.set_exception(failure)
+            return
+        for future, ok, value in results:
+            if future.done():
+                continue
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def _read_conn(self) -> aiosqlite.Connection:
+        if self._reader is None:
+            raise StorageError("the storage is not open")
+        return self._reader
+
+    async def _fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        async with self._read_conn().execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    async def schema_version(self) -> int:
+        rows = await self._fetchall("SELECT version FROM schema_version")
+        return int(rows[0][0]) if rows else 0
+
+    async def healthy(self) -> bool:
+        try:
+            rows = await self._fetchall("SELECT 1")
+        except (sqlite3.Error, StorageError):
+            return False
+        return bool(rows)
+
+    async def get_user(self, platform: str, user_id: str) -> UserRecord | None:
+        rows = await self._fetchall(
+            "SELECT platform, user_id, display_name, language FROM users "
+            "WHERE platform = ? AND user_id = ?",
+            (platform, user_id),
+        )
+        if not rows:
+            return None
+        row = rows[0]
+        return UserRecord(row["platform"], row["user_id"], row["display_name"], row["language"])
+
+    async def get_attempt(self, attempt_id: int) -> AttemptRecord | None:
+        rows = await self._fetchall("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
+        return _attempt(rows[0]) if rows else None
+
+    async def active_attempts(self, platform: str, user_id: str) -> list[AttemptRecord]:
+        rows = await self._fetchall(
+            "SELECT * FROM attempts WHERE platform = ? AND user_id = ? AND status = 'active' "
+            "ORDER BY updated_at DESC, id DESC",
+            (platform, user_id),
+        )
+        return [_attempt(r) for r in rows]
+
+    async def answers(self, attempt_id: int) -> list[AnswerRecord]:
+        rows = await self._fetchall(
+            "SELECT * FROM answers WHERE attempt_id = ? ORDER BY seq", (attempt_id,)
+        )
+        return [_answer(r) for r in rows]
+
+    async def attempt_summaries(self, platform: str, user_id: str) -> list[AttemptSummary]:
+        rows = await self._fetchall(
+            "SELECT a.*, COUNT(s.question_id) AS answered, COALESCE(SUM(s.correct), 0) AS right "
+            "FROM attempts a LEFT JOIN answers s ON s.attempt_id = a.id "
+            "WHERE a.platform = ? AND a.user_id = ? GROUP BY a.id ORDER BY a.id",
+            (platform, user_id),
+        )
+        return [AttemptSummary(_attempt(r), int(r["answered"]), int(r["right"])) for r in rows]
+
+    # -- writes ---------------------------------------------------------------------------
+
+    async def touch_user(self, platform: str, user_id: str, display_name: str | None) -> None:
+        async def op(conn: aiosqlite.Connection) -> None:
+            await _upsert_user(conn, platform, user_id, display_name)
+
+        await self._write(op)
+
+    async def set_language(self, platform: str, user_id: str, language: str | None) -> None:
+        async def op(conn: aiosqlite.Connection) -> None:
+            await _upsert_user(conn, platform, user_id, None)
+            await conn.execute(
+                "UPDATE users SET language = ? WHERE platform = ? AND user_id = ?",
+                (language, platform, user_id),
+            )
+
+        await self._write(op)
+
+    async def create_attempt(self, new: NewAttempt) -> tuple[AttemptRecord, bool]:
+        async def op(conn: aiosqlite.Connection) -> tuple[AttemptRecord, bool]:
+            await _upsert_user(conn, new.platform, new.user_id, None)
+            select = (
+                "SELECT * FROM attempts WHERE platform = ? AND user_id = ? AND quiz_id = ? "
+                "AND status = 'active'"
+            )
+            key = (new.platform, new.user_id, new.quiz_id)
+            async with conn.execute(select, key) as cur:
+                existing = await cur.fetchone()
+            if existing is not None:
+                return _attempt(existing), False
+            started = _ts(new.started_at)
+            async with conn.execute(
+                "INSERT INTO attempts (platform, user_id, chat_id, quiz_id, question_order, "
+                "option_order, status, started_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?) RETURNING *",
+                (
+                    new.platform,
+                    new.user_id,
+                    new.chat_id,
+                    new.quiz_id,
+                    json.dumps(list(new.question_order)),
+                    json.dumps({k: list(v) for k, v in new.option_order.items()}),
+                    started,
+                    started,
+                ),
+            ) as cur:
+                row = await cur.fetchone()
+            assert row is not None
+            return _attempt(row), True
+
+        result: tuple[AttemptRecord, bool] = await self._write(op)
+        return result
+
+    async def record_answer(
+        self, answer: AnswerRecord, *, finishes: bool
+    ) -> tuple[AnswerRecord, bool]:
+        async def op(conn: aiosqlite.Connection) -> tuple[AnswerRecord, bool]:
+            at = _ts(answer.answered_at)
+            async with conn.execute(
+                "INSERT INTO answers (attempt_id, question_id, option_id, correct, answered_at, "
+                "seq) VALUES (?, ?, ?, ?, ?, (SELECT COUNT(*) FROM answers WHERE attempt_id = ?))"
+                " ON CONFLICT (attempt_id, question_id) DO NOTHING",
+                (
+                    answer.attempt_id,
+                    answer.question_id,
+                    answer.option_id,
+                    int(answer.correct),
+                    at,
+                    answer.attempt_id,
+                ),
+            ) as cur:
+                inserted = cur.rowcount == 1
+            if inserted:
+                finished_at = at if finishes else None
+                status = "completed" if finishes else "active"
+                await conn.execute(
+                    "UPDATE attempts SET updated_at = ?, status = ?, "
+                    "finished_at = COALESCE(?, finished_at) WHERE id = ? AND status = 'active'",
+                    (at, status, finished_at, answer.attempt_id),
+                )
+                return answer, True
+            async with conn.execute(
+                "SELECT * FROM answers WHERE attempt_id = ? AND question_id = ?",
+                (answer.attempt_id, answer.question_id),
+            ) as cur:
+                row = await cur.fetchone()
+            assert row is not None
+            return _answer(row), False
+
+        stored: tuple[AnswerRecord, bool] = await self._write(op)
+        return stored
+
+    async def finish_attempt(self, attempt_id: int, status: AttemptStatus, at: datetime) -> bool:
+        async def op(conn: aiosqlite.Connection) -> bool:
+            async with conn.execute(
+                "UPDATE attempts SET status = ?, finished_at = ?, updated_at = ? "
+                "WHERE id = ? AND status = 'active'",
+                (status.value, _ts(at), _ts(at), attempt_id),
+            ) as cur:
+                return cur.rowcount == 1
+
+        changed: bool = await self._write(op)
+        return changed
+
+
+def _create_private_file(path: Path) -> None:
+    """Create the database file readable by its owner only: progress is personal data."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+
+
+async def _upsert_user(
+    conn: aiosqlite.Connection, platform: str, user_id: str, display_name: str | None
+) -> None:
+    await conn.execute(
+        "INSERT INTO users (platform, user_id, display_name, created_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (platform, user_id) DO UPDATE SET "
+        "display_name = COALESCE(excluded.display_name, users.display_name)",
+        (platform, user_id, display_name, _ts(datetime.now(UTC))),
+    )

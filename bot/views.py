@@ -1,0 +1,160 @@
+"""What the engine hands to adapters: plain, localized, ready-to-render values.
+
+Adapters turn these into platform messages; nothing here knows how a platform draws them.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+LETTERS = "ABCDEFGHIJ"
+
+
+@dataclass(frozen=True)
+class Participant:
+    """Who is acting: a platform user, with what the platform tells about them."""
+
+    platform: str
+    user_id: str
+    display_name: str | None = None
+    language_tag: str | None = None
+
+
+@dataclass(frozen=True)
+class OptionView:
+    id: str
+    letter: str
+    text: str
+
+
+@dataclass(frozen=True)
+class QuestionView:
+    """One question of an attempt, in the order and language that attempt shows."""
+
+    attempt_id: int
+    quiz_id: str
+    quiz_title: str
+    question_id: str
+    number: int
+    total: int
+    text: str
+    options: tuple[OptionView, ...]
+    language: str
+    rtl: bool
+
+    def option(self, option_id: str) -> OptionView | None:
+        return next((o for o in self.options if o.id == option_id), None)
+
+    @property
+    def letters(self) -> str:
+        return ", ".join(o.letter for o in self.options)
+
+
+def progress_bar(done: int, total: int, width: int | None = None) -> str:
+    """``▰▰▰▱▱▱▱▱``: one mark per question (scaled to ``width`` marks for long quizzes)."""
+    marks = width if width is not None else min(total, 10)
+    if total <= 0 or marks <= 0:
+        return ""
+    filled = round(marks * done / total)
+    return "▰" * filled + "▱" * (marks - filled)
+
+
+class AnswerOutcome(enum.StrEnum):
+    ACCEPTED = "accepted"  # recorded now
+    DUPLICATE = "duplicate"  # the same answer again (double tap, redelivery): nothing changed
+    ALREADY_ANSWERED = "already_answered"  # a different answer to an answered question
+    STALE = "stale"  # not the current question, or the attempt is closed
+    NOT_YOURS = "not_yours"  # someone else's attempt
+    INVALID = "invalid"  # unknown attempt, question or option
+
+
+@dataclass(frozen=True)
+class QuestionMark:
+    number: int
+    question_id: str
+    text: str
+    correct: bool | None  # None: not answered (stopped early)
+
+
+@dataclass(frozen=True)
+class QuizResult:
+    attempt_id: int
+    quiz_id: str
+    quiz_title: str
+    correct: int
+    total: int
+    marks: tuple[QuestionMark, ...]
+    language: str
+    rtl: bool
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.correct / self.total) if self.total else 0
+
+
+@dataclass(frozen=True)
+class AnswerFeedback:
+    """The engine's answer to a button press or typed letter.
+
+    For ACCEPTED and DUPLICATE (and ALREADY_ANSWERED, which repeats the stored answer) the
+    question, the chosen and correct options and the explanation are set; then either
+    ``next_question`` or ``result``. ``notice`` is the short localized text for a toast.
+    """
+
+    outcome: AnswerOutcome
+    notice: str
+    language: str
+    correct: bool | None = None
+    question: QuestionView | None = None
+    chosen: OptionView | None = None
+    correct_option: OptionView | None = None
+    explanation: str | None = None
+    wrong_note: str | None = None
+    next_question: QuestionView | None = None
+    result: QuizResult | None = None
+    owner_name: str | None = None
+
+
+class StartOutcome(enum.StrEnum):
+    STARTED = "started"
+    RESUMED = "resumed"
+    CHOOSE = "choose"  # several quizzes and none named: show ``quizzes``
+    UNKNOWN_QUIZ = "unknown_quiz"
+    NO_QUIZZES = "no_quizzes"
+
+
+@dataclass(frozen=True)
+class QuizSummary:
+    id: str
+    title: str
+    description: str | None
+    level: str | None
+    question_count: int
+    languages: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StartResult:
+    outcome: StartOutcome
+    language: str
+    notice: str = ""
+    question: QuestionView | None = None
+    quizzes: tuple[QuizSummary, ...] = ()
+
+
+@dataclass(frozen=True)
+class QuizProgress:
+    quiz_id: str
+    title: str
+    total: int
+    completed_attempts: int
+    best: int | None
+    last: int | None
+    in_progress_answered: int | None
+
+
+@dataclass(frozen=True)
+class ProgressReport:
+    language: str
+    quizzes: tuple[QuizProgress, ...] = field(default_factory=tuple)

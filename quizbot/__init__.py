@@ -1,0 +1,1 @@
+"""The application: settings from the environment, wiring, and the ``quizbot`` command."""

@@ -1,0 +1,44 @@
+"""The one place that wires settings, quizzes, storage and the engine together."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+from bot.catalog import QuizCatalog
+from bot.engine import QuizEngine
+from bot.quiz_loader import LoadReport
+from bot.storage import Storage, storage_from_url
+from quizbot.settings import Settings
+
+log = logging.getLogger("quizbot")
+
+
+@dataclass
+class App:
+    """A running engine with its catalog, storage and the report of the quiz load."""
+
+    settings: Settings
+    catalog: QuizCatalog
+    storage: Storage
+    engine: QuizEngine
+    load_report: LoadReport
+
+
+@asynccontextmanager
+async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncIterator[App]:
+    """Load the quizzes, open the storage and build the engine; close the storage at the end.
+
+    Broken quiz files are logged and left out; the others are served.
+    """
+    catalog, report = QuizCatalog.from_paths([settings.quiz_dir])
+    for problem in report.errors:
+        log.error("quiz file skipped: %s", problem)
+    storage = storage or storage_from_url(settings.database_url)
+    await storage.open()
+    try:
+        yield App(settings, catalog, storage, QuizEngine(catalog, storage), report)
+    finally:
+        await storage.close()

@@ -1,0 +1,104 @@
+"""Configuration from environment variables, validated before anything connects."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DATABASE_URL = "sqlite:///quizbot.db"
+TELEGRAM_TOKEN_PATTERN = re.compile(r"^\d{3,20}:[A-Za-z0-9_-]{30,60}$")
+
+
+class ConfigError(Exception):
+    """A configuration variable has a value the bot cannot use."""
+
+    def __init__(self, variable: str, problem: str) -> None:
+        super().__init__(f"{variable}: {problem}")
+        self.variable = variable
+
+
+def default_quiz_dir() -> Path:
+    """``./quizzes`` when it exists, else the quizzes shipped beside the code."""
+    here = Path("quizzes")
+    if here.is_dir():
+        return here
+    return Path(__file__).resolve().parent.parent / "quizzes"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the process is configured with. Tokens are never printed (see __repr__)."""
+
+    database_url: str = DEFAULT_DATABASE_URL
+    quiz_dir: Path = Path("quizzes")
+    telegram_token: str | None = None
+    telegram_api_base_url: str | None = None
+    webhook_url: str | None = None
+    webhook_secret: str | None = None
+    port: int = 8080
+    discord_token: str | None = None
+    discord_guild_id: int | None = None
+    log_level: str = "INFO"
+
+    def __repr__(self) -> str:
+        shown = {
+            "database_url": self.database_url,
+            "quiz_dir": str(self.quiz_dir),
+            "telegram": "set" if self.telegram_token else "unset",
+            "discord": "set" if self.discord_token else "unset",
+            "webhook_url": self.webhook_url,
+            "port": self.port,
+        }
+        return f"Settings({shown})"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Read and check the variables; raises :class:`ConfigError` naming the variable."""
+        env = os.environ if env is None else env
+
+        def get(name: str) -> str | None:
+            value = env.get(name, "").strip()
+            return value or None
+
+        database_url = get("DATABASE_URL") or DEFAULT_DATABASE_URL
+        if not database_url.startswith("sqlite:///"):
+            scheme = database_url.split(":", 1)[0]
+            raise ConfigError(
+                "DATABASE_URL",
+                f'unsupported scheme "{scheme}"; use sqlite:///relative.db or '
+                "sqlite:////absolute/path.db",
+            )
+        quiz_dir = Path(get("QUIZ_DIR") or default_quiz_dir())
+        telegram_token = get("TELEGRAM_BOT_TOKEN")
+        if telegram_token is not None and not TELEGRAM_TOKEN_PATTERN.fullmatch(telegram_token):
+            raise ConfigError(
+                "TELEGRAM_BOT_TOKEN",
+                "does not look like a bot token from @BotFather (digits:letters)",
+            )
+        port_text = get("PORT") or "8080"
+        if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+            raise ConfigError("PORT", f"must be a TCP port number, not {port_text!r}")
+        guild = get("DISCORD_GUILD_ID")
+        if guild is not None and not guild.isdigit():
+            raise ConfigError("DISCORD_GUILD_ID", "must be a numeric server id")
+        webhook_url = get("WEBHOOK_URL")
+        if webhook_url is not None and not webhook_url.startswith("https://"):
+            raise ConfigError("WEBHOOK_URL", "must be an https:// address Telegram can reach")
+        log_level = (get("LOG_LEVEL") or "INFO").upper()
+        if log_level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+            raise ConfigError("LOG_LEVEL", "must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
+        return cls(
+            database_url=database_url,
+            quiz_dir=quiz_dir,
+            telegram_token=telegram_token,
+            telegram_api_base_url=get("TELEGRAM_API_BASE_URL"),
+            webhook_url=webhook_url,
+            webhook_secret=get("WEBHOOK_SECRET"),
+            port=int(port_text),
+            discord_token=get("DISCORD_BOT_TOKEN"),
+            discord_guild_id=int(guild) if guild else None,
+            log_level=log_level,
+        )
