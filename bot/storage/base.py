@@ -89,3 +89,11 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def attempt_summaries(self, platform: str, user_id: str) -> list[AttemptSummary]:
         """All of the user's attempts with their answer counts, oldest first."""
+
+    @abc.abstractmethod
+    async def get_value(self, scope: str, key: str) -> str | None:
+        """A small named value (a chat preference, a poll link, a fingerprint), if set."""
+
+    @abc.abstractmethod
+    async def set_value(self, scope: str, key: str, value: str | None) -> None:
+        """Store a small named value; None deletes it."""

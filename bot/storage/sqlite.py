@@ -71,6 +71,16 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (attempt_id, question_id)
     );
     """,
+    # 2: small named values (chat preferences, poll links, command-sync fingerprints).
+    """
+    CREATE TABLE kv (
+        scope TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (scope, key)
+    );
+    """,
 ]
 
 BUSY_TIMEOUT_MS = 5000
@@ -310,6 +320,12 @@ class SQLiteStorage(Storage):
         )
         return [AttemptSummary(_attempt(r), int(r["answered"]), int(r["right"])) for r in rows]
 
+    async def get_value(self, scope: str, key: str) -> str | None:
+        rows = await self._fetchall(
+            "SELECT value FROM kv WHERE scope = ? AND key = ?", (scope, key)
+        )
+        return str(rows[0][0]) if rows else None
+
     # -- writes ---------------------------------------------------------------------------
 
     async def touch_user(self, platform: str, user_id: str, display_name: str | None) -> None:
@@ -401,6 +417,20 @@ class SQLiteStorage(Storage):
 
         stored: tuple[AnswerRecord, bool] = await self._write(op)
         return stored
+
+    async def set_value(self, scope: str, key: str, value: str | None) -> None:
+        async def op(conn: aiosqlite.Connection) -> None:
+            if value is None:
+                await conn.execute("DELETE FROM kv WHERE scope = ? AND key = ?", (scope, key))
+                return
+            await conn.execute(
+                "INSERT INTO kv (scope, key, value, updated_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (scope, key) DO UPDATE SET value = excluded.value, "
+                "updated_at = excluded.updated_at",
+                (scope, key, value, _ts(datetime.now(UTC))),
+            )
+
+        await self._write(op)
 
     async def finish_attempt(self, attempt_id: int, status: AttemptStatus, at: datetime) -> bool:
         async def op(conn: aiosqlite.Connection) -> bool:
