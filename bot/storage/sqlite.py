@@ -147,7 +147,12 @@ class SQLiteStorage(Storage):
         if self.path != ":memory:":
             _create_private_file(Path(self.path))
         self._writer = await self._connect()
-        await self._migrate(self._writer)
+        try:
+            await self._migrate(self._writer)
+        except BaseException:
+            await self._writer.close()
+            self._writer = None
+            raise
         # :memory: databases are private to a connection, so reads share the writer there.
         self._reader = self._writer if self.path == ":memory:" else await self._connect()
         self._writer_task = asyncio.create_task(self._write_loop(), name="sqlite-writer")

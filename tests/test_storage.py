@@ -1,0 +1,178 @@
+"""The SQLite backend: migrations, uniqueness enforced by the database, durability."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.engine import QuizEngine
+from bot.storage import (
+    AnswerRecord,
+    AttemptStatus,
+    NewAttempt,
+    SQLiteStorage,
+    StorageError,
+    storage_from_url,
+)
+from bot.storage.sqlite import MIGRATIONS
+from bot.views import Participant
+from tests.conftest import ROOT, SEED_QUIZ
+
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def new_attempt(user: str = "u1", quiz: str = "q") -> NewAttempt:
+    return NewAttempt("test", user, None, quiz, ("q1", "q2"), {"q1": ("a", "b")}, T0)
+
+
+async def test_an_empty_file_is_migrated_to_the_latest_schema(db_path):
+    store = SQLiteStorage(db_path)
+    await store.open()
+    assert await store.schema_version() == len(MIGRATIONS)
+    await store.close()
+    again = SQLiteStorage(db_path)  # reopening migrates nothing and keeps the data
+    await again.open()
+    assert await again.schema_version() == len(MIGRATIONS)
+    await again.close()
+    with sqlite3.connect(db_path) as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        assert {"users", "attempts", "answers", "kv", "schema_version"} <= tables
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+async def test_a_database_from_a_newer_version_is_refused(db_path):
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("CREATE TABLE schema_version (version INTEGER)")
+        conn.execute("INSERT INTO schema_version VALUES (?)", (len(MIGRATIONS) + 1,))
+    store = SQLiteStorage(db_path)
+    with pytest.raises(StorageError, match="newer than this program"):
+        await store.open()
+
+
+async def test_the_database_file_is_private_to_its_owner(storage, db_path):
+    assert stat.S_IMODE(os.stat(db_path).st_mode) == 0o600
+
+
+async def test_one_active_attempt_per_user_and_quiz(storage):
+    first, created = await storage.create_attempt(new_attempt())
+    again, created_again = await storage.create_attempt(new_attempt())
+    assert created and not created_again and again.id == first.id
+    other, _ = await storage.create_attempt(new_attempt(quiz="other"))
+    assert other.id != first.id
+    assert await storage.finish_attempt(first.id, AttemptStatus.ABANDONED, T0)
+    assert not await storage.finish_attempt(first.id, AttemptStatus.ABANDONED, T0)
+    fresh, created = await storage.create_attempt(new_attempt())
+    assert created and fresh.id not in (first.id, other.id)
+
+
+async def test_an_answer_is_stored_once_even_when_sent_concurrently(storage):
+    attempt, _ = await storage.create_attempt(new_attempt())
+    answers = [AnswerRecord(attempt.id, "q1", option, option == "a", T0) for option in "abab"]
+    results = await asyncio.gather(*(storage.record_answer(a, finishes=False) for a in answers))
+    assert [inserted for _, inserted in results].count(True) == 1
+    winner = next(stored for stored, inserted in results if inserted)
+    assert all(stored == winner for stored, _ in results)
+    assert await storage.answers(attempt.id) == [winner]
+
+
+async def test_the_last_answer_completes_the_attempt_in_the_same_commit(storage):
+    attempt, _ = await storage.create_attempt(new_attempt())
+    await storage.record_answer(AnswerRecord(attempt.id, "q1", "a", True, T0), finishes=False)
+    await storage.record_answer(AnswerRecord(attempt.id, "q2", "b", False, T0), finishes=True)
+    done = await storage.get_attempt(attempt.id)
+    assert done.status is AttemptStatus.COMPLETED and done.finished_at is not None
+    (summary,) = await storage.attempt_summaries("test", "u1")
+    assert (summary.answered, summary.correct) == (2, 1)
+
+
+async def test_a_failing_write_does_not_undo_others_in_the_same_batch(storage):
+    attempt, _ = await storage.create_attempt(new_attempt())
+    bad = AnswerRecord(999_999, "q1", "a", True, T0)  # no such attempt: foreign key fails
+    good = AnswerRecord(attempt.id, "q1", "a", True, T0)
+    results = await asyncio.gather(
+        storage.record_answer(bad, finishes=False),
+        storage.record_answer(good, finishes=False),
+        return_exceptions=True,
+    )
+    assert isinstance(results[0], sqlite3.IntegrityError)
+    assert results[1] == (good, True)
+    assert await storage.answers(attempt.id) == [good]
+
+
+async def test_small_values_round_trip_and_delete(storage):
+    assert await storage.get_value("telegram:poll", "p1") is None
+    await storage.set_value("telegram:poll", "p1", '{"attempt": 1}')
+    await storage.set_value("telegram:poll", "p1", '{"attempt": 2}')
+    assert await storage.get_value("telegram:poll", "p1") == '{"attempt": 2}'
+    await storage.set_value("telegram:poll", "p1", None)
+    assert await storage.get_value("telegram:poll", "p1") is None
+
+
+async def test_language_choice_is_remembered(storage):
+    await storage.touch_user("test", "u1", "Ann")
+    await storage.set_language("test", "u1", "ur")
+    await storage.touch_user("test", "u1", None)  # a later touch keeps name and language
+    user = await storage.get_user("test", "u1")
+    assert (user.display_name, user.language) == ("Ann", "ur")
+
+
+def test_database_url_selects_the_backend(tmp_path):
+    relative = storage_from_url("sqlite:///data/quiz.db")
+    assert isinstance(relative, SQLiteStorage) and relative.path == "data/quiz.db"
+    absolute = storage_from_url(f"sqlite:///{tmp_path}/quiz.db")
+    assert absolute.path == f"{tmp_path}/quiz.db"
+    with pytest.raises(ValueError, match='unsupported database URL scheme "mysql"'):
+        storage_from_url("mysql://localhost/quiz")
+
+
+def test_kill_9_during_a_run_of_answers_loses_no_acknowledged_one(tmp_path, catalog):
+    db = tmp_path / "crash.db"
+    acked: set[tuple[int, str]] = set()
+    for _round in range(3):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.crash_worker", str(db), "20"],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "READY"
+        target = len(acked) + 150
+        while len(acked) < target:
+            line = proc.stdout.readline()
+            assert line.startswith("ACK "), line
+            _, attempt_id, question_id = line.split()
+            acked.add((int(attempt_id), question_id))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        asyncio.run(_check_after_crash(db, catalog, acked))
+
+
+async def _check_after_crash(db, catalog, acked: set[tuple[int, str]]) -> None:
+    store = SQLiteStorage(db)
+    await store.open()
+    try:
+        stored: set[tuple[int, str]] = set()
+        for attempt_id in {a for a, _ in acked}:
+            keys = [(a.attempt_id, a.question_id) for a in await store.answers(attempt_id)]
+            assert len(keys) == len(set(keys))  # never counted twice
+            stored.update(keys)
+        assert acked <= stored
+        # Every user resumes at their next unanswered question.
+        engine = QuizEngine(catalog, store)
+        for n in range(20):
+            start = await engine.start(Participant("crash", f"u{n}"), SEED_QUIZ)
+            attempt = await store.get_attempt(start.question.attempt_id)
+            answered = {a.question_id for a in await store.answers(attempt.id)}
+            expected = next(q for q in attempt.question_order if q not in answered)
+            assert start.question.question_id == expected
+    finally:
+        await store.close()

@@ -1,0 +1,207 @@
+"""Terminal play and the CLI, end to end through the installed ``quizbot`` entry point."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.catalog import QuizCatalog
+from bot.text_direction import strip_controls
+from tests.conftest import QUIZ_DIR, ROOT, SEED_QUIZ
+
+OPTION_LINE = re.compile(r"^\s+([A-J])\. (.+)$")
+
+
+def quizbot(
+    args: list[str], db: Path, stdin: str = "", env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    environment = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{db}",
+        "QUIZ_DIR": str(QUIZ_DIR),
+        "LANG": "C.UTF-8",
+        **(env or {}),
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=environment,
+        timeout=60,
+    )
+
+
+def answers_for(catalog: QuizCatalog, language: str, pattern: str) -> list[str]:
+    """The option texts the player will pick: correct where ``pattern`` says "1"."""
+    quiz = catalog.get(SEED_QUIZ)
+    picks = []
+    for question, right in zip(quiz.questions, pattern, strict=True):
+        option_id = question.correct_option_id
+        if right == "0":
+            option_id = next(o.id for o in question.options if o.id != option_id)
+        picks.append(question.option(option_id).text.get(language))
+    return picks
+
+
+def play_interactively(db: Path, language: str, picks: list[str]) -> str:
+    """Drive ``quizbot play`` like a person: read each question, type the letter shown."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "play", SEED_QUIZ, "--lang", language, "--user", "kim"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": f"sqlite:///{db}", "QUIZ_DIR": str(QUIZ_DIR)},
+    )
+    assert proc.stdin and proc.stdout
+    transcript: list[str] = []
+    options: dict[str, str] = {}
+    buffer = ""
+    while picks:
+        char = proc.stdout.read(1)
+        assert char, "quizbot ended early:\n" + "".join(transcript) + buffer
+        buffer += char
+        if char == "\n":
+            transcript.append(buffer)
+            match = OPTION_LINE.match(strip_controls(buffer.rstrip("\n")))
+            if match:
+                options[match.group(2)] = match.group(1)
+            buffer = ""
+        elif strip_controls(buffer).endswith("): "):  # the answer prompt
+            transcript.append(buffer)
+            buffer = ""
+            proc.stdin.write(options[picks.pop(0)] + "\n")
+            proc.stdin.flush()
+            options = {}
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 0
+    return strip_controls("".join(transcript) + buffer + out)
+
+
+SCORE = {
+    "en": "Score: 6/8 (75%)",
+    "bn": "স্কোর: 6/8 (75%)",
+    "ur": "سکور: 6/8 (75%)",
+    "ru": "Результат: 6/8 (75%)",
+}
+WHY = {"en": "Why: ", "bn": "ব্যাখ্যা: ", "ur": "وضاحت: ", "ru": "Пояснение: "}
+
+
+@pytest.mark.parametrize("language", ["en", "bn", "ur", "ru"])
+def test_the_seed_quiz_plays_to_the_end_in_every_language(tmp_path, catalog, language):
+    pattern = "11011101"
+    transcript = play_interactively(
+        tmp_path / "t.db", language, answers_for(catalog, language, pattern)
+    )
+    assert transcript.count(WHY[language]) == 8  # an explanation after every answer
+    assert SCORE[language] in transcript
+    marks = re.findall(r"^\s+([✓✗]) (\d)\.", transcript, flags=re.M)
+    assert [m for m, _ in marks] == ["✓" if p == "1" else "✗" for p in pattern]
+    if language != "en":
+        assert "Why are large-model" not in transcript  # really translated
+
+
+def test_piped_answers_work_and_bad_input_gets_a_hint(tmp_path):
+    result = quizbot(["play", SEED_QUIZ, "--user", "pat"], tmp_path / "t.db", "x\n\n7\nA\n")
+    assert result.returncode == 0
+    out = strip_controls(result.stdout)
+    assert out.count("Please type one of the letters A, B, C, D.") == 3
+    assert "Question 2/8  ▰▰▱▱▱▱▱▱" in out
+    assert "Progress saved. Run the same command again to continue." in out
+
+
+def test_an_interrupted_run_resumes_at_the_next_unanswered_question(tmp_path):
+    db = tmp_path / "t.db"
+    first = quizbot(["play", "--user", "sam"], db, "A\nB\nC\n")
+    assert first.returncode == 0
+    assert "Question 4/8" in first.stdout
+    second = quizbot(["play", "--user", "sam"], db, "")
+    out = strip_controls(second.stdout)
+    assert "Welcome back: continuing where you stopped." in out
+    assert "Question 4/8  ▰▰▰▰▱▱▱▱" in out and "Question 1/8" not in out
+    progress = quizbot(["progress", "--user", "sam"], db)
+    assert "in progress, 3/8 answered" in progress.stdout
+    other = quizbot(["progress", "--user", "someone-else"], db)
+    assert "You have not taken a quiz yet" in other.stdout
+
+
+def test_ctrl_c_saves_and_exits_without_a_traceback(tmp_path):
+    import signal
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bot", "play", SEED_QUIZ, "--user", "cc"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 't.db'}"},
+    )
+    assert proc.stdout and proc.stdin
+    proc.stdin.write("A\n")
+    proc.stdin.flush()
+    deadline = time.monotonic() + 30
+    seen = ""
+    while "Question 2/8" not in seen and time.monotonic() < deadline:
+        seen += proc.stdout.readline()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert "Traceback" not in err
+    assert "Progress saved" in out
+    resumed = quizbot(["play", "--user", "cc"], tmp_path / "t.db", "")
+    assert "Question 2/8" in resumed.stdout
+
+
+def test_list_shows_the_quizzes(tmp_path):
+    result = quizbot(["list", "--lang", "ru"], tmp_path / "t.db")
+    assert result.returncode == 0
+    assert "checkpoint-sharding: Шардирование чекпойнтов" in result.stdout
+    assert "вопросов: 8" in result.stdout
+
+
+def test_validate_passes_on_the_bundled_quizzes(tmp_path):
+    result = quizbot(["validate", "quizzes/"], tmp_path / "t.db")
+    assert result.returncode == 0, result.stderr
+    assert "ok: quizzes/checkpoint-sharding.yaml" in result.stdout
+
+
+def test_validate_reports_file_line_errors_and_exits_1(tmp_path):
+    seed = (QUIZ_DIR / f"{SEED_QUIZ}.yaml").read_text(encoding="utf-8")
+    (tmp_path / "key.yaml").write_text(seed.replace("correct: d", "correct: e", 1), "utf-8")
+    (tmp_path / "dupe.yaml").write_text(seed.replace("id: resume-state", "id: why-shard"), "utf-8")
+    (tmp_path / "bad.yaml").write_text("title: [unclosed\n", encoding="utf-8")
+    result = quizbot(["validate", str(tmp_path)], tmp_path / "t.db")
+    assert result.returncode == 1
+    errors = result.stderr.splitlines()
+    assert (
+        f'{tmp_path / "key.yaml"}:20: question "why-shard": correct option "e" is not one of '
+        "a, b, c, d" in errors
+    )
+    assert any(
+        e.startswith(f"{tmp_path / 'dupe.yaml'}:") and 'duplicate question id "why-shard"' in e
+        for e in errors
+    )
+    assert any(e.startswith(f"{tmp_path / 'bad.yaml'}:2: invalid YAML") for e in errors)
+
+
+def test_run_without_tokens_explains_what_to_set(tmp_path):
+    result = quizbot(
+        ["run"], tmp_path / "t.db", env={"TELEGRAM_BOT_TOKEN": "", "DISCORD_BOT_TOKEN": ""}
+    )
+    assert result.returncode == 2
+    assert "TELEGRAM_BOT_TOKEN" in result.stderr and "DISCORD_BOT_TOKEN" in result.stderr
+
+
+def test_bad_configuration_exits_2_naming_the_variable(tmp_path):
+    result = quizbot(["play"], tmp_path / "t.db", env={"DATABASE_URL": "mysql://x/y"})
+    assert result.returncode == 2
+    assert "DATABASE_URL" in result.stderr and "Traceback" not in result.stderr
