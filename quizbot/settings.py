@@ -64,12 +64,12 @@ class Settings:
             return value or None
 
         database_url = get("DATABASE_URL") or DEFAULT_DATABASE_URL
-        if not database_url.startswith("sqlite:///"):
+        if not database_url.startswith(("sqlite:///", "postgres://", "postgresql://")):
             scheme = database_url.split(":", 1)[0]
             raise ConfigError(
                 "DATABASE_URL",
-                f'unsupported scheme "{scheme}"; use sqlite:///relative.db or '
-                "sqlite:////absolute/path.db",
+                f'unsupported scheme "{scheme}"; use sqlite:///relative.db, '
+                "sqlite:////absolute/path.db or postgresql://user:password@host/database",
             )
         quiz_dir = Path(get("QUIZ_DIR") or default_quiz_dir())
         telegram_token = get("TELEGRAM_BOT_TOKEN")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -10,7 +11,7 @@ import pytest
 
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
-from bot.storage import SQLiteStorage
+from bot.storage import SQLiteStorage, Storage
 
 ROOT = Path(__file__).resolve().parent.parent
 QUIZ_DIR = ROOT / "quizzes"
@@ -52,3 +53,42 @@ async def storage(db_path: Path) -> AsyncIterator[SQLiteStorage]:
 @pytest.fixture
 async def engine(catalog: QuizCatalog, storage: SQLiteStorage) -> QuizEngine:
     return QuizEngine(catalog, storage, clock=FakeClock())
+
+
+def postgres_url() -> str | None:
+    """The test PostgreSQL server (scripts/with-postgres starts one), or skip/fail without."""
+    url = os.environ.get("TEST_DATABASE_URL")
+    if url:
+        return url
+    if os.environ.get("REQUIRE_POSTGRES"):
+        pytest.fail("REQUIRE_POSTGRES is set but TEST_DATABASE_URL is not")
+    pytest.skip("no PostgreSQL: run under scripts/with-postgres (CI always does)")
+
+
+async def reset_postgres(url: str) -> None:
+    """Drop every table so that each test starts from an empty database."""
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("DROP SCHEMA public CASCADE; CREATE SCHEMA public;")
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def any_storage(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[Storage]:
+    """Each storage backend in turn: the storage contract is tested once against all."""
+    store: Storage
+    if request.param == "sqlite":
+        store = SQLiteStorage(db_path)
+    else:
+        from bot.storage.postgres import PostgresStorage
+
+        url = postgres_url()
+        assert url is not None
+        await reset_postgres(url)
+        store = PostgresStorage(url)
+    await store.open()
+    yield store
+    await store.close()

@@ -7,6 +7,8 @@ import random
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz import Quiz
@@ -14,6 +16,13 @@ from bot.storage import SQLiteStorage
 from bot.text_direction import strip_controls
 from bot.views import AnswerOutcome, Participant, QuestionView, StartOutcome
 from tests.conftest import SEED_QUIZ, FakeClock
+
+
+@pytest.fixture
+def storage(any_storage):
+    """Every engine test runs on every storage backend."""
+    return any_storage
+
 
 ANN = Participant("telegram", "1", "Ann", "en-US")
 BOB = Participant("telegram", "2", "Bob", "en")

@@ -23,8 +23,8 @@ from bot.storage import (
     storage_from_url,
 )
 from bot.storage.sqlite import MIGRATIONS
-from bot.views import Participant
-from tests.conftest import ROOT, SEED_QUIZ
+from bot.views import AnswerOutcome, Participant
+from tests.conftest import ROOT, SEED_QUIZ, postgres_url, reset_postgres
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -61,7 +61,8 @@ async def test_the_database_file_is_private_to_its_owner(storage, db_path):
     assert stat.S_IMODE(os.stat(db_path).st_mode) == 0o600
 
 
-async def test_one_active_attempt_per_user_and_quiz(storage):
+async def test_one_active_attempt_per_user_and_quiz(any_storage):
+    storage = any_storage
     first, created = await storage.create_attempt(new_attempt())
     again, created_again = await storage.create_attempt(new_attempt())
     assert created and not created_again and again.id == first.id
@@ -73,7 +74,8 @@ async def test_one_active_attempt_per_user_and_quiz(storage):
     assert created and fresh.id not in (first.id, other.id)
 
 
-async def test_an_answer_is_stored_once_even_when_sent_concurrently(storage):
+async def test_an_answer_is_stored_once_even_when_sent_concurrently(any_storage):
+    storage = any_storage
     attempt, _ = await storage.create_attempt(new_attempt())
     answers = [AnswerRecord(attempt.id, "q1", option, option == "a", T0) for option in "abab"]
     results = await asyncio.gather(*(storage.record_answer(a, finishes=False) for a in answers))
@@ -83,7 +85,8 @@ async def test_an_answer_is_stored_once_even_when_sent_concurrently(storage):
     assert await storage.answers(attempt.id) == [winner]
 
 
-async def test_the_last_answer_completes_the_attempt_in_the_same_commit(storage):
+async def test_the_last_answer_completes_the_attempt_in_the_same_commit(any_storage):
+    storage = any_storage
     attempt, _ = await storage.create_attempt(new_attempt())
     await storage.record_answer(AnswerRecord(attempt.id, "q1", "a", True, T0), finishes=False)
     await storage.record_answer(AnswerRecord(attempt.id, "q2", "b", False, T0), finishes=True)
@@ -107,7 +110,8 @@ async def test_a_failing_write_does_not_undo_others_in_the_same_batch(storage):
     assert await storage.answers(attempt.id) == [good]
 
 
-async def test_small_values_round_trip_and_delete(storage):
+async def test_small_values_round_trip_and_delete(any_storage):
+    storage = any_storage
     assert await storage.get_value("telegram:poll", "p1") is None
     await storage.set_value("telegram:poll", "p1", '{"attempt": 1}')
     await storage.set_value("telegram:poll", "p1", '{"attempt": 2}')
@@ -116,7 +120,8 @@ async def test_small_values_round_trip_and_delete(storage):
     assert await storage.get_value("telegram:poll", "p1") is None
 
 
-async def test_language_choice_is_remembered(storage):
+async def test_language_choice_is_remembered(any_storage):
+    storage = any_storage
     await storage.touch_user("test", "u1", "Ann")
     await storage.set_language("test", "u1", "ur")
     await storage.touch_user("test", "u1", None)  # a later touch keeps name and language
@@ -176,3 +181,36 @@ async def _check_after_crash(db, catalog, acked: set[tuple[int, str]]) -> None:
             assert start.question.question_id == expected
     finally:
         await store.close()
+
+
+def test_postgres_urls_select_the_postgres_backend():
+    from bot.storage.postgres import PostgresStorage
+
+    heroku = storage_from_url("postgres://u:p@db.example:5432/quiz")
+    assert isinstance(heroku, PostgresStorage)
+    assert heroku.url == "postgresql://u:p@db.example:5432/quiz"
+    assert isinstance(storage_from_url("postgresql://localhost/quiz"), PostgresStorage)
+
+
+async def test_two_replicas_answering_the_same_question_at_once_record_it_once(catalog):
+    from bot.storage.postgres import PostgresStorage
+
+    url = postgres_url()
+    await reset_postgres(url)
+    replicas = [PostgresStorage(url), PostgresStorage(url)]
+    for replica in replicas:
+        await replica.open()
+    try:
+        engines = [QuizEngine(catalog, replica) for replica in replicas]
+        for n in range(10):
+            who = Participant("telegram", f"user{n}")
+            question = (await engines[0].start(who, SEED_QUIZ)).question
+            presses = [
+                engines[i % 2].answer_at(who, question.attempt_id, 1, i % 3) for i in range(6)
+            ]
+            outcomes = [f.outcome for f in await asyncio.gather(*presses)]
+            assert outcomes.count(AnswerOutcome.ACCEPTED) == 1, outcomes
+            assert len(await replicas[1].answers(question.attempt_id)) == 1
+    finally:
+        for replica in replicas:
+            await replica.close()

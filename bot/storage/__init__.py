@@ -11,17 +11,22 @@ from bot.storage.records import (
 )
 from bot.storage.sqlite import SQLiteStorage, sqlite_path_from_url
 
-SUPPORTED_SCHEMES = ("sqlite:///",)
+SUPPORTED_SCHEMES = ("sqlite:///", "postgres://", "postgresql://")
 
 
 def storage_from_url(url: str) -> Storage:
     """The backend for a SQLAlchemy-style ``DATABASE_URL`` (not yet opened)."""
     if url.startswith("sqlite:///"):
         return SQLiteStorage(sqlite_path_from_url(url))
+    if url.startswith(("postgres://", "postgresql://")):
+        # Imported here so that SQLite users need not install asyncpg.
+        from bot.storage.postgres import PostgresStorage
+
+        return PostgresStorage(url)
     scheme = url.split(":", 1)[0] if ":" in url else url
     raise ValueError(
-        f'unsupported database URL scheme "{scheme}"; use sqlite:///relative.db '
-        "or sqlite:////absolute/path.db"
+        f'unsupported database URL scheme "{scheme}"; use sqlite:///relative.db, '
+        "sqlite:////absolute/path.db or postgresql://user:password@host/database"
     )
 
 

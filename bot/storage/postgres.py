@@ -1,0 +1,325 @@
+"""The PostgreSQL storage backend (asyncpg), for deployments whose disk is not durable or that
+run several replicas against one database.
+
+It has the same schema and guarantees as the SQLite backend: every write is its own committed
+transaction, and uniqueness (one answer per question, one active attempt per user and quiz) is
+enforced by constraints, so two processes answering the same question at once record it once.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+import asyncpg
+
+from bot.storage.base import Storage, StorageError
+from bot.storage.records import (
+    AnswerRecord,
+    AttemptRecord,
+    AttemptStatus,
+    AttemptSummary,
+    NewAttempt,
+    UserRecord,
+)
+
+# Forward migrations, one per schema version, matching the SQLite backend's versions.
+MIGRATIONS: list[str] = [
+    """
+    CREATE TABLE users (
+        platform TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        display_name TEXT,
+        language TEXT,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (platform, user_id)
+    );
+    CREATE TABLE attempts (
+        id BIGSERIAL PRIMARY KEY,
+        platform TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        chat_id TEXT,
+        quiz_id TEXT NOT NULL,
+        question_order TEXT NOT NULL,
+        option_order TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('active', 'completed', 'abandoned')),
+        started_at TIMESTAMPTZ NOT NULL,
+        updated_at TIMESTAMPTZ NOT NULL,
+        finished_at TIMESTAMPTZ,
+        FOREIGN KEY (platform, user_id) REFERENCES users (platform, user_id)
+    );
+    CREATE UNIQUE INDEX one_active_attempt_per_quiz
+        ON attempts (platform, user_id, quiz_id) WHERE status = 'active';
+    CREATE INDEX attempts_by_user ON attempts (platform, user_id, updated_at);
+    CREATE TABLE answers (
+        seq BIGSERIAL,
+        attempt_id BIGINT NOT NULL REFERENCES attempts (id) ON DELETE CASCADE,
+        question_id TEXT NOT NULL,
+        option_id TEXT NOT NULL,
+        correct BOOLEAN NOT NULL,
+        answered_at TIMESTAMPTZ NOT NULL,
+        PRIMARY KEY (attempt_id, question_id)
+    );
+    """,
+    """
+    CREATE TABLE kv (
+        scope TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (scope, key)
+    );
+    """,
+]
+
+MIGRATION_LOCK = 0x5155495A  # advisory lock id: replicas starting together migrate one by one
+
+
+def normalize_postgres_url(url: str) -> str:
+    """asyncpg's form of a URL: Heroku's ``postgres://`` becomes ``postgresql://``."""
+    if url.startswith("postgres://"):
+        return "postgresql://" + url[len("postgres://") :]
+    return url
+
+
+def _attempt(row: asyncpg.Record) -> AttemptRecord:
+    option_order = json.loads(row["option_order"])
+    return AttemptRecord(
+        id=row["id"],
+        platform=row["platform"],
+        user_id=row["user_id"],
+        chat_id=row["chat_id"],
+        quiz_id=row["quiz_id"],
+        question_order=tuple(json.loads(row["question_order"])),
+        option_order={k: tuple(v) for k, v in option_order.items()},
+        status=AttemptStatus(row["status"]),
+        started_at=row["started_at"],
+        updated_at=row["updated_at"],
+        finished_at=row["finished_at"],
+    )
+
+
+def _answer(row: asyncpg.Record) -> AnswerRecord:
+    return AnswerRecord(
+        attempt_id=row["attempt_id"],
+        question_id=row["question_id"],
+        option_id=row["option_id"],
+        correct=row["correct"],
+        answered_at=row["answered_at"],
+    )
+
+
+UPSERT_USER = (
+    "INSERT INTO users (platform, user_id, display_name) VALUES ($1, $2, $3) "
+    "ON CONFLICT (platform, user_id) DO UPDATE SET "
+    "display_name = COALESCE(EXCLUDED.display_name, users.display_name)"
+)
+
+
+class PostgresStorage(Storage):
+    """Storage in a PostgreSQL database, through an asyncpg connection pool."""
+
+    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10) -> None:
+        self.url = normalize_postgres_url(url)
+        self._min_size = min_size
+        self._max_size = max_size
+        self._pool: asyncpg.Pool | None = None
+
+    async def open(self) -> None:
+        try:
+            self._pool = await asyncpg.create_pool(
+                self.url, min_size=self._min_size, max_size=self._max_size
+            )
+        except (OSError, asyncpg.PostgresError) as exc:
+            raise StorageError(f"cannot connect to PostgreSQL: {exc}") from None
+        await self._migrate()
+
+    async def _migrate(self) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
+            version = await conn.fetchval("SELECT version FROM schema_version")
+            if version is None:
+                await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+                version = 0
+            if version > len(MIGRATIONS):
+                raise StorageError(
+                    f"the database is at schema version {version}, newer than this program "
+                    f"knows ({len(MIGRATIONS)}); upgrade quizbot"
+                )
+            for number in range(version, len(MIGRATIONS)):
+                await conn.execute(MIGRATIONS[number])
+                await conn.execute("UPDATE schema_version SET version = $1", number + 1)
+
+    @property
+    def pool(self) -> asyncpg.Pool:
+        if self._pool is None:
+            raise StorageError("the storage is not open")
+        return self._pool
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    async def _fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
+        async with self.pool.acquire() as conn:
+            return list(await conn.fetch(sql, *args))
+
+    async def schema_version(self) -> int:
+        rows = await self._fetch("SELECT version FROM schema_version")
+        return int(rows[0][0]) if rows else 0
+
+    async def healthy(self) -> bool:
+        try:
+            rows = await self._fetch("SELECT 1")
+        except (OSError, asyncpg.PostgresError, StorageError):
+            return False
+        return bool(rows)
+
+    async def get_user(self, platform: str, user_id: str) -> UserRecord | None:
+        rows = await self._fetch(
+            "SELECT * FROM users WHERE platform = $1 AND user_id = $2", platform, user_id
+        )
+        if not rows:
+            return None
+        row = rows[0]
+        return UserRecord(row["platform"], row["user_id"], row["display_name"], row["language"])
+
+    async def touch_user(self, platform: str, user_id: str, display_name: str | None) -> None:
+        async with self.pool.acquire() as conn:
+            await conn.execute(UPSERT_USER, platform, user_id, display_name)
+
+    async def set_language(self, platform: str, user_id: str, language: str | None) -> None:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(UPSERT_USER, platform, user_id, None)
+            await conn.execute(
+                "UPDATE users SET language = $3 WHERE platform = $1 AND user_id = $2",
+                platform,
+                user_id,
+                language,
+            )
+
+    async def create_attempt(self, new: NewAttempt) -> tuple[AttemptRecord, bool]:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(UPSERT_USER, new.platform, new.user_id, None)
+            row = await conn.fetchrow(
+                "INSERT INTO attempts (platform, user_id, chat_id, quiz_id, question_order, "
+                "option_order, status, started_at, updated_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $7) "
+                "ON CONFLICT (platform, user_id, quiz_id) WHERE status = 'active' DO NOTHING "
+                "RETURNING *",
+                new.platform,
+                new.user_id,
+                new.chat_id,
+                new.quiz_id,
+                json.dumps(list(new.question_order)),
+                json.dumps({k: list(v) for k, v in new.option_order.items()}),
+                new.started_at,
+            )
+            if row is not None:
+                return _attempt(row), True
+            existing = await conn.fetchrow(
+                "SELECT * FROM attempts WHERE platform = $1 AND user_id = $2 AND quiz_id = $3 "
+                "AND status = 'active'",
+                new.platform,
+                new.user_id,
+                new.quiz_id,
+            )
+            if existing is None:  # finished between the two statements: try once more
+                raise StorageError("the attempt changed while it was being created; retry")
+            return _attempt(existing), False
+
+    async def get_attempt(self, attempt_id: int) -> AttemptRecord | None:
+        rows = await self._fetch("SELECT * FROM attempts WHERE id = $1", attempt_id)
+        return _attempt(rows[0]) if rows else None
+
+    async def active_attempts(self, platform: str, user_id: str) -> list[AttemptRecord]:
+        rows = await self._fetch(
+            "SELECT * FROM attempts WHERE platform = $1 AND user_id = $2 AND status = 'active' "
+            "ORDER BY updated_at DESC, id DESC",
+            platform,
+            user_id,
+        )
+        return [_attempt(r) for r in rows]
+
+    async def answers(self, attempt_id: int) -> list[AnswerRecord]:
+        rows = await self._fetch(
+            "SELECT * FROM answers WHERE attempt_id = $1 ORDER BY seq", attempt_id
+        )
+        return [_answer(r) for r in rows]
+
+    async def record_answer(
+        self, answer: AnswerRecord, *, finishes: bool
+    ) -> tuple[AnswerRecord, bool]:
+        async with self.pool.acquire() as conn, conn.transaction():
+            inserted = await conn.fetchrow(
+                "INSERT INTO answers (attempt_id, question_id, option_id, correct, answered_at) "
+                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (attempt_id, question_id) DO NOTHING "
+                "RETURNING *",
+                answer.attempt_id,
+                answer.question_id,
+                answer.option_id,
+                answer.correct,
+                answer.answered_at,
+            )
+            if inserted is not None:
+                await conn.execute(
+                    "UPDATE attempts SET updated_at = $2, status = $3, "
+                    "finished_at = COALESCE($4, finished_at) WHERE id = $1 AND status = 'active'",
+                    answer.attempt_id,
+                    answer.answered_at,
+                    "completed" if finishes else "active",
+                    answer.answered_at if finishes else None,
+                )
+                return _answer(inserted), True
+            existing = await conn.fetchrow(
+                "SELECT * FROM answers WHERE attempt_id = $1 AND question_id = $2",
+                answer.attempt_id,
+                answer.question_id,
+            )
+            assert existing is not None
+            return _answer(existing), False
+
+    async def finish_attempt(self, attempt_id: int, status: AttemptStatus, at: datetime) -> bool:
+        async with self.pool.acquire() as conn:
+            result = await conn.execute(
+                "UPDATE attempts SET status = $2, finished_at = $3, updated_at = $3 "
+                "WHERE id = $1 AND status = 'active'",
+                attempt_id,
+                status.value,
+                at,
+            )
+        return bool(result == "UPDATE 1")
+
+    async def attempt_summaries(self, platform: str, user_id: str) -> list[AttemptSummary]:
+        rows = await self._fetch(
+            "SELECT a.*, COUNT(s.question_id) AS answered, "
+            "COUNT(*) FILTER (WHERE s.correct) AS right_count "
+            "FROM attempts a LEFT JOIN answers s ON s.attempt_id = a.id "
+            "WHERE a.platform = $1 AND a.user_id = $2 GROUP BY a.id ORDER BY a.id",
+            platform,
+            user_id,
+        )
+        return [
+            AttemptSummary(_attempt(r), int(r["answered"]), int(r["right_count"])) for r in rows
+        ]
+
+    async def get_value(self, scope: str, key: str) -> str | None:
+        rows = await self._fetch("SELECT value FROM kv WHERE scope = $1 AND key = $2", scope, key)
+        return str(rows[0][0]) if rows else None
+
+    async def set_value(self, scope: str, key: str, value: str | None) -> None:
+        async with self.pool.acquire() as conn:
+            if value is None:
+                await conn.execute("DELETE FROM kv WHERE scope = $1 AND key = $2", scope, key)
+                return
+            await conn.execute(
+                "INSERT INTO kv (scope, key, value) VALUES ($1, $2, $3) "
+                "ON CONFLICT (scope, key) DO UPDATE SET value = EXCLUDED.value, "
+                "updated_at = now()",
+                scope,
+                key,
+                value,
+            )
