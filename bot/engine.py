@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from bot.catalog import QuizCatalog
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
 from bot.quiz import Question, Quiz
+from bot.stats import QuizStats, compute_stats
 from bot.storage import (
     AnswerRecord,
     AttemptRecord,
@@ -459,3 +460,19 @@ class QuizEngine:
                 )
             )
         return ProgressReport(ui, tuple(lines))
+
+    # -- operators ------------------------------------------------------------------------
+
+    async def stats(
+        self, quiz_id: str | None = None, language: str = DEFAULT_LANGUAGE
+    ) -> list[QuizStats]:
+        """Attempts, completions, average score and per-question figures, per quiz."""
+        quizzes = self.catalog.all() if quiz_id is None else [self.catalog.get(quiz_id)]
+        result = []
+        for quiz in quizzes:
+            if quiz is None:
+                continue
+            attempts = await self.storage.attempts_for_quiz(quiz.id)
+            answers = await self.storage.answers_for_quiz(quiz.id)
+            result.append(compute_stats(quiz, attempts, answers, language))
+        return result

@@ -11,7 +11,7 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz_loader import LoadReport
 from bot.storage import Storage, storage_from_url
-from quizbot.settings import Settings
+from quizbot.settings import Settings, ephemeral_disk_warning
 
 log = logging.getLogger("quizbot")
 
@@ -33,6 +33,9 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
 
     Broken quiz files are logged and left out; the others are served.
     """
+    warning = ephemeral_disk_warning(settings)
+    if warning:
+        log.warning(warning)
     catalog, report = QuizCatalog.from_paths([settings.quiz_dir])
     for problem in report.errors:
         log.error("quiz file skipped: %s", problem)

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import csv
 import getpass
+import io
+import json
 import logging
 import os
 import sys
@@ -13,9 +16,12 @@ from pathlib import Path
 
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, t
 from bot.quiz_loader import load_quizzes
+from bot.stats import QuizStats
+from bot.storage import AnswerRecord, AttemptRecord
 from bot.text_direction import paragraph
 from bot.views import Participant
 from quizbot.bootstrap import open_app
+from quizbot.logs import configure_logging
 from quizbot.settings import ConfigError, Settings
 
 EXIT_USAGE = 2
@@ -140,6 +146,131 @@ async def _progress(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _stats(args: argparse.Namespace) -> int:
+    settings = _settings()
+    async with open_app(settings) as app:
+        if args.quiz and app.catalog.get(args.quiz) is None:
+            print(f"quizbot: no quiz {args.quiz!r} (see `quizbot list`)", file=sys.stderr)
+            return EXIT_USAGE
+        for stats in await app.engine.stats(args.quiz, args.lang):
+            print(format_stats(stats))
+    return 0
+
+
+def format_stats(stats: QuizStats) -> str:
+    """A plain-text report of one quiz's statistics."""
+    lines = [f"{stats.quiz_id}: {stats.title}"]
+    average = (
+        f"{stats.average_score:.1f}/{stats.total_questions}"
+        if stats.average_score is not None
+        else "-"
+    )
+    lines.append(
+        f"  attempts {stats.attempts}, completed {stats.completed}, average score {average}"
+    )
+    hardest = stats.hardest
+    if hardest is not None and hardest.percent_correct is not None:
+        lines.append(
+            f"  hardest: Q{hardest.number} ({hardest.percent_correct:.0f}% correct) {hardest.text}"
+        )
+    for question in stats.questions:
+        percent = (
+            f"{question.percent_correct:3.0f}%" if question.percent_correct is not None else "   -"
+        )
+        picks = "  ".join(
+            f"{o.letter}:{o.picks}{'✓' if o.correct else ''}" for o in question.options
+        )
+        median = (
+            f"  median {question.median_seconds:.0f}s"
+            if question.median_seconds is not None
+            else ""
+        )
+        lines.append(
+            f"  Q{question.number:<2} {percent} correct of {question.answered:<4} {picks}{median}"
+        )
+    return "\n".join(lines)
+
+
+EXPORT_COLUMNS = [
+    "attempt_id",
+    "platform",
+    "user_id",
+    "quiz_id",
+    "status",
+    "started_at",
+    "finished_at",
+    "question_id",
+    "option_id",
+    "correct",
+    "answered_at",
+]
+
+
+async def _export(args: argparse.Namespace) -> int:
+    settings = _settings()
+    async with open_app(settings) as app:
+        attempts = await app.storage.attempts_for_quiz(args.quiz)
+        answers = await app.storage.answers_for_quiz(args.quiz)
+    text = render_export(attempts, answers, args.format)
+    if args.out:
+        _write_file(Path(args.out), text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _write_file(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8", newline="")
+
+
+def render_export(
+    attempts: Sequence[AttemptRecord], answers: Sequence[AnswerRecord], fmt: str
+) -> str:
+    """Attempts and answers as JSON, or as CSV with one row per answer (and per attempt
+    without answers) carrying its attempt's columns, ready for a spreadsheet."""
+    if fmt == "json":
+        document = {
+            "attempts": [_attempt_row(a) for a in attempts],
+            "answers": [_answer_row(a) for a in answers],
+        }
+        return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=EXPORT_COLUMNS)
+    writer.writeheader()
+    by_attempt: dict[int, list[AnswerRecord]] = {}
+    for answer in answers:
+        by_attempt.setdefault(answer.attempt_id, []).append(answer)
+    for attempt in attempts:
+        rows = by_attempt.get(attempt.id)
+        if not rows:
+            writer.writerow(_attempt_row(attempt))
+        for answer in rows or ():
+            writer.writerow({**_attempt_row(attempt), **_answer_row(answer)})
+    return buffer.getvalue()
+
+
+def _attempt_row(attempt: AttemptRecord) -> dict[str, object]:
+    return {
+        "attempt_id": attempt.id,
+        "platform": attempt.platform,
+        "user_id": attempt.user_id,
+        "quiz_id": attempt.quiz_id,
+        "status": attempt.status.value,
+        "started_at": attempt.started_at.isoformat(),
+        "finished_at": attempt.finished_at.isoformat() if attempt.finished_at else "",
+    }
+
+
+def _answer_row(answer: AnswerRecord) -> dict[str, object]:
+    return {
+        "attempt_id": answer.attempt_id,
+        "question_id": answer.question_id,
+        "option_id": answer.option_id,
+        "correct": int(answer.correct),
+        "answered_at": answer.answered_at.isoformat(),
+    }
+
+
 async def _run(args: argparse.Namespace) -> int:
     settings = _settings()
     if not settings.telegram_token and not settings.discord_token:
@@ -177,6 +308,15 @@ def build_parser() -> argparse.ArgumentParser:
     progress = commands.add_parser("progress", help="show your attempts and scores")
     progress.add_argument("--user", help="whose progress (default: your login name)")
 
+    stats = commands.add_parser("stats", help="attempts, scores and per-question figures")
+    stats.add_argument("quiz", nargs="?", help="one quiz (default: all)")
+    stats.add_argument("--lang", default="en", choices=SUPPORTED_LANGUAGES)
+
+    export = commands.add_parser("export", help="attempts and answers as CSV or JSON")
+    export.add_argument("--format", choices=["csv", "json"], default="csv")
+    export.add_argument("--quiz", help="one quiz (default: all)")
+    export.add_argument("--out", help="write to this file (default: standard output)")
+
     commands.add_parser("run", help="run the Telegram and/or Discord bot (needs tokens)")
     return parser
 
@@ -184,20 +324,32 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    logging.basicConfig(
-        level=os.environ.get("LOG_LEVEL", "WARNING").upper()
-        if args.command != "run"
-        else os.environ.get("LOG_LEVEL", "INFO").upper(),
-        format="%(asctime)s %(levelname)s %(name)s %(message)s",
+    level = os.environ.get("LOG_LEVEL", "INFO" if args.command == "run" else "WARNING")
+    log_format = os.environ.get("LOG_FORMAT", "kv")
+    secrets = [os.environ.get(n, "") for n in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN")]
+    configure_logging(
+        level.upper() if level.upper() in logging.getLevelNamesMapping() else "INFO",
+        log_format if log_format in ("kv", "json") else "kv",
+        secrets,
     )
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
     if args.command == "validate":
         return _validate(args)
-    handler = {"play": _play, "list": _list, "progress": _progress, "run": _run}[args.command]
+    handler = {
+        "play": _play,
+        "list": _list,
+        "progress": _progress,
+        "stats": _stats,
+        "export": _export,
+        "run": _run,
+    }[args.command]
     try:
         return asyncio.run(handler(args))
+    except BrokenPipeError:  # output piped into `head` and the like: not an error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except KeyboardInterrupt:
         print("\n" + t("saved_and_exit", "en"))
         return 130

@@ -42,6 +42,14 @@ class Settings:
     discord_token: str | None = None
     discord_guild_id: int | None = None
     log_level: str = "INFO"
+    log_format: str = "kv"
+    admin_telegram_ids: frozenset[str] = frozenset()
+    admin_discord_ids: frozenset[str] = frozenset()
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """Values that must never appear in a log line or an error message."""
+        return tuple(s for s in (self.telegram_token, self.discord_token, self.webhook_secret) if s)
 
     def __repr__(self) -> str:
         shown = {
@@ -90,6 +98,17 @@ class Settings:
         log_level = (get("LOG_LEVEL") or "INFO").upper()
         if log_level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise ConfigError("LOG_LEVEL", "must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
+        log_format = (get("LOG_FORMAT") or "kv").lower()
+        if log_format not in ("kv", "json"):
+            raise ConfigError("LOG_FORMAT", "must be kv or json")
+        admins = {}
+        for name in ("ADMIN_TELEGRAM_IDS", "ADMIN_DISCORD_IDS"):
+            ids = [part.strip() for part in (get(name) or "").split(",") if part.strip()]
+            if not all(part.isdigit() for part in ids):
+                raise ConfigError(name, "must be a comma-separated list of numeric user ids")
+            admins[name] = frozenset(ids)
+        if not quiz_dir.is_dir():
+            raise ConfigError("QUIZ_DIR", f"{quiz_dir} is not a readable directory")
         return cls(
             database_url=database_url,
             quiz_dir=quiz_dir,
@@ -101,4 +120,34 @@ class Settings:
             discord_token=get("DISCORD_BOT_TOKEN"),
             discord_guild_id=int(guild) if guild else None,
             log_level=log_level,
+            log_format=log_format,
+            admin_telegram_ids=admins["ADMIN_TELEGRAM_IDS"],
+            admin_discord_ids=admins["ADMIN_DISCORD_IDS"],
         )
+
+
+def ephemeral_disk_warning(settings: Settings, env: Mapping[str, str] | None = None) -> str | None:
+    """A warning when progress would go to a SQLite file on a disk the platform wipes."""
+    env = os.environ if env is None else env
+    if not settings.database_url.startswith("sqlite:///"):
+        return None
+    path = settings.database_url[len("sqlite:///") :]
+    absolute = path.startswith("/")
+    platform = None
+    if env.get("DYNO"):
+        platform = "Heroku"  # dynos have no persistent disk at all
+    elif env.get("RENDER") and not absolute:
+        platform = "Render"
+    elif env.get("RAILWAY_ENVIRONMENT"):
+        volume = env.get("RAILWAY_VOLUME_MOUNT_PATH")
+        if not volume or not path.startswith(volume):
+            platform = "Railway"
+    elif env.get("FLY_APP_NAME") and not absolute:
+        platform = "Fly.io"
+    if platform is None:
+        return None
+    return (
+        f"DATABASE_URL is a SQLite file ({path}) on {platform}, whose local disk is wiped on "
+        "restart: everyone's progress will be lost. Use PostgreSQL (DATABASE_URL=postgresql://…) "
+        "or a SQLite file on a persistent volume (sqlite:////data/quizbot.db)."
+    )

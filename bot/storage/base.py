@@ -97,3 +97,11 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def set_value(self, scope: str, key: str, value: str | None) -> None:
         """Store a small named value; None deletes it."""
+
+    @abc.abstractmethod
+    async def attempts_for_quiz(self, quiz_id: str | None) -> list[AttemptRecord]:
+        """Every attempt at ``quiz_id`` (every quiz when None), oldest first."""
+
+    @abc.abstractmethod
+    async def answers_for_quiz(self, quiz_id: str | None) -> list[AnswerRecord]:
+        """Every answer in attempts at ``quiz_id`` (every quiz when None), in answer order."""

@@ -306,6 +306,20 @@ class PostgresStorage(Storage):
             AttemptSummary(_attempt(r), int(r["answered"]), int(r["right_count"])) for r in rows
         ]
 
+    async def attempts_for_quiz(self, quiz_id: str | None) -> list[AttemptRecord]:
+        rows = await self._fetch(
+            "SELECT * FROM attempts WHERE $1::text IS NULL OR quiz_id = $1 ORDER BY id", quiz_id
+        )
+        return [_attempt(r) for r in rows]
+
+    async def answers_for_quiz(self, quiz_id: str | None) -> list[AnswerRecord]:
+        rows = await self._fetch(
+            "SELECT s.* FROM answers s JOIN attempts a ON a.id = s.attempt_id "
+            "WHERE $1::text IS NULL OR a.quiz_id = $1 ORDER BY s.attempt_id, s.seq",
+            quiz_id,
+        )
+        return [_answer(r) for r in rows]
+
     async def get_value(self, scope: str, key: str) -> str | None:
         rows = await self._fetch("SELECT value FROM kv WHERE scope = $1 AND key = $2", scope, key)
         return str(rows[0][0]) if rows else None

@@ -331,6 +331,20 @@ class SQLiteStorage(Storage):
         )
         return str(rows[0][0]) if rows else None
 
+    async def attempts_for_quiz(self, quiz_id: str | None) -> list[AttemptRecord]:
+        rows = await self._fetchall(
+            "SELECT * FROM attempts WHERE ? IS NULL OR quiz_id = ? ORDER BY id", (quiz_id, quiz_id)
+        )
+        return [_attempt(r) for r in rows]
+
+    async def answers_for_quiz(self, quiz_id: str | None) -> list[AnswerRecord]:
+        rows = await self._fetchall(
+            "SELECT s.* FROM answers s JOIN attempts a ON a.id = s.attempt_id "
+            "WHERE ? IS NULL OR a.quiz_id = ? ORDER BY s.attempt_id, s.seq",
+            (quiz_id, quiz_id),
+        )
+        return [_answer(r) for r in rows]
+
     # -- writes ---------------------------------------------------------------------------
 
     async def touch_user(self, platform: str, user_id: str, display_name: str | None) -> None:

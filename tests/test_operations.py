@@ -1,0 +1,194 @@
+"""What operators rely on: configuration checks, secret-free logs, stats and exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+from pathlib import Path
+
+import pytest
+
+from bot.catalog import QuizCatalog
+from bot.engine import QuizEngine
+from bot.views import Participant
+from quizbot.cli import format_stats, render_export
+from quizbot.logs import StructuredFormatter, configure_logging, redact
+from quizbot.settings import ConfigError, Settings, ephemeral_disk_warning
+from tests.conftest import QUIZ_DIR, SEED_QUIZ, FakeClock
+
+TOKEN = "123456789:AAFakeTokenForTests_abcdefghijklmnopqrs"
+
+
+@pytest.fixture
+def storage(any_storage):
+    return any_storage
+
+
+def test_defaults_need_no_configuration():
+    settings = Settings.from_env({"QUIZ_DIR": str(QUIZ_DIR)})
+    assert settings.database_url == "sqlite:///quizbot.db"
+    assert settings.telegram_token is None and settings.discord_token is None
+
+
+@pytest.mark.parametrize(
+    ("env", "variable"),
+    [
+        ({"DATABASE_URL": "mysql://db/quiz"}, "DATABASE_URL"),
+        ({"TELEGRAM_BOT_TOKEN": "not-a-token"}, "TELEGRAM_BOT_TOKEN"),
+        ({"PORT": "http"}, "PORT"),
+        ({"QUIZ_DIR": "/no/such/dir"}, "QUIZ_DIR"),
+        ({"ADMIN_TELEGRAM_IDS": "12,bob"}, "ADMIN_TELEGRAM_IDS"),
+        ({"LOG_FORMAT": "xml"}, "LOG_FORMAT"),
+        ({"WEBHOOK_URL": "http://insecure.example"}, "WEBHOOK_URL"),
+    ],
+)
+def test_bad_configuration_names_the_variable(env, variable):
+    with pytest.raises(ConfigError) as error:
+        Settings.from_env({"QUIZ_DIR": str(QUIZ_DIR), **env})
+    assert error.value.variable == variable
+    assert str(error.value).startswith(f"{variable}: ")
+
+
+def test_the_token_never_appears_in_settings_repr_or_config_errors():
+    settings = Settings.from_env({"QUIZ_DIR": str(QUIZ_DIR), "TELEGRAM_BOT_TOKEN": TOKEN})
+    assert TOKEN not in repr(settings) and TOKEN not in str(settings)
+    with pytest.raises(ConfigError) as error:
+        Settings.from_env({"QUIZ_DIR": str(QUIZ_DIR), "TELEGRAM_BOT_TOKEN": TOKEN + "!"})
+    assert TOKEN not in str(error.value)
+
+
+def test_postgres_urls_are_accepted_in_both_spellings():
+    for url in ("postgres://u:p@h/db", "postgresql://u:p@h/db"):
+        assert Settings.from_env({"QUIZ_DIR": str(QUIZ_DIR), "DATABASE_URL": url}).database_url
+
+
+@pytest.mark.parametrize(
+    ("env", "url", "warns"),
+    [
+        ({"DYNO": "worker.1"}, "sqlite:////data/q.db", True),
+        ({"RENDER": "true"}, "sqlite:///quizbot.db", True),
+        ({"RENDER": "true"}, "sqlite:////var/data/quizbot.db", False),
+        ({"RAILWAY_ENVIRONMENT": "production"}, "sqlite:///quizbot.db", True),
+        (
+            {"RAILWAY_ENVIRONMENT": "production", "RAILWAY_VOLUME_MOUNT_PATH": "/data"},
+            "sqlite:////data/quizbot.db",
+            False,
+        ),
+        ({"DYNO": "worker.1"}, "postgres://u:p@h/db", False),
+        ({}, "sqlite:///quizbot.db", False),
+    ],
+)
+def test_sqlite_on_an_ephemeral_disk_is_warned_about(env, url, warns):
+    settings = Settings.from_env({"QUIZ_DIR": str(QUIZ_DIR), "DATABASE_URL": url})
+    warning = ephemeral_disk_warning(settings, env)
+    assert (warning is not None) is warns
+    if warns:
+        assert "progress will be lost" in warning
+
+
+@pytest.fixture
+def restore_logging():
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    for handler in handlers:
+        root.addHandler(handler)
+    root.setLevel(level)
+    logging.getLogger("httpx").setLevel(logging.NOTSET)
+    logging.getLogger("httpcore").setLevel(logging.NOTSET)
+
+
+def test_log_lines_never_contain_tokens(capsys, restore_logging):
+    configure_logging("DEBUG", "kv", [TOKEN])
+    log = logging.getLogger("telegram.test")
+    log.info("POST https://api.telegram.org/bot%s/getUpdates", TOKEN)
+    log.info("unknown token shape 987654321:%s", "B" * 35)
+    try:
+        raise RuntimeError(f"failed calling /bot{TOKEN}/sendMessage")
+    except RuntimeError:
+        log.exception("request failed", extra={"chat": 42})
+    logging.getLogger("httpx").info("HTTP Request: POST .../bot%s/getMe", TOKEN)
+    err = capsys.readouterr().err
+    assert TOKEN not in err and "B" * 35 not in err
+    assert err.count("<redacted>") >= 3
+    assert "chat=42" in err and "level=ERROR" in err
+    assert "HTTP Request" not in err  # httpx's request log is turned down
+
+
+def test_json_log_format_is_one_object_per_line():
+    formatter = StructuredFormatter("json", [TOKEN])
+    record = logging.makeLogRecord(
+        {"name": "quizbot", "levelname": "INFO", "msg": "adapter started", "adapter": "x"}
+    )
+    line = json.loads(formatter.format(record))
+    assert line["event"] == "adapter started" and line["adapter"] == "x"
+    assert redact(f"a {TOKEN} b") == "a <redacted> b"
+
+
+async def play(engine: QuizEngine, who: Participant, picks: list[int]) -> None:
+    question = (await engine.start(who, SEED_QUIZ)).question
+    for index in picks:
+        feedback = await engine.answer_at(who, question.attempt_id, question.number, index)
+        question = feedback.next_question
+
+
+def correct_positions(catalog: QuizCatalog, engine: QuizEngine):
+    async def positions(who: Participant) -> list[int]:
+        quiz = catalog.get(SEED_QUIZ)
+        start = await engine.start(who, SEED_QUIZ)
+        attempt = await engine.storage.get_attempt(start.question.attempt_id)
+        return [list(attempt.option_order[q.id]).index(q.correct_option_id) for q in quiz.questions]
+
+    return positions
+
+
+async def test_stats_count_attempts_scores_and_option_picks(catalog, storage):
+    engine = QuizEngine(catalog, storage, clock=FakeClock())
+    positions = correct_positions(catalog, engine)
+    ann, bob, cat = (Participant("t", n) for n in ("ann", "bob", "cat"))
+    right = await positions(ann)
+    await play(engine, ann, right)  # 8/8
+    wrong_first = await positions(bob)
+    await play(engine, bob, [(wrong_first[0] + 1) % 4, *wrong_first[1:]])  # 7/8
+    await engine.start(cat, SEED_QUIZ)  # started, never answered
+    (stats,) = await engine.stats(SEED_QUIZ)
+    assert (stats.attempts, stats.completed, stats.average_score) == (3, 2, 7.5)
+    first = stats.questions[0]
+    assert (first.answered, first.correct, first.percent_correct) == (2, 1, 50.0)
+    assert stats.hardest is first
+    assert sum(o.picks for o in first.options) == 2
+    assert first.median_seconds is not None and first.median_seconds > 0
+    report = format_stats(stats)
+    assert "attempts 3, completed 2, average score 7.5/8" in report
+    assert "hardest: Q1 (50% correct)" in report
+
+
+async def test_exports_hold_every_attempt_and_answer(catalog, storage):
+    engine = QuizEngine(catalog, storage, clock=FakeClock())
+    await play(engine, Participant("t", "ann"), [0, 1, 2])
+    await engine.start(Participant("t", "bob"), SEED_QUIZ)
+    attempts = await storage.attempts_for_quiz(None)
+    answers = await storage.answers_for_quiz(SEED_QUIZ)
+    rows = list(csv.DictReader(io.StringIO(render_export(attempts, answers, "csv"))))
+    assert len(rows) == 4  # three answers of ann, one empty row for bob's attempt
+    assert [r["question_id"] for r in rows[:3]] == ["why-shard", "resume-state", "resume-benefit"]
+    assert rows[3]["user_id"] == "bob" and rows[3]["question_id"] == ""
+    document = json.loads(render_export(attempts, answers, "json"))
+    assert len(document["attempts"]) == 2 and len(document["answers"]) == 3
+
+
+def test_stats_and_export_commands(tmp_path: Path):
+    from tests.test_terminal import quizbot
+
+    db = tmp_path / "t.db"
+    quizbot(["play", "--user", "zed"], db, "A\nB\n")
+    stats = quizbot(["stats"], db)
+    assert stats.returncode == 0 and "attempts 1, completed 0" in stats.stdout
+    out = tmp_path / "export.csv"
+    assert quizbot(["export", "--out", str(out)], db).returncode == 0
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 3
+    assert quizbot(["stats", "nope"], db).returncode == 2
