@@ -55,17 +55,24 @@ class TerminalPlayer:
             self.stdout.write(line if line.endswith("\n") else line + "\n")
         return line.strip()
 
-    async def play(self, quiz_id: str | None) -> int:
-        """Play until the quiz ends or input does; returns the process exit code."""
+    async def play(self, quiz_id: str | None, *, review: bool = False) -> int:
+        """Play (or, with ``review``, practise missed questions) until the quiz ends or input
+        does; returns the process exit code."""
         try:
-            return await self._play(quiz_id)
+            return await self._play(quiz_id, review)
         except EndOfInput:
             language = await self.engine.interface_language(self.who)
             self.say(t("saved_and_exit", language), language)
             return 0
 
-    async def _play(self, quiz_id: str | None) -> int:
-        start = await self.engine.start(self.who, quiz_id)
+    async def _play(self, quiz_id: str | None, review: bool) -> int:
+        if review:
+            start = await self.engine.start_review(self.who, quiz_id)
+            if start.outcome is StartOutcome.NOTHING_DUE:
+                self.say(start.notice, start.language)
+                return 0
+        else:
+            start = await self.engine.start(self.who, quiz_id)
         if start.outcome is StartOutcome.CHOOSE:
             quiz_id = await self.choose(start.quizzes, start.language)
             start = await self.engine.start(self.who, quiz_id)

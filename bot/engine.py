@@ -8,16 +8,19 @@ presses, locale fallback, scores.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from bot.catalog import QuizCatalog
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
 from bot.quiz import Question, Quiz
+from bot.review import due_items, next_review
 from bot.stats import QuizStats, compute_stats
 from bot.storage import (
     AnswerRecord,
+    AttemptKind,
     AttemptRecord,
     AttemptStatus,
     NewAttempt,
@@ -121,7 +124,7 @@ class QuizEngine:
             return StartResult(StartOutcome.NO_QUIZZES, ui, t("no_quizzes", ui))
         if quiz_id is None:
             for attempt in await self.storage.active_attempts(who.platform, who.user_id):
-                if self.catalog.get(attempt.quiz_id) is not None:
+                if attempt.kind is AttemptKind.QUIZ and self.catalog.get(attempt.quiz_id):
                     quiz_id = attempt.quiz_id
                     break
             else:
@@ -140,7 +143,7 @@ class QuizEngine:
         await self.storage.touch_user(who.platform, who.user_id, who.display_name)
         if restart:
             for attempt in await self.storage.active_attempts(who.platform, who.user_id):
-                if attempt.quiz_id == quiz.id:
+                if attempt.quiz_id == quiz.id and attempt.kind is AttemptKind.QUIZ:
                     await self.storage.finish_attempt(
                         attempt.id, AttemptStatus.ABANDONED, self.clock()
                     )
@@ -155,10 +158,18 @@ class QuizEngine:
         notice = "" if created else t("resumed", ui)
         return StartResult(outcome, language, notice, question=question)
 
-    def _new_attempt(self, who: Participant, quiz: Quiz, chat_id: str | None) -> NewAttempt:
-        question_ids = [q.id for q in quiz.questions]
-        if quiz.shuffle.questions:
-            self._rng.shuffle(question_ids)
+    def _new_attempt(
+        self,
+        who: Participant,
+        quiz: Quiz,
+        chat_id: str | None,
+        kind: AttemptKind = AttemptKind.QUIZ,
+        question_ids: Sequence[str] | None = None,
+    ) -> NewAttempt:
+        if question_ids is None:
+            question_ids = [q.id for q in quiz.questions]
+            if quiz.shuffle.questions:
+                question_ids = self._rng.sample(question_ids, len(question_ids))
         option_order: dict[str, tuple[str, ...]] = {}
         for question in quiz.questions:
             option_ids = [o.id for o in question.options]
@@ -173,6 +184,7 @@ class QuizEngine:
             question_order=tuple(question_ids),
             option_order=option_order,
             started_at=self.clock(),
+            kind=kind,
         )
 
     # -- views ----------------------------------------------------------------------------
@@ -327,7 +339,19 @@ class QuizEngine:
             correct=option_id == question.correct_option_id,
             answered_at=self.clock(),
         )
-        stored, inserted = await self.storage.record_answer(candidate, finishes=remaining == 1)
+        scheduled = await self.storage.review_items(who.platform, who.user_id, quiz.id)
+        review = next_review(
+            next((i for i in scheduled if i.question_id == question_id), None),
+            platform=who.platform,
+            user_id=who.user_id,
+            quiz_id=quiz.id,
+            question_id=question_id,
+            correct=candidate.correct,
+            now=candidate.answered_at,
+        )
+        stored, inserted = await self.storage.record_answer(
+            candidate, finishes=remaining == 1, review=review
+        )
         answers = [*answers, stored] if inserted else await self.storage.answers(attempt.id)
         if inserted:
             attempt = await self.storage.get_attempt(attempt.id) or attempt
@@ -435,7 +459,11 @@ class QuizEngine:
     async def progress(self, who: Participant) -> ProgressReport:
         """Per quiz: completed attempts, best and last score, and any attempt in progress."""
         ui = await self.interface_language(who)
-        summaries = await self.storage.attempt_summaries(who.platform, who.user_id)
+        summaries = [
+            s
+            for s in await self.storage.attempt_summaries(who.platform, who.user_id)
+            if s.attempt.kind is AttemptKind.QUIZ
+        ]
         lines = []
         for quiz_id in dict.fromkeys(s.attempt.quiz_id for s in summaries):
             quiz = self.catalog.get(quiz_id)
@@ -472,7 +500,62 @@ class QuizEngine:
         for quiz in quizzes:
             if quiz is None:
                 continue
-            attempts = await self.storage.attempts_for_quiz(quiz.id)
-            answers = await self.storage.answers_for_quiz(quiz.id)
+            attempts = [
+                a
+                for a in await self.storage.attempts_for_quiz(quiz.id)
+                if a.kind is AttemptKind.QUIZ
+            ]
+            counted = {a.id for a in attempts}
+            answers = [
+                a for a in await self.storage.answers_for_quiz(quiz.id) if a.attempt_id in counted
+            ]
             result.append(compute_stats(quiz, attempts, answers, language))
         return result
+
+    # -- review ---------------------------------------------------------------------------
+
+    async def start_review(
+        self, who: Participant, quiz_id: str | None = None, *, chat_id: str | None = None
+    ) -> StartResult:
+        """Practise the questions due for review (of one quiz, else the quiz with most due).
+
+        A review in progress is resumed. With nothing due the notice says when the next
+        review is, or that missed questions will appear here.
+        """
+        ui = await self.interface_language(who)
+        for attempt in await self.storage.active_attempts(who.platform, who.user_id):
+            quiz = self.catalog.get(attempt.quiz_id)
+            if attempt.kind is AttemptKind.REVIEW and quiz and quiz_id in (None, quiz.id):
+                language = await self.quiz_language(who, quiz)
+                answers = await self.storage.answers(attempt.id)
+                question = self._current_view(attempt, quiz, answers, language)
+                if question is not None:
+                    return StartResult(
+                        StartOutcome.RESUMED, language, t("resumed", ui), question=question
+                    )
+        now = self.clock()
+        items = [
+            i
+            for i in await self.storage.review_items(who.platform, who.user_id, quiz_id)
+            if (quiz := self.catalog.get(i.quiz_id)) and quiz.question(i.question_id)
+        ]
+        due = due_items(items, now)
+        if not due:
+            if not items:
+                return StartResult(StartOutcome.NOTHING_DUE, ui, t("review_empty", ui))
+            wait = min(i.due_at for i in items) - now
+            days = max(1, math.ceil(wait / timedelta(days=1)))
+            return StartResult(StartOutcome.NOTHING_DUE, ui, t("review_later", ui, days=days))
+        by_quiz: dict[str, list[str]] = {}
+        for item in due:
+            by_quiz.setdefault(item.quiz_id, []).append(item.question_id)
+        chosen_id = max(by_quiz, key=lambda q: len(by_quiz[q]))
+        quiz = self.catalog.get(chosen_id)
+        assert quiz is not None
+        await self.storage.touch_user(who.platform, who.user_id, who.display_name)
+        new = self._new_attempt(who, quiz, chat_id, AttemptKind.REVIEW, by_quiz[chosen_id])
+        attempt, _ = await self.storage.create_attempt(new)
+        language = await self.quiz_language(who, quiz)
+        question = self._current_view(attempt, quiz, [], language)
+        notice = t("review_started", ui, count=len(attempt.question_order))
+        return StartResult(StartOutcome.STARTED, language, notice, question=question)

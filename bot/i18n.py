@@ -178,13 +178,17 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "help": {
         "en": "/quiz — start or continue a quiz\n/progress — your scores\n"
-        "/language — change the language\n/stop — stop the current quiz\n/help — this help",
+        "/review — practise the questions you missed\n/language — change the language\n"
+        "/stop — stop the current quiz\n/help — this help",
         "bn": "/quiz — কুইজ শুরু বা চালিয়ে যান\n/progress — আপনার স্কোর\n"
-        "/language — ভাষা বদলান\n/stop — চলতি কুইজ থামান\n/help — এই সাহায্য",
+        "/review — ভুল করা প্রশ্নগুলো আবার অনুশীলন করুন\n/language — ভাষা বদলান\n"
+        "/stop — চলতি কুইজ থামান\n/help — এই সাহায্য",
         "ur": "/quiz — کوئز شروع کریں یا جاری رکھیں\n/progress — آپ کے سکور\n"
-        "/language — زبان تبدیل کریں\n/stop — موجودہ کوئز روکیں\n/help — یہ مدد",
+        "/review — غلط جوابات والے سوالات کی دوبارہ مشق\n/language — زبان تبدیل کریں\n"
+        "/stop — موجودہ کوئز روکیں\n/help — یہ مدد",
         "ru": "/quiz — начать или продолжить тест\n/progress — ваши результаты\n"
-        "/language — сменить язык\n/stop — остановить текущий тест\n/help — эта справка",
+        "/review — повторить вопросы с ошибками\n/language — сменить язык\n"
+        "/stop — остановить текущий тест\n/help — эта справка",
     },
     "level_beginner": {"en": "Beginner", "bn": "প্রাথমিক", "ur": "ابتدائی", "ru": "Начальный"},
     "level_intermediate": {
@@ -205,6 +209,24 @@ STRINGS: dict[str, dict[str, str]] = {
         "bn": "অনুগ্রহ করে {letters} অক্ষরগুলোর একটি লিখুন।",
         "ur": "براہ کرم {letters} میں سے ایک حرف لکھیں۔",
         "ru": "Введите одну из букв: {letters}.",
+    },
+    "review_started": {
+        "en": "🔁 Review: {count} questions to practise again.",
+        "bn": "🔁 রিভিউ: আবার অনুশীলনের জন্য {count}টি প্রশ্ন।",
+        "ur": "🔁 دہرائی: دوبارہ مشق کے لیے {count} سوالات۔",
+        "ru": "🔁 Повторение: вопросов для практики — {count}.",
+    },
+    "review_later": {
+        "en": "Nothing due — next review in {days} days.",
+        "bn": "এখন কিছু বাকি নেই — পরের রিভিউ {days} দিন পরে।",
+        "ur": "ابھی کچھ باقی نہیں — اگلی دہرائی {days} دن بعد۔",
+        "ru": "Повторять пока нечего — следующее повторение через {days} дн.",
+    },
+    "review_empty": {
+        "en": "Nothing to review yet: questions you miss in a quiz come back here.",
+        "bn": "এখনও রিভিউ করার কিছু নেই: কুইজে ভুল করা প্রশ্নগুলো এখানে ফিরে আসবে।",
+        "ur": "ابھی دہرانے کو کچھ نہیں: کوئز میں غلط ہونے والے سوال یہاں واپس آئیں گے۔",
+        "ru": "Повторять пока нечего: вопросы, на которые вы ошиблись в тесте, появятся здесь.",
     },
     "saved_and_exit": {
         "en": "Progress saved. Run the same command again to continue.",

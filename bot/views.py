@@ -122,6 +122,7 @@ class StartOutcome(enum.StrEnum):
     CHOOSE = "choose"  # several quizzes and none named: show ``quizzes``
     UNKNOWN_QUIZ = "unknown_quiz"
     NO_QUIZZES = "no_quizzes"
+    NOTHING_DUE = "nothing_due"  # review: nothing to practise now (the notice says when)
 
 
 @dataclass(frozen=True)

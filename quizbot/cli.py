@@ -59,7 +59,7 @@ async def _play(args: argparse.Namespace) -> int:
             )
             return EXIT_USAGE
         player = TerminalPlayer(app.engine, who, sys.stdin, sys.stdout)
-        return await player.play(args.quiz)
+        return await player.play(args.quiz, review=args.command == "review")
 
 
 async def _list(args: argparse.Namespace) -> int:
@@ -298,6 +298,11 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--lang", help=f"language: {', '.join(LANGUAGE_NAMES)} (remembered)")
     play.add_argument("--user", help="whose progress to use (default: your login name)")
 
+    review = commands.add_parser("review", help="practise the questions you missed")
+    review.add_argument("quiz", nargs="?", help="one quiz (default: the one with most due)")
+    review.add_argument("--lang", help="language (remembered)")
+    review.add_argument("--user", help="whose progress to use (default: your login name)")
+
     listing = commands.add_parser("list", help="list the quizzes")
     listing.add_argument("--lang", choices=SUPPORTED_LANGUAGES)
 
@@ -339,6 +344,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _validate(args)
     handler = {
         "play": _play,
+        "review": _play,
         "list": _list,
         "progress": _progress,
         "stats": _stats,

@@ -3,10 +3,12 @@
 from bot.storage.base import Storage, StorageError
 from bot.storage.records import (
     AnswerRecord,
+    AttemptKind,
     AttemptRecord,
     AttemptStatus,
     AttemptSummary,
     NewAttempt,
+    ReviewItem,
     UserRecord,
 )
 from bot.storage.sqlite import SQLiteStorage, sqlite_path_from_url
@@ -33,10 +35,12 @@ def storage_from_url(url: str) -> Storage:
 __all__ = [
     "SUPPORTED_SCHEMES",
     "AnswerRecord",
+    "AttemptKind",
     "AttemptRecord",
     "AttemptStatus",
     "AttemptSummary",
     "NewAttempt",
+    "ReviewItem",
     "SQLiteStorage",
     "Storage",
     "StorageError",

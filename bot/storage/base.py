@@ -11,6 +11,7 @@ from bot.storage.records import (
     AttemptStatus,
     AttemptSummary,
     NewAttempt,
+    ReviewItem,
     UserRecord,
 )
 
@@ -74,12 +75,13 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def record_answer(
-        self, answer: AnswerRecord, *, finishes: bool
+        self, answer: AnswerRecord, *, finishes: bool, review: ReviewItem | None = None
     ) -> tuple[AnswerRecord, bool]:
         """Store an answer unless the question already has one.
 
-        Returns the answer the database holds and whether it is this one (stored now). With
-        ``finishes``, the attempt is marked completed in the same transaction.
+        Returns the answer the database holds and whether it is this one (stored now). In the
+        same transaction, only when it is stored: with ``finishes`` the attempt is marked
+        completed, and ``review`` updates the question's review schedule (box 0 removes it).
         """
 
     @abc.abstractmethod
@@ -105,3 +107,9 @@ class Storage(abc.ABC):
     @abc.abstractmethod
     async def answers_for_quiz(self, quiz_id: str | None) -> list[AnswerRecord]:
         """Every answer in attempts at ``quiz_id`` (every quiz when None), in answer order."""
+
+    @abc.abstractmethod
+    async def review_items(
+        self, platform: str, user_id: str, quiz_id: str | None = None
+    ) -> list[ReviewItem]:
+        """The user's review schedule (of one quiz, or all), soonest due first."""

@@ -17,10 +17,12 @@ import asyncpg
 from bot.storage.base import Storage, StorageError
 from bot.storage.records import (
     AnswerRecord,
+    AttemptKind,
     AttemptRecord,
     AttemptStatus,
     AttemptSummary,
     NewAttempt,
+    ReviewItem,
     UserRecord,
 )
 
@@ -71,6 +73,21 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (scope, key)
     );
     """,
+    """
+    ALTER TABLE attempts ADD COLUMN kind TEXT NOT NULL DEFAULT 'quiz';
+    DROP INDEX one_active_attempt_per_quiz;
+    CREATE UNIQUE INDEX one_active_attempt_per_quiz_and_kind
+        ON attempts (platform, user_id, quiz_id, kind) WHERE status = 'active';
+    CREATE TABLE review_items (
+        platform TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        quiz_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        box INTEGER NOT NULL CHECK (box > 0),
+        due_at TIMESTAMPTZ NOT NULL,
+        PRIMARY KEY (platform, user_id, quiz_id, question_id)
+    );
+    """,
 ]
 
 MIGRATION_LOCK = 0x5155495A  # advisory lock id: replicas starting together migrate one by one
@@ -97,6 +114,7 @@ def _attempt(row: asyncpg.Record) -> AttemptRecord:
         started_at=row["started_at"],
         updated_at=row["updated_at"],
         finished_at=row["finished_at"],
+        kind=AttemptKind(row["kind"]),
     )
 
 
@@ -206,10 +224,10 @@ class PostgresStorage(Storage):
             await conn.execute(UPSERT_USER, new.platform, new.user_id, None)
             row = await conn.fetchrow(
                 "INSERT INTO attempts (platform, user_id, chat_id, quiz_id, question_order, "
-                "option_order, status, started_at, updated_at) "
-                "VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $7) "
-                "ON CONFLICT (platform, user_id, quiz_id) WHERE status = 'active' DO NOTHING "
-                "RETURNING *",
+                "option_order, status, started_at, updated_at, kind) "
+                "VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $7, $8) "
+                "ON CONFLICT (platform, user_id, quiz_id, kind) WHERE status = 'active' "
+                "DO NOTHING RETURNING *",
                 new.platform,
                 new.user_id,
                 new.chat_id,
@@ -217,15 +235,17 @@ class PostgresStorage(Storage):
                 json.dumps(list(new.question_order)),
                 json.dumps({k: list(v) for k, v in new.option_order.items()}),
                 new.started_at,
+                new.kind.value,
             )
             if row is not None:
                 return _attempt(row), True
             existing = await conn.fetchrow(
                 "SELECT * FROM attempts WHERE platform = $1 AND user_id = $2 AND quiz_id = $3 "
-                "AND status = 'active'",
+                "AND kind = $4 AND status = 'active'",
                 new.platform,
                 new.user_id,
                 new.quiz_id,
+                new.kind.value,
             )
             if existing is None:  # finished between the two statements: try once more
                 raise StorageError("the attempt changed while it was being created; retry")
@@ -251,7 +271,7 @@ class PostgresStorage(Storage):
         return [_answer(r) for r in rows]
 
     async def record_answer(
-        self, answer: AnswerRecord, *, finishes: bool
+        self, answer: AnswerRecord, *, finishes: bool, review: ReviewItem | None = None
     ) -> tuple[AnswerRecord, bool]:
         async with self.pool.acquire() as conn, conn.transaction():
             inserted = await conn.fetchrow(
@@ -273,6 +293,8 @@ class PostgresStorage(Storage):
                     "completed" if finishes else "active",
                     answer.answered_at if finishes else None,
                 )
+                if review is not None:
+                    await _save_review(conn, review)
                 return _answer(inserted), True
             existing = await conn.fetchrow(
                 "SELECT * FROM answers WHERE attempt_id = $1 AND question_id = $2",
@@ -320,6 +342,23 @@ class PostgresStorage(Storage):
         )
         return [_answer(r) for r in rows]
 
+    async def review_items(
+        self, platform: str, user_id: str, quiz_id: str | None = None
+    ) -> list[ReviewItem]:
+        rows = await self._fetch(
+            "SELECT * FROM review_items WHERE platform = $1 AND user_id = $2 "
+            "AND ($3::text IS NULL OR quiz_id = $3) ORDER BY due_at, quiz_id, question_id",
+            platform,
+            user_id,
+            quiz_id,
+        )
+        return [
+            ReviewItem(
+                r["platform"], r["user_id"], r["quiz_id"], r["question_id"], r["box"], r["due_at"]
+            )
+            for r in rows
+        ]
+
     async def get_value(self, scope: str, key: str) -> str | None:
         rows = await self._fetch("SELECT value FROM kv WHERE scope = $1 AND key = $2", scope, key)
         return str(rows[0][0]) if rows else None
@@ -337,3 +376,24 @@ class PostgresStorage(Storage):
                 key,
                 value,
             )
+
+
+async def _save_review(
+    conn: asyncpg.pool.PoolConnectionProxy[asyncpg.Record], item: ReviewItem
+) -> None:
+    key = (item.platform, item.user_id, item.quiz_id, item.question_id)
+    if item.box <= 0:
+        await conn.execute(
+            "DELETE FROM review_items WHERE platform = $1 AND user_id = $2 AND quiz_id = $3 "
+            "AND question_id = $4",
+            *key,
+        )
+        return
+    await conn.execute(
+        "INSERT INTO review_items (platform, user_id, quiz_id, question_id, box, due_at) "
+        "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (platform, user_id, quiz_id, question_id) "
+        "DO UPDATE SET box = EXCLUDED.box, due_at = EXCLUDED.due_at",
+        *key,
+        item.box,
+        item.due_at,
+    )

@@ -8,6 +8,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 
+class AttemptKind(enum.StrEnum):
+    QUIZ = "quiz"  # a run through a quiz: counts for scores and statistics
+    REVIEW = "review"  # spaced-repetition practice of missed questions: does not
+
+
 class AttemptStatus(enum.StrEnum):
     ACTIVE = "active"
     COMPLETED = "completed"
@@ -35,6 +40,7 @@ class NewAttempt:
     question_order: tuple[str, ...]
     option_order: Mapping[str, tuple[str, ...]]
     started_at: datetime
+    kind: AttemptKind = AttemptKind.QUIZ
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,7 @@ class AttemptRecord:
     started_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+    kind: AttemptKind = AttemptKind.QUIZ
 
 
 @dataclass(frozen=True)
@@ -72,3 +79,15 @@ class AttemptSummary:
     attempt: AttemptRecord
     answered: int
     correct: int
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    """A question a user is due to practise again (Leitner box and due time)."""
+
+    platform: str
+    user_id: str
+    quiz_id: str
+    question_id: str
+    box: int  # 1 = practised most often; 0 in an update means mastered: remove it
+    due_at: datetime

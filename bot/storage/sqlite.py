@@ -23,10 +23,12 @@ import aiosqlite
 from bot.storage.base import Storage, StorageError
 from bot.storage.records import (
     AnswerRecord,
+    AttemptKind,
     AttemptRecord,
     AttemptStatus,
     AttemptSummary,
     NewAttempt,
+    ReviewItem,
     UserRecord,
 )
 
@@ -81,6 +83,22 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (scope, key)
     );
     """,
+    # 3: review attempts beside quiz attempts, and the spaced-repetition schedule.
+    """
+    ALTER TABLE attempts ADD COLUMN kind TEXT NOT NULL DEFAULT 'quiz';
+    DROP INDEX one_active_attempt_per_quiz;
+    CREATE UNIQUE INDEX one_active_attempt_per_quiz_and_kind
+        ON attempts (platform, user_id, quiz_id, kind) WHERE status = 'active';
+    CREATE TABLE review_items (
+        platform TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        quiz_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        box INTEGER NOT NULL CHECK (box > 0),
+        due_at TEXT NOT NULL,
+        PRIMARY KEY (platform, user_id, quiz_id, question_id)
+    );
+    """,
 ]
 
 BUSY_TIMEOUT_MS = 5000
@@ -109,6 +127,7 @@ def _attempt(row: sqlite3.Row) -> AttemptRecord:
         started_at=datetime.fromisoformat(row["started_at"]),
         updated_at=datetime.fromisoformat(row["updated_at"]),
         finished_at=_dt(row["finished_at"]),
+        kind=AttemptKind(row["kind"]),
     )
 
 
@@ -345,6 +364,26 @@ class SQLiteStorage(Storage):
         )
         return [_answer(r) for r in rows]
 
+    async def review_items(
+        self, platform: str, user_id: str, quiz_id: str | None = None
+    ) -> list[ReviewItem]:
+        rows = await self._fetchall(
+            "SELECT * FROM review_items WHERE platform = ? AND user_id = ? "
+            "AND (? IS NULL OR quiz_id = ?) ORDER BY due_at, quiz_id, question_id",
+            (platform, user_id, quiz_id, quiz_id),
+        )
+        return [
+            ReviewItem(
+                r["platform"],
+                r["user_id"],
+                r["quiz_id"],
+                r["question_id"],
+                r["box"],
+                datetime.fromisoformat(r["due_at"]),
+            )
+            for r in rows
+        ]
+
     # -- writes ---------------------------------------------------------------------------
 
     async def touch_user(self, platform: str, user_id: str, display_name: str | None) -> None:
@@ -368,9 +407,9 @@ class SQLiteStorage(Storage):
             await _upsert_user(conn, new.platform, new.user_id, None)
             select = (
                 "SELECT * FROM attempts WHERE platform = ? AND user_id = ? AND quiz_id = ? "
-                "AND status = 'active'"
+                "AND kind = ? AND status = 'active'"
             )
-            key = (new.platform, new.user_id, new.quiz_id)
+            key = (new.platform, new.user_id, new.quiz_id, new.kind.value)
             async with conn.execute(select, key) as cur:
                 existing = await cur.fetchone()
             if existing is not None:
@@ -378,8 +417,8 @@ class SQLiteStorage(Storage):
             started = _ts(new.started_at)
             async with conn.execute(
                 "INSERT INTO attempts (platform, user_id, chat_id, quiz_id, question_order, "
-                "option_order, status, started_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?) RETURNING *",
+                "option_order, status, started_at, updated_at, kind) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?) RETURNING *",
                 (
                     new.platform,
                     new.user_id,
@@ -389,6 +428,7 @@ class SQLiteStorage(Storage):
                     json.dumps({k: list(v) for k, v in new.option_order.items()}),
                     started,
                     started,
+                    new.kind.value,
                 ),
             ) as cur:
                 row = await cur.fetchone()
@@ -399,7 +439,7 @@ class SQLiteStorage(Storage):
         return result
 
     async def record_answer(
-        self, answer: AnswerRecord, *, finishes: bool
+        self, answer: AnswerRecord, *, finishes: bool, review: ReviewItem | None = None
     ) -> tuple[AnswerRecord, bool]:
         async def op(conn: aiosqlite.Connection) -> tuple[AnswerRecord, bool]:
             at = _ts(answer.answered_at)
@@ -425,6 +465,8 @@ class SQLiteStorage(Storage):
                     "finished_at = COALESCE(?, finished_at) WHERE id = ? AND status = 'active'",
                     (at, status, finished_at, answer.attempt_id),
                 )
+                if review is not None:
+                    await _save_review(conn, review)
                 return answer, True
             async with conn.execute(
                 "SELECT * FROM answers WHERE attempt_id = ? AND question_id = ?",
@@ -462,6 +504,23 @@ class SQLiteStorage(Storage):
 
         changed: bool = await self._write(op)
         return changed
+
+
+async def _save_review(conn: aiosqlite.Connection, item: ReviewItem) -> None:
+    key = (item.platform, item.user_id, item.quiz_id, item.question_id)
+    if item.box <= 0:
+        await conn.execute(
+            "DELETE FROM review_items WHERE platform = ? AND user_id = ? AND quiz_id = ? "
+            "AND question_id = ?",
+            key,
+        )
+        return
+    await conn.execute(
+        "INSERT INTO review_items (platform, user_id, quiz_id, question_id, box, due_at) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (platform, user_id, quiz_id, question_id) "
+        "DO UPDATE SET box = excluded.box, due_at = excluded.due_at",
+        (*key, item.box, _ts(item.due_at)),
+    )
 
 
 def _create_private_file(path: Path) -> None:

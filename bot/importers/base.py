@@ -1,0 +1,231 @@
+"""What every importer shares: its result, its problems, and the builder of our quiz dict.
+
+An importer parses its format into :class:`DraftQuestion` values and hands them to a
+:class:`QuizBuilder`, which applies the loader's rules (ids, 2-10 options, text limits) so that
+the written file validates, and reports what it had to skip or fill in as
+:class:`ImportProblem` values with the source line.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.quiz_loader import ID_PATTERN, MAX_OPTIONS, MAX_QUESTIONS, MAX_TEXT_CHARS, MIN_OPTIONS
+
+OPTION_IDS = "abcdefghij"
+assert len(OPTION_IDS) == MAX_OPTIONS
+
+
+@dataclass(frozen=True, order=True)
+class ImportProblem:
+    """An item of the source that was skipped or needs the author's attention."""
+
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+class QuizImportError(ValueError):
+    """The input cannot be imported at all: unreadable, malformed, or without any question.
+
+    ``problems`` holds what was reported about the individual items before giving up.
+    """
+
+    def __init__(self, line: int, message: str, problems: Sequence[ImportProblem] = ()) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.message = message
+        self.problems = list(problems)
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    """A quiz as a plain dict in our format (for ``yaml.safe_dump``) and what to tell the author."""
+
+    quiz: dict[str, Any]
+    problems: list[ImportProblem] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class QuizMeta:
+    """The quiz-level facts that come from the caller, not from the source."""
+
+    quiz_id: str
+    title: str
+    language: str
+
+
+@dataclass
+class DraftOption:
+    text: str
+    note: str | None = None
+
+
+@dataclass
+class DraftQuestion:
+    """One question as parsed from a source, before ids and limits are applied."""
+
+    line: int
+    text: str
+    options: list[DraftOption]
+    correct: int
+    explanation: str | None = None
+    name: str | None = None  # a title in the source to derive a readable id from
+
+
+def slugify(text: str) -> str:
+    """A valid id made of ``text``'s ASCII letters and digits, or "" when none are left."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")[:40].rstrip("-")
+    return slug if ID_PATTERN.fullmatch(slug) else ""
+
+
+def humanize(name: str) -> str:
+    """A title from a file stem: ``world_capitals-2024`` -> ``World capitals 2024``."""
+    words = re.sub(r"[-_\s]+", " ", name).strip()
+    return words[:1].upper() + words[1:]
+
+
+def restate(answer: str) -> str:
+    """The stand-in explanation for a question whose source has none."""
+    text = f"The answer is: {answer}"
+    text = text if text.endswith((".", "!", "?", "…")) else text + "."
+    # An answer near the text limit cannot be quoted in full; the loader would refuse it.
+    return text if len(text) <= MAX_TEXT_CHARS else "The answer is the correct option."
+
+
+def clean(text: str) -> str:
+    """Normalize line breaks and trim, as the loader trims every text it reads."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").strip()
+
+
+def _text_problem(text: str, what: str) -> str | None:
+    if not text:
+        return f"{what} is empty"
+    if len(text) > MAX_TEXT_CHARS:
+        return f"{what} is {len(text)} characters; the limit is {MAX_TEXT_CHARS}"
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates, e.g. from JSON "\ud800" escapes
+        return f"{what} contains characters that are not valid Unicode"
+    return None
+
+
+class QuizBuilder:
+    """Collects draft questions into our quiz dict, checking them against the loader's rules."""
+
+    def __init__(self, meta: QuizMeta, *, min_options: int = MIN_OPTIONS) -> None:
+        self.meta = meta
+        self.min_options = min_options
+        self.problems: list[ImportProblem] = []
+        self.questions: list[dict[str, Any]] = []
+        self._ids: set[str] = set()
+        self._full = False
+
+    def problem(self, line: int, message: str) -> None:
+        self.problems.append(ImportProblem(line, message))
+
+    def add(self, draft: DraftQuestion) -> str | None:
+        """Add a question; its id, or None when it was skipped (and reported)."""
+        if self._full:
+            return None
+        if len(self.questions) >= MAX_QUESTIONS:
+            self._full = True
+            self.problem(
+                draft.line,
+                f"a quiz holds at most {MAX_QUESTIONS} questions; this one and the rest "
+                "were not imported (split the source into several files)",
+            )
+            return None
+        text = clean(draft.text)
+        options = [DraftOption(clean(o.text), clean(o.note or "") or None) for o in draft.options]
+        explanation = clean(draft.explanation or "") or None
+        if not self.min_options <= len(options) <= MAX_OPTIONS:
+            self.problem(
+                draft.line,
+                f"question has {len(options)} options; a quiz question needs "
+                f"{MIN_OPTIONS} to {MAX_OPTIONS}; skipped",
+            )
+            return None
+        if not 0 <= draft.correct < len(options):
+            self.problem(draft.line, "question has no valid correct answer; skipped")
+            return None
+        right = options[draft.correct]
+        if right.note:  # notes explain wrong options only; the loader refuses one on the right
+            explanation = f"{explanation}\n\n{right.note}" if explanation else right.note
+            right.note = None
+        checks = [_text_problem(text, "question text")]
+        for index, option in enumerate(options):
+            checks.append(_text_problem(option.text, f"option {index + 1}"))
+            if option.note is not None:
+                checks.append(_text_problem(option.note, f"feedback of option {index + 1}"))
+        if explanation is not None:
+            checks.append(_text_problem(explanation, "explanation"))
+        found = [c for c in checks if c is not None]
+        if found:
+            self.problem(draft.line, f"{'; '.join(found)}; skipped")
+            return None
+
+        question_id = self._new_id(draft.name)
+        if explanation is None:
+            explanation = restate(right.text)
+            shown = explanation if len(explanation) <= 80 else explanation[:79] + "…"
+            self.problem(
+                draft.line,
+                f'question "{question_id}" has no explanation; it says "{shown}" for now: '
+                "write why the answer is right",
+            )
+        language = self.meta.language
+        entries: list[dict[str, Any]] = []
+        for option_id, option in zip(OPTION_IDS, options, strict=False):
+            entry: dict[str, Any] = {"id": option_id, "text": {language: option.text}}
+            if option.note is not None:
+                entry["note"] = {language: option.note}
+            entries.append(entry)
+        self.questions.append(
+            {
+                "id": question_id,
+                "correct": OPTION_IDS[draft.correct],
+                "text": {language: text},
+                "options": entries,
+                "explanation": {language: explanation},
+            }
+        )
+        return question_id
+
+    def _new_id(self, name: str | None) -> str:
+        base = (slugify(name) if name else "") or f"q{len(self.questions) + 1}"
+        candidate, number = base, 2
+        while candidate in self._ids:
+            suffix = f"-{number}"
+            candidate = base[: 40 - len(suffix)] + suffix
+            number += 1
+        self._ids.add(candidate)
+        return candidate
+
+    def result(self, *, level: str | None = None, description: str | None = None) -> ImportResult:
+        """The finished quiz; raises :class:`QuizImportError` when no question made it."""
+        problems = sorted(self.problems, key=lambda p: p.line)
+        if not self.questions:
+            line = problems[0].line if problems else 1
+            detail = f" ({len(problems)} problems reported)" if problems else ""
+            raise QuizImportError(line, f"no question could be imported{detail}", problems)
+        language = self.meta.language
+        quiz: dict[str, Any] = {
+            "id": self.meta.quiz_id,
+            "default_language": language,
+            "languages": [language],
+        }
+        if level is not None:
+            quiz["level"] = level
+        quiz["title"] = {language: self.meta.title}
+        if description:
+            quiz["description"] = {language: description}
+        quiz["questions"] = self.questions
+        return ImportResult(quiz, problems)

@@ -1,0 +1,157 @@
+"""Open Trivia DB: the JSON its API answers (``{"response_code": 0, "results": [...]}``).
+
+Texts come HTML-escaped (``&quot;``, ``&#039;``) and are decoded. The API lists the right answer
+apart from the wrong ones; it is put at a position derived from the question text, so the answer
+key is stable across imports and is not always ``a``. Open Trivia DB content is licensed
+CC BY-SA 4.0, so the quiz description credits it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import html
+import json
+import re
+import zlib
+from typing import Any
+
+from bot.importers.base import (
+    DraftOption,
+    DraftQuestion,
+    ImportResult,
+    QuizBuilder,
+    QuizImportError,
+    QuizMeta,
+)
+
+_RESPONSE_CODES = {
+    1: "no results: the category has fewer questions than were asked for",
+    2: "invalid parameter in the request",
+    3: "session token not found",
+    4: "session token has returned every question; reset it",
+    5: "rate limit: too many requests",
+}
+_LEVELS = {"easy": "beginner", "medium": "intermediate", "hard": "advanced"}
+_ENCODED_TYPES = {"bXVsdGlwbGU=", "Ym9vbGVhbg=="}  # "multiple", "boolean" in base64
+_CREDIT = "from the Open Trivia Database (opentdb.com), licensed CC BY-SA 4.0."
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+
+
+def import_opentdb(text: str, meta: QuizMeta) -> ImportResult:
+    """Convert an Open Trivia DB API response; unusable results become problems."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise QuizImportError(exc.lineno, f"not valid JSON: {exc.msg}") from None
+    except (ValueError, RecursionError) as exc:  # e.g. huge integers, deep nesting
+        raise QuizImportError(1, f"not valid JSON: {exc}") from None
+    if isinstance(data, dict):
+        code = data.get("response_code", 0)
+        if code != 0:
+            meaning = _RESPONSE_CODES.get(code, "unknown") if isinstance(code, int) else "unknown"
+            raise QuizImportError(1, f"the API answered response_code {code} ({meaning})")
+        results = data.get("results")
+    else:
+        results = data  # a bare list of results, as some tools save them
+    if not isinstance(results, list):
+        raise QuizImportError(1, 'expected an Open Trivia DB response with a "results" list')
+
+    lines = _result_lines(text)
+    builder = QuizBuilder(meta)
+    difficulties: set[object] = set()
+    categories: set[object] = set()
+    for index, item in enumerate(results):
+        line = lines[index] if index < len(lines) else 1
+        draft = _draft(builder, item, index + 1, line)
+        if draft is not None and builder.add(draft) is not None:
+            assert isinstance(item, dict)
+            difficulties.add(item.get("difficulty"))
+            categories.add(item.get("category"))
+    (difficulty,) = difficulties if len(difficulties) == 1 else (None,)
+    level = _LEVELS.get(difficulty) if isinstance(difficulty, str) else None
+    (category,) = categories if len(categories) == 1 else (None,)
+    category = html.unescape(category).strip() if isinstance(category, str) else ""
+    description = f"{category} trivia {_CREDIT}" if category else f"Trivia {_CREDIT}"
+    return builder.result(level=level, description=description)
+
+
+def _draft(builder: QuizBuilder, item: Any, number: int, line: int) -> DraftQuestion | None:
+    where = f"result {number}"
+    if not isinstance(item, dict):
+        builder.problem(line, f"{where} is not an object; skipped")
+        return None
+    kind = item.get("type")
+    if kind not in ("multiple", "boolean"):
+        hint = " (download with the default encoding, not base64)" if kind in _ENCODED_TYPES else ""
+        builder.problem(line, f'{where} has an unknown type "{kind}"{hint}; skipped')
+        return None
+    question, right, wrong = (
+        item.get("question"),
+        item.get("correct_answer"),
+        item.get("incorrect_answers"),
+    )
+    if not isinstance(question, str) or not isinstance(right, str):
+        builder.problem(line, f'{where} has no "question" or "correct_answer" text; skipped')
+        return None
+    if not isinstance(wrong, list) or not all(isinstance(w, str) for w in wrong):
+        builder.problem(line, f'{where}: "incorrect_answers" must be a list of texts; skipped')
+        return None
+    question, right = html.unescape(question), html.unescape(right)
+    if kind == "boolean":
+        if right.strip().lower() not in ("true", "false"):
+            builder.problem(line, f'{where}: a boolean answer must be True or False; skipped')
+            return None
+        options = [DraftOption("True"), DraftOption("False")]
+        correct = 0 if right.strip().lower() == "true" else 1
+    else:
+        options = [DraftOption(html.unescape(w)) for w in wrong]
+        correct = zlib.crc32(question.encode("utf-8", "surrogatepass")) % (len(options) + 1)
+        options.insert(correct, DraftOption(right))
+    return DraftQuestion(line=line, text=question, options=options, correct=correct)
+
+
+def _result_lines(text: str) -> list[int]:
+    """The line on which each result starts, found by walking the (already valid) JSON.
+
+    ``json`` keeps no positions, and API answers are often pretty-printed by the people who
+    save them, so the line is what lets a problem point at its result.
+    """
+    decoder = json.JSONDecoder()
+    breaks = [m.start() for m in re.finditer("\n", text)]
+
+    def skip(index: int) -> int:
+        match = _WHITESPACE.match(text, index)
+        return match.end() if match else index
+
+    def items(index: int) -> tuple[list[int], int]:  # index is at "["
+        starts: list[int] = []
+        index = skip(index + 1)
+        if text[index] == "]":
+            return starts, index + 1
+        while True:
+            starts.append(bisect.bisect_left(breaks, index) + 1)
+            _, index = decoder.raw_decode(text, index)
+            index = skip(index)
+            if text[index] != ",":
+                return starts, index + 1
+            index = skip(index + 1)
+
+    try:
+        index = skip(0)
+        if text[index] == "[":
+            return items(index)[0]
+        found: list[int] = []
+        index = skip(index + 1)
+        while text[index] != "}":
+            key, index = decoder.raw_decode(text, index)
+            index = skip(skip(index) + 1)  # past ":"
+            if key == "results" and text[index] == "[":
+                found, index = items(index)  # a repeated key wins, as in json.loads
+            else:
+                _, index = decoder.raw_decode(text, index)
+            index = skip(index)
+            if text[index] == ",":
+                index = skip(index + 1)
+        return found
+    except (ValueError, IndexError, RecursionError):
+        return []  # lines are a courtesy: without them, problems name the result number
