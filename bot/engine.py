@@ -17,6 +17,7 @@ from bot.catalog import QuizCatalog
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
 from bot.quiz import Question, Quiz
 from bot.review import due_items, next_review
+from bot.rounds import GroupRounds
 from bot.stats import QuizStats, compute_stats
 from bot.storage import (
     AnswerRecord,
@@ -65,6 +66,7 @@ class QuizEngine:
         self.storage = storage
         self.clock = clock
         self._rng = rng or random.SystemRandom()
+        self.rounds = GroupRounds(self)
 
     # -- languages ------------------------------------------------------------------------
 
@@ -147,7 +149,7 @@ class QuizEngine:
                     await self.storage.finish_attempt(
                         attempt.id, AttemptStatus.ABANDONED, self.clock()
                     )
-        attempt, created = await self.storage.create_attempt(self._new_attempt(who, quiz, chat_id))
+        attempt, created = await self.storage.create_attempt(self.plan_attempt(who, quiz, chat_id))
         language = await self.quiz_language(who, quiz)
         answers = await self.storage.answers(attempt.id)
         question = self._current_view(attempt, quiz, answers, language)
@@ -158,7 +160,7 @@ class QuizEngine:
         notice = "" if created else t("resumed", ui)
         return StartResult(outcome, language, notice, question=question)
 
-    def _new_attempt(
+    def plan_attempt(
         self,
         who: Participant,
         quiz: Quiz,
@@ -166,6 +168,7 @@ class QuizEngine:
         kind: AttemptKind = AttemptKind.QUIZ,
         question_ids: Sequence[str] | None = None,
     ) -> NewAttempt:
+        """A new attempt's fixed question and option order (shuffled if the quiz says so)."""
         if question_ids is None:
             question_ids = [q.id for q in quiz.questions]
             if quiz.shuffle.questions:
@@ -462,7 +465,7 @@ class QuizEngine:
         summaries = [
             s
             for s in await self.storage.attempt_summaries(who.platform, who.user_id)
-            if s.attempt.kind is AttemptKind.QUIZ
+            if s.attempt.kind in (AttemptKind.QUIZ, AttemptKind.ROUND)  # group play counts
         ]
         lines = []
         for quiz_id in dict.fromkeys(s.attempt.quiz_id for s in summaries):
@@ -553,7 +556,7 @@ class QuizEngine:
         quiz = self.catalog.get(chosen_id)
         assert quiz is not None
         await self.storage.touch_user(who.platform, who.user_id, who.display_name)
-        new = self._new_attempt(who, quiz, chat_id, AttemptKind.REVIEW, by_quiz[chosen_id])
+        new = self.plan_attempt(who, quiz, chat_id, AttemptKind.REVIEW, by_quiz[chosen_id])
         attempt, _ = await self.storage.create_attempt(new)
         language = await self.quiz_language(who, quiz)
         question = self._current_view(attempt, quiz, [], language)

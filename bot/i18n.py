@@ -228,6 +228,92 @@ STRINGS: dict[str, dict[str, str]] = {
         "ur": "ابھی دہرانے کو کچھ نہیں: کوئز میں غلط ہونے والے سوال یہاں واپس آئیں گے۔",
         "ru": "Повторять пока нечего: вопросы, на которые вы ошиблись в тесте, появятся здесь.",
     },
+    "round_started": {
+        "en": "Group round! Everyone can answer; {seconds} s per question, first answer counts.",
+        "bn": "গ্রুপ রাউন্ড! সবাই উত্তর দিতে পারেন; প্রতি প্রশ্নে {seconds} সেকেন্ড, প্রথম উত্তরই গণ্য।",
+        "ur": "گروپ راؤنڈ! سب جواب دے سکتے ہیں؛ ہر سوال کے لیے {seconds} سیکنڈ، "
+        "پہلا جواب ہی شمار ہوگا۔",
+        "ru": "Групповой раунд! Отвечать могут все; {seconds} с на вопрос, "
+        "засчитывается первый ответ.",
+    },
+    "round_running": {
+        "en": "A round is already running in this chat.",
+        "bn": "এই চ্যাটে একটি রাউন্ড ইতিমধ্যে চলছে।",
+        "ur": "اس چیٹ میں ایک راؤنڈ پہلے سے جاری ہے۔",
+        "ru": "В этом чате уже идёт раунд.",
+    },
+    "round_closed": {
+        "en": "Time is up for this question.",
+        "bn": "এই প্রশ্নের সময় শেষ।",
+        "ur": "اس سوال کا وقت ختم ہو گیا۔",
+        "ru": "Время на этот вопрос вышло.",
+    },
+    "round_answer_taken": {
+        "en": "Answer recorded — the reveal comes when time is up.",
+        "bn": "উত্তর নেওয়া হয়েছে — সময় শেষ হলে সঠিক উত্তর দেখানো হবে।",
+        "ur": "جواب محفوظ — وقت ختم ہونے پر درست جواب دکھایا جائے گا۔",
+        "ru": "Ответ принят — правильный ответ покажем, когда выйдет время.",
+    },
+    "round_first_counts": {
+        "en": "You already answered: your first answer counts.",
+        "bn": "আপনি আগেই উত্তর দিয়েছেন: প্রথম উত্তরটিই গণ্য।",
+        "ur": "آپ جواب دے چکے ہیں: پہلا جواب ہی شمار ہوگا۔",
+        "ru": "Вы уже ответили: засчитывается первый ответ.",
+    },
+    "round_none": {
+        "en": "No round is running in this chat.",
+        "bn": "এই চ্যাটে কোনো রাউন্ড চলছে না।",
+        "ur": "اس چیٹ میں کوئی راؤنڈ جاری نہیں ہے۔",
+        "ru": "В этом чате нет идущего раунда.",
+    },
+    "round_not_starter": {
+        "en": "Only whoever started the round or a chat admin can stop it.",
+        "bn": "শুধু রাউন্ড শুরুকারী বা চ্যাট অ্যাডমিন এটি থামাতে পারেন।",
+        "ur": "صرف راؤنڈ شروع کرنے والا یا چیٹ ایڈمن اسے روک سکتا ہے۔",
+        "ru": "Остановить раунд может только тот, кто его начал, или администратор чата.",
+    },
+    "round_finished": {
+        "en": "🏁 Round over: {title}",
+        "bn": "🏁 রাউন্ড শেষ: {title}",
+        "ur": "🏁 راؤنڈ ختم: {title}",
+        "ru": "🏁 Раунд окончен: {title}",
+    },
+    "round_stopped": {
+        "en": "⏹ Round stopped early: {title}",
+        "bn": "⏹ রাউন্ড আগেই থামানো হয়েছে: {title}",
+        "ur": "⏹ راؤنڈ پہلے ہی روک دیا گیا: {title}",
+        "ru": "⏹ Раунд остановлен досрочно: {title}",
+    },
+    "round_answers_count": {
+        "en": "Answers: {count}",
+        "bn": "উত্তর: {count}",
+        "ur": "جوابات: {count}",
+        "ru": "Ответов: {count}",
+    },
+    "round_time_left": {
+        "en": "⏳ {seconds} s left",
+        "bn": "⏳ আর {seconds} সেকেন্ড",
+        "ur": "⏳ {seconds} سیکنڈ باقی",
+        "ru": "⏳ осталось {seconds} с",
+    },
+    "scoreboard": {
+        "en": "Scoreboard",
+        "bn": "স্কোরবোর্ড",
+        "ur": "اسکور بورڈ",
+        "ru": "Таблица результатов",
+    },
+    "leaderboard_title": {
+        "en": "🏆 Leaderboard: {title}",
+        "bn": "🏆 লিডারবোর্ড: {title}",
+        "ur": "🏆 لیڈر بورڈ: {title}",
+        "ru": "🏆 Лучшие результаты: {title}",
+    },
+    "leaderboard_empty": {
+        "en": "No completed attempts yet.",
+        "bn": "এখনও কোনো সম্পূর্ণ চেষ্টা নেই।",
+        "ur": "ابھی تک کوئی مکمل کوشش نہیں۔",
+        "ru": "Пока нет завершённых попыток.",
+    },
     "saved_and_exit": {
         "en": "Progress saved. Run the same command again to continue.",
         "bn": "অগ্রগতি সংরক্ষিত হয়েছে। চালিয়ে যেতে একই কমান্ড আবার চালান।",

@@ -185,7 +185,7 @@ def test_stats_and_export_commands(tmp_path: Path):
     from tests.test_terminal import quizbot
 
     db = tmp_path / "t.db"
-    quizbot(["play", "--user", "zed"], db, "A\nB\n")
+    quizbot(["play", SEED_QUIZ, "--user", "zed"], db, "A\nB\n")
     stats = quizbot(["stats"], db)
     assert stats.returncode == 0 and "attempts 1, completed 0" in stats.stdout
     out = tmp_path / "export.csv"

@@ -119,7 +119,7 @@ def test_piped_answers_work_and_bad_input_gets_a_hint(tmp_path):
 
 def test_an_interrupted_run_resumes_at_the_next_unanswered_question(tmp_path):
     db = tmp_path / "t.db"
-    first = quizbot(["play", "--user", "sam"], db, "A\nB\nC\n")
+    first = quizbot(["play", SEED_QUIZ, "--user", "sam"], db, "A\nB\nC\n")
     assert first.returncode == 0
     assert "Question 4/8" in first.stdout
     second = quizbot(["play", "--user", "sam"], db, "")
@@ -205,3 +205,40 @@ def test_bad_configuration_exits_2_naming_the_variable(tmp_path):
     result = quizbot(["play"], tmp_path / "t.db", env={"DATABASE_URL": "mysql://x/y"})
     assert result.returncode == 2
     assert "DATABASE_URL" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_with_several_quizzes_play_offers_a_choice(tmp_path):
+    quizzes = tmp_path / "quizzes"
+    quizzes.mkdir()
+    seed = (QUIZ_DIR / f"{SEED_QUIZ}.yaml").read_text(encoding="utf-8")
+    (quizzes / "alpha.yaml").write_text(
+        seed.replace("id: checkpoint-sharding", "id: alpha"), "utf-8"
+    )
+    (quizzes / "beta.yaml").write_text(seed.replace("id: checkpoint-sharding", "id: beta"), "utf-8")
+    result = quizbot(
+        ["play", "--user", "ch"], tmp_path / "t.db", "3\n2\nA\n", {"QUIZ_DIR": str(quizzes)}
+    )
+    out = strip_controls(result.stdout)
+    assert "Choose a quiz:" in out
+    assert "1. Checkpoint sharding and resumable training — 8 questions  [alpha]" in out
+    assert "Question 2/8" in out  # "3" was refused, "2" chose beta, "A" answered question 1
+    progress = quizbot(
+        ["export", "--format", "json"], tmp_path / "t.db", env={"QUIZ_DIR": str(quizzes)}
+    )
+    assert '"quiz_id": "beta"' in progress.stdout
+
+
+def test_review_brings_back_missed_questions(tmp_path, catalog):
+    db = tmp_path / "t.db"
+    quiz = catalog.get(SEED_QUIZ)
+    nothing = quizbot(["review", "--user", "rv"], db)
+    assert "Nothing to review yet" in nothing.stdout
+    # Always answering "A" misses some questions (options are shuffled per attempt).
+    played = strip_controls(quizbot(["play", SEED_QUIZ, "--user", "rv"], db, "A\n" * 8).stdout)
+    missed = played.count("❌ Not quite")
+    assert missed == played.count("Correct answer:")  # every miss shows the right option
+    assert played.count("✅ Correct") + missed == len(quiz.questions)
+    review = strip_controls(quizbot(["review", "--user", "rv"], db, "A\n" * missed).stdout)
+    if missed:
+        assert f"🔁 Review: {missed} questions to practise again." in review
+        assert f"Question {missed}/{missed}" in review

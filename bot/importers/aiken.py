@@ -62,11 +62,12 @@ def _finish(builder: QuizBuilder, block: _Block, answer: str, answer_line: int) 
     if not block.text:
         builder.problem(block.line, "options without a question line before them; skipped")
         return
-    letters = [letter for letter, _, _ in block.options]
+    letters: list[str] = []
     for letter, _, line in block.options:
-        if letters.count(letter) > 1:
+        if letter in letters:
             builder.problem(line, f"option letter {letter} is used twice; question skipped")
             return
+        letters.append(letter)
     if not re.fullmatch(r"[A-Za-z]", answer):
         builder.problem(
             answer_line,

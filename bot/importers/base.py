@@ -82,7 +82,7 @@ class DraftQuestion:
 def slugify(text: str) -> str:
     """A valid id made of ``text``'s ASCII letters and digits, or "" when none are left."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")[:40].rstrip("-")
+    slug = re.sub(r"[^a-z0-9_]+", "-", ascii_text.lower()).strip("-_")[:40].rstrip("-_")
     return slug if ID_PATTERN.fullmatch(slug) else ""
 
 

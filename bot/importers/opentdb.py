@@ -48,7 +48,7 @@ def import_opentdb(text: str, meta: QuizMeta) -> ImportResult:
     if isinstance(data, dict):
         code = data.get("response_code", 0)
         if code != 0:
-            meaning = _RESPONSE_CODES.get(code, "unknown") if isinstance(code, int) else "unknown"
+            meaning = _RESPONSE_CODES.get(code, "unknown") if type(code) is int else "unknown"
             raise QuizImportError(1, f"the API answered response_code {code} ({meaning})")
         results = data.get("results")
     else:
@@ -67,10 +67,11 @@ def import_opentdb(text: str, meta: QuizMeta) -> ImportResult:
             assert isinstance(item, dict)
             difficulties.add(item.get("difficulty"))
             categories.add(item.get("category"))
-    (difficulty,) = difficulties if len(difficulties) == 1 else (None,)
+    # A quiz has one level and one topic: only a uniform source gives them.
+    difficulty = difficulties.pop() if len(difficulties) == 1 else None
     level = _LEVELS.get(difficulty) if isinstance(difficulty, str) else None
-    (category,) = categories if len(categories) == 1 else (None,)
-    category = html.unescape(category).strip() if isinstance(category, str) else ""
+    topic = categories.pop() if len(categories) == 1 else None
+    category = html.unescape(topic).strip() if isinstance(topic, str) else ""
     description = f"{category} trivia {_CREDIT}" if category else f"Trivia {_CREDIT}"
     return builder.result(level=level, description=description)
 
@@ -99,7 +100,7 @@ def _draft(builder: QuizBuilder, item: Any, number: int, line: int) -> DraftQues
     question, right = html.unescape(question), html.unescape(right)
     if kind == "boolean":
         if right.strip().lower() not in ("true", "false"):
-            builder.problem(line, f'{where}: a boolean answer must be True or False; skipped')
+            builder.problem(line, f"{where}: a boolean answer must be True or False; skipped")
             return None
         options = [DraftOption("True"), DraftOption("False")]
         correct = 0 if right.strip().lower() == "true" else 1

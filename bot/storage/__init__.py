@@ -8,7 +8,11 @@ from bot.storage.records import (
     AttemptStatus,
     AttemptSummary,
     NewAttempt,
+    NewRound,
     ReviewItem,
+    RoundAnswer,
+    RoundRecord,
+    RoundStatus,
     UserRecord,
 )
 from bot.storage.sqlite import SQLiteStorage, sqlite_path_from_url
@@ -40,7 +44,11 @@ __all__ = [
     "AttemptStatus",
     "AttemptSummary",
     "NewAttempt",
+    "NewRound",
     "ReviewItem",
+    "RoundAnswer",
+    "RoundRecord",
+    "RoundStatus",
     "SQLiteStorage",
     "Storage",
     "StorageError",

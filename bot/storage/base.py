@@ -11,7 +11,11 @@ from bot.storage.records import (
     AttemptStatus,
     AttemptSummary,
     NewAttempt,
+    NewRound,
     ReviewItem,
+    RoundAnswer,
+    RoundRecord,
+    RoundStatus,
     UserRecord,
 )
 
@@ -113,3 +117,48 @@ class Storage(abc.ABC):
         self, platform: str, user_id: str, quiz_id: str | None = None
     ) -> list[ReviewItem]:
         """The user's review schedule (of one quiz, or all), soonest due first."""
+
+    @abc.abstractmethod
+    async def quiz_summaries(self, quiz_id: str) -> list[AttemptSummary]:
+        """Every attempt at the quiz (all users) with its answer counts, oldest first."""
+
+    # -- group rounds ---------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def create_round(self, new: NewRound) -> tuple[RoundRecord, bool]:
+        """Start a round at question 1, or return the chat's active round (created=False)."""
+
+    @abc.abstractmethod
+    async def get_round(self, round_id: int) -> RoundRecord | None: ...
+
+    @abc.abstractmethod
+    async def active_round(self, platform: str, chat_id: str) -> RoundRecord | None: ...
+
+    @abc.abstractmethod
+    async def rounds_due(self, now: datetime) -> list[RoundRecord]:
+        """Active rounds whose open question's deadline has passed."""
+
+    @abc.abstractmethod
+    async def record_round_answer(self, answer: RoundAnswer) -> tuple[RoundAnswer, bool]:
+        """Store a member's first answer to the round's open question.
+
+        Returns the stored answer and whether it is this one. Refused (``StorageError``)
+        when the round is not active at that question any more: the database decides, so an
+        answer racing the question's close is either counted or refused, never half-counted.
+        """
+
+    @abc.abstractmethod
+    async def round_answers(self, round_id: int) -> list[RoundAnswer]:
+        """Every answer of the round, by question then arrival."""
+
+    @abc.abstractmethod
+    async def advance_round(
+        self, round_id: int, number: int, started_at: datetime, deadline: datetime
+    ) -> bool:
+        """Move an active round from question ``number`` to the next; False if it had moved."""
+
+    @abc.abstractmethod
+    async def end_round(
+        self, round_id: int, status: RoundStatus, at: datetime, number: int | None = None
+    ) -> bool:
+        """Finish or stop an active round (only at question ``number`` when given)."""

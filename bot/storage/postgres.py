@@ -9,7 +9,7 @@ enforced by constraints, so two processes answering the same question at once re
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import asyncpg
@@ -22,7 +22,11 @@ from bot.storage.records import (
     AttemptStatus,
     AttemptSummary,
     NewAttempt,
+    NewRound,
     ReviewItem,
+    RoundAnswer,
+    RoundRecord,
+    RoundStatus,
     UserRecord,
 )
 
@@ -88,6 +92,39 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (platform, user_id, quiz_id, question_id)
     );
     """,
+    """
+    CREATE TABLE rounds (
+        id BIGSERIAL PRIMARY KEY,
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        quiz_id TEXT NOT NULL,
+        starter_id TEXT NOT NULL,
+        language TEXT NOT NULL,
+        question_order TEXT NOT NULL,
+        option_order TEXT NOT NULL,
+        time_limit_seconds INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('active', 'finished', 'stopped')),
+        current INTEGER NOT NULL,
+        question_started_at TIMESTAMPTZ NOT NULL,
+        deadline TIMESTAMPTZ NOT NULL,
+        started_at TIMESTAMPTZ NOT NULL,
+        finished_at TIMESTAMPTZ
+    );
+    CREATE UNIQUE INDEX one_active_round_per_chat ON rounds (platform, chat_id)
+        WHERE status = 'active';
+    CREATE INDEX rounds_by_deadline ON rounds (deadline) WHERE status = 'active';
+    CREATE TABLE round_answers (
+        round_id BIGINT NOT NULL REFERENCES rounds (id),
+        number INTEGER NOT NULL,
+        user_id TEXT NOT NULL,
+        display_name TEXT,
+        option_id TEXT NOT NULL,
+        correct BOOLEAN NOT NULL,
+        elapsed_ms INTEGER NOT NULL,
+        answered_at TIMESTAMPTZ NOT NULL,
+        PRIMARY KEY (round_id, number, user_id)
+    );
+    """,
 ]
 
 MIGRATION_LOCK = 0x5155495A  # advisory lock id: replicas starting together migrate one by one
@@ -115,6 +152,40 @@ def _attempt(row: asyncpg.Record) -> AttemptRecord:
         updated_at=row["updated_at"],
         finished_at=row["finished_at"],
         kind=AttemptKind(row["kind"]),
+    )
+
+
+def _round(row: asyncpg.Record) -> RoundRecord:
+    option_order = json.loads(row["option_order"])
+    return RoundRecord(
+        id=row["id"],
+        platform=row["platform"],
+        chat_id=row["chat_id"],
+        quiz_id=row["quiz_id"],
+        starter_id=row["starter_id"],
+        language=row["language"],
+        question_order=tuple(json.loads(row["question_order"])),
+        option_order={k: tuple(v) for k, v in option_order.items()},
+        time_limit_seconds=row["time_limit_seconds"],
+        status=RoundStatus(row["status"]),
+        current=row["current"],
+        question_started_at=row["question_started_at"],
+        deadline=row["deadline"],
+        started_at=row["started_at"],
+        finished_at=row["finished_at"],
+    )
+
+
+def _round_answer(row: asyncpg.Record) -> RoundAnswer:
+    return RoundAnswer(
+        round_id=row["round_id"],
+        number=row["number"],
+        user_id=row["user_id"],
+        display_name=row["display_name"],
+        option_id=row["option_id"],
+        correct=row["correct"],
+        elapsed_ms=row["elapsed_ms"],
+        answered_at=row["answered_at"],
     )
 
 
@@ -358,6 +429,139 @@ class PostgresStorage(Storage):
             )
             for r in rows
         ]
+
+    async def quiz_summaries(self, quiz_id: str) -> list[AttemptSummary]:
+        rows = await self._fetch(
+            "SELECT a.*, COUNT(s.question_id) AS answered, "
+            "COUNT(*) FILTER (WHERE s.correct) AS right_count "
+            "FROM attempts a LEFT JOIN answers s ON s.attempt_id = a.id "
+            "WHERE a.quiz_id = $1 GROUP BY a.id ORDER BY a.id",
+            quiz_id,
+        )
+        return [
+            AttemptSummary(_attempt(r), int(r["answered"]), int(r["right_count"])) for r in rows
+        ]
+
+    async def create_round(self, new: NewRound) -> tuple[RoundRecord, bool]:
+        async with self.pool.acquire() as conn, conn.transaction():
+            row = await conn.fetchrow(
+                "INSERT INTO rounds (platform, chat_id, quiz_id, starter_id, language, "
+                "question_order, option_order, time_limit_seconds, status, current, "
+                "question_started_at, deadline, started_at) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', 1, $9, $10, $9) "
+                "ON CONFLICT (platform, chat_id) WHERE status = 'active' DO NOTHING RETURNING *",
+                new.platform,
+                new.chat_id,
+                new.quiz_id,
+                new.starter_id,
+                new.language,
+                json.dumps(list(new.question_order)),
+                json.dumps({k: list(v) for k, v in new.option_order.items()}),
+                new.time_limit_seconds,
+                new.started_at,
+                new.started_at + timedelta(seconds=new.time_limit_seconds),
+            )
+            if row is not None:
+                return _round(row), True
+            existing = await conn.fetchrow(
+                "SELECT * FROM rounds WHERE platform = $1 AND chat_id = $2 AND status = 'active'",
+                new.platform,
+                new.chat_id,
+            )
+            if existing is None:
+                raise StorageError("the chat's round changed while starting; retry")
+            return _round(existing), False
+
+    async def get_round(self, round_id: int) -> RoundRecord | None:
+        rows = await self._fetch("SELECT * FROM rounds WHERE id = $1", round_id)
+        return _round(rows[0]) if rows else None
+
+    async def active_round(self, platform: str, chat_id: str) -> RoundRecord | None:
+        rows = await self._fetch(
+            "SELECT * FROM rounds WHERE platform = $1 AND chat_id = $2 AND status = 'active'",
+            platform,
+            chat_id,
+        )
+        return _round(rows[0]) if rows else None
+
+    async def rounds_due(self, now: datetime) -> list[RoundRecord]:
+        rows = await self._fetch(
+            "SELECT * FROM rounds WHERE status = 'active' AND deadline <= $1 ORDER BY deadline",
+            now,
+        )
+        return [_round(r) for r in rows]
+
+    async def record_round_answer(self, answer: RoundAnswer) -> tuple[RoundAnswer, bool]:
+        async with self.pool.acquire() as conn, conn.transaction():
+            # Lock the round row so that an answer and the question's close serialize.
+            open_question = await conn.fetchval(
+                "SELECT 1 FROM rounds WHERE id = $1 AND status = 'active' AND current = $2 "
+                "FOR SHARE",
+                answer.round_id,
+                answer.number,
+            )
+            inserted = None
+            if open_question:
+                inserted = await conn.fetchrow(
+                    "INSERT INTO round_answers (round_id, number, user_id, display_name, "
+                    "option_id, correct, elapsed_ms, answered_at) "
+                    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
+                    "ON CONFLICT (round_id, number, user_id) DO NOTHING RETURNING *",
+                    answer.round_id,
+                    answer.number,
+                    answer.user_id,
+                    answer.display_name,
+                    answer.option_id,
+                    answer.correct,
+                    answer.elapsed_ms,
+                    answer.answered_at,
+                )
+            if inserted is not None:
+                return _round_answer(inserted), True
+            existing = await conn.fetchrow(
+                "SELECT * FROM round_answers WHERE round_id = $1 AND number = $2 AND user_id = $3",
+                answer.round_id,
+                answer.number,
+                answer.user_id,
+            )
+            if existing is None:
+                raise StorageError("the question is closed")
+            return _round_answer(existing), False
+
+    async def round_answers(self, round_id: int) -> list[RoundAnswer]:
+        rows = await self._fetch(
+            "SELECT * FROM round_answers WHERE round_id = $1 ORDER BY number, answered_at",
+            round_id,
+        )
+        return [_round_answer(r) for r in rows]
+
+    async def advance_round(
+        self, round_id: int, number: int, started_at: datetime, deadline: datetime
+    ) -> bool:
+        async with self.pool.acquire() as conn:
+            result = await conn.execute(
+                "UPDATE rounds SET current = current + 1, question_started_at = $3, "
+                "deadline = $4 WHERE id = $1 AND status = 'active' AND current = $2",
+                round_id,
+                number,
+                started_at,
+                deadline,
+            )
+        return bool(result == "UPDATE 1")
+
+    async def end_round(
+        self, round_id: int, status: RoundStatus, at: datetime, number: int | None = None
+    ) -> bool:
+        async with self.pool.acquire() as conn:
+            result = await conn.execute(
+                "UPDATE rounds SET status = $2, finished_at = $3 WHERE id = $1 "
+                "AND status = 'active' AND ($4::int IS NULL OR current = $4)",
+                round_id,
+                status.value,
+                at,
+                number,
+            )
+        return bool(result == "UPDATE 1")
 
     async def get_value(self, scope: str, key: str) -> str | None:
         rows = await self._fetch("SELECT value FROM kv WHERE scope = $1 AND key = $2", scope, key)

@@ -11,6 +11,7 @@ from datetime import datetime
 class AttemptKind(enum.StrEnum):
     QUIZ = "quiz"  # a run through a quiz: counts for scores and statistics
     REVIEW = "review"  # spaced-repetition practice of missed questions: does not
+    ROUND = "round"  # a member's share of a group round: counts as their own play
 
 
 class AttemptStatus(enum.StrEnum):
@@ -91,3 +92,59 @@ class ReviewItem:
     question_id: str
     box: int  # 1 = practised most often; 0 in an update means mastered: remove it
     due_at: datetime
+
+
+class RoundStatus(enum.StrEnum):
+    ACTIVE = "active"
+    FINISHED = "finished"
+    STOPPED = "stopped"
+
+
+@dataclass(frozen=True)
+class NewRound:
+    """A group round about to start in a chat: one quiz played together, question by question."""
+
+    platform: str
+    chat_id: str
+    quiz_id: str
+    starter_id: str
+    language: str
+    question_order: tuple[str, ...]
+    option_order: Mapping[str, tuple[str, ...]]
+    time_limit_seconds: int
+    started_at: datetime
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """A group round; ``current`` is the 1-based number of the open (or last) question."""
+
+    id: int
+    platform: str
+    chat_id: str
+    quiz_id: str
+    starter_id: str
+    language: str
+    question_order: tuple[str, ...]
+    option_order: Mapping[str, tuple[str, ...]]
+    time_limit_seconds: int
+    status: RoundStatus
+    current: int
+    question_started_at: datetime
+    deadline: datetime
+    started_at: datetime
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True)
+class RoundAnswer:
+    """One member's answer to one question of a round (the first one counts)."""
+
+    round_id: int
+    number: int
+    user_id: str
+    display_name: str | None
+    option_id: str
+    correct: bool
+    elapsed_ms: int
+    answered_at: datetime

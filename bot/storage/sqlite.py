@@ -14,7 +14,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,7 +28,11 @@ from bot.storage.records import (
     AttemptStatus,
     AttemptSummary,
     NewAttempt,
+    NewRound,
     ReviewItem,
+    RoundAnswer,
+    RoundRecord,
+    RoundStatus,
     UserRecord,
 )
 
@@ -99,6 +103,40 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (platform, user_id, quiz_id, question_id)
     );
     """,
+    # 4: group rounds.
+    """
+    CREATE TABLE rounds (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        quiz_id TEXT NOT NULL,
+        starter_id TEXT NOT NULL,
+        language TEXT NOT NULL,
+        question_order TEXT NOT NULL,
+        option_order TEXT NOT NULL,
+        time_limit_seconds INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('active', 'finished', 'stopped')),
+        current INTEGER NOT NULL,
+        question_started_at TEXT NOT NULL,
+        deadline TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        finished_at TEXT
+    );
+    CREATE UNIQUE INDEX one_active_round_per_chat ON rounds (platform, chat_id)
+        WHERE status = 'active';
+    CREATE INDEX rounds_by_deadline ON rounds (deadline) WHERE status = 'active';
+    CREATE TABLE round_answers (
+        round_id INTEGER NOT NULL REFERENCES rounds (id),
+        number INTEGER NOT NULL,
+        user_id TEXT NOT NULL,
+        display_name TEXT,
+        option_id TEXT NOT NULL,
+        correct INTEGER NOT NULL,
+        elapsed_ms INTEGER NOT NULL,
+        answered_at TEXT NOT NULL,
+        PRIMARY KEY (round_id, number, user_id)
+    );
+    """,
 ]
 
 BUSY_TIMEOUT_MS = 5000
@@ -128,6 +166,40 @@ def _attempt(row: sqlite3.Row) -> AttemptRecord:
         updated_at=datetime.fromisoformat(row["updated_at"]),
         finished_at=_dt(row["finished_at"]),
         kind=AttemptKind(row["kind"]),
+    )
+
+
+def _round(row: sqlite3.Row) -> RoundRecord:
+    option_order = json.loads(row["option_order"])
+    return RoundRecord(
+        id=row["id"],
+        platform=row["platform"],
+        chat_id=row["chat_id"],
+        quiz_id=row["quiz_id"],
+        starter_id=row["starter_id"],
+        language=row["language"],
+        question_order=tuple(json.loads(row["question_order"])),
+        option_order={k: tuple(v) for k, v in option_order.items()},
+        time_limit_seconds=row["time_limit_seconds"],
+        status=RoundStatus(row["status"]),
+        current=row["current"],
+        question_started_at=datetime.fromisoformat(row["question_started_at"]),
+        deadline=datetime.fromisoformat(row["deadline"]),
+        started_at=datetime.fromisoformat(row["started_at"]),
+        finished_at=_dt(row["finished_at"]),
+    )
+
+
+def _round_answer(row: sqlite3.Row) -> RoundAnswer:
+    return RoundAnswer(
+        round_id=row["round_id"],
+        number=row["number"],
+        user_id=row["user_id"],
+        display_name=row["display_name"],
+        option_id=row["option_id"],
+        correct=bool(row["correct"]),
+        elapsed_ms=row["elapsed_ms"],
+        answered_at=datetime.fromisoformat(row["answered_at"]),
     )
 
 
@@ -384,6 +456,40 @@ class SQLiteStorage(Storage):
             for r in rows
         ]
 
+    async def quiz_summaries(self, quiz_id: str) -> list[AttemptSummary]:
+        rows = await self._fetchall(
+            "SELECT a.*, COUNT(s.question_id) AS answered, COALESCE(SUM(s.correct), 0) AS right "
+            "FROM attempts a LEFT JOIN answers s ON s.attempt_id = a.id "
+            "WHERE a.quiz_id = ? GROUP BY a.id ORDER BY a.id",
+            (quiz_id,),
+        )
+        return [AttemptSummary(_attempt(r), int(r["answered"]), int(r["right"])) for r in rows]
+
+    async def get_round(self, round_id: int) -> RoundRecord | None:
+        rows = await self._fetchall("SELECT * FROM rounds WHERE id = ?", (round_id,))
+        return _round(rows[0]) if rows else None
+
+    async def active_round(self, platform: str, chat_id: str) -> RoundRecord | None:
+        rows = await self._fetchall(
+            "SELECT * FROM rounds WHERE platform = ? AND chat_id = ? AND status = 'active'",
+            (platform, chat_id),
+        )
+        return _round(rows[0]) if rows else None
+
+    async def rounds_due(self, now: datetime) -> list[RoundRecord]:
+        rows = await self._fetchall(
+            "SELECT * FROM rounds WHERE status = 'active' AND deadline <= ? ORDER BY deadline",
+            (_ts(now),),
+        )
+        return [_round(r) for r in rows]
+
+    async def round_answers(self, round_id: int) -> list[RoundAnswer]:
+        rows = await self._fetchall(
+            "SELECT * FROM round_answers WHERE round_id = ? ORDER BY number, answered_at",
+            (round_id,),
+        )
+        return [_round_answer(r) for r in rows]
+
     # -- writes ---------------------------------------------------------------------------
 
     async def touch_user(self, platform: str, user_id: str, display_name: str | None) -> None:
@@ -492,6 +598,106 @@ class SQLiteStorage(Storage):
             )
 
         await self._write(op)
+
+    async def create_round(self, new: NewRound) -> tuple[RoundRecord, bool]:
+        async def op(conn: aiosqlite.Connection) -> tuple[RoundRecord, bool]:
+            async with conn.execute(
+                "SELECT * FROM rounds WHERE platform = ? AND chat_id = ? AND status = 'active'",
+                (new.platform, new.chat_id),
+            ) as cur:
+                existing = await cur.fetchone()
+            if existing is not None:
+                return _round(existing), False
+            started = _ts(new.started_at)
+            deadline = _ts(new.started_at + timedelta(seconds=new.time_limit_seconds))
+            async with conn.execute(
+                "INSERT INTO rounds (platform, chat_id, quiz_id, starter_id, language, "
+                "question_order, option_order, time_limit_seconds, status, current, "
+                "question_started_at, deadline, started_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', 1, ?, ?, ?) RETURNING *",
+                (
+                    new.platform,
+                    new.chat_id,
+                    new.quiz_id,
+                    new.starter_id,
+                    new.language,
+                    json.dumps(list(new.question_order)),
+                    json.dumps({k: list(v) for k, v in new.option_order.items()}),
+                    new.time_limit_seconds,
+                    started,
+                    deadline,
+                    started,
+                ),
+            ) as cur:
+                row = await cur.fetchone()
+            assert row is not None
+            return _round(row), True
+
+        result: tuple[RoundRecord, bool] = await self._write(op)
+        return result
+
+    async def record_round_answer(self, answer: RoundAnswer) -> tuple[RoundAnswer, bool]:
+        async def op(conn: aiosqlite.Connection) -> tuple[RoundAnswer, bool]:
+            async with conn.execute(
+                "INSERT INTO round_answers (round_id, number, user_id, display_name, option_id, "
+                "correct, elapsed_ms, answered_at) "
+                "SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM rounds WHERE id = ? "
+                "AND status = 'active' AND current = ?) "
+                "ON CONFLICT (round_id, number, user_id) DO NOTHING",
+                (
+                    answer.round_id,
+                    answer.number,
+                    answer.user_id,
+                    answer.display_name,
+                    answer.option_id,
+                    int(answer.correct),
+                    answer.elapsed_ms,
+                    _ts(answer.answered_at),
+                    answer.round_id,
+                    answer.number,
+                ),
+            ) as cur:
+                if cur.rowcount == 1:
+                    return answer, True
+            async with conn.execute(
+                "SELECT * FROM round_answers WHERE round_id = ? AND number = ? AND user_id = ?",
+                (answer.round_id, answer.number, answer.user_id),
+            ) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                raise StorageError("the question is closed")
+            return _round_answer(row), False
+
+        result: tuple[RoundAnswer, bool] = await self._write(op)
+        return result
+
+    async def advance_round(
+        self, round_id: int, number: int, started_at: datetime, deadline: datetime
+    ) -> bool:
+        async def op(conn: aiosqlite.Connection) -> bool:
+            async with conn.execute(
+                "UPDATE rounds SET current = current + 1, question_started_at = ?, deadline = ? "
+                "WHERE id = ? AND status = 'active' AND current = ?",
+                (_ts(started_at), _ts(deadline), round_id, number),
+            ) as cur:
+                return cur.rowcount == 1
+
+        moved: bool = await self._write(op)
+        return moved
+
+    async def end_round(
+        self, round_id: int, status: RoundStatus, at: datetime, number: int | None = None
+    ) -> bool:
+        async def op(conn: aiosqlite.Connection) -> bool:
+            async with conn.execute(
+                "UPDATE rounds SET status = ?, finished_at = ? "
+                "WHERE id = ? AND status = 'active' AND (? IS NULL OR current = ?)",
+                (status.value, _ts(at), round_id, number, number),
+            ) as cur:
+                return cur.rowcount == 1
+
+        ended: bool = await self._write(op)
+        return ended
 
     async def finish_attempt(self, attempt_id: int, status: AttemptStatus, at: datetime) -> bool:
         async def op(conn: aiosqlite.Connection) -> bool:

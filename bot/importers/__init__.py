@@ -1,0 +1,135 @@
+"""Importers from other quiz formats (Moodle GIFT, Aiken, Open Trivia DB, Red trivia) to ours.
+
+``import_quiz`` reads a file and returns an :class:`ImportResult`: the quiz as a plain dict in
+our format and the :class:`ImportProblem` list of what was skipped or needs the author.
+``dump_quiz_yaml`` writes the dict as YAML that ``bot.quiz_loader`` reads. Input that cannot be
+read at all raises :class:`QuizImportError`; a bad argument raises ``ValueError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from bot.importers.aiken import import_aiken
+from bot.importers.base import (
+    ImportProblem,
+    ImportResult,
+    QuizImportError,
+    QuizMeta,
+    humanize,
+    slugify,
+)
+from bot.importers.gift import import_gift
+from bot.importers.opentdb import import_opentdb
+from bot.importers.red import import_red
+from bot.quiz_loader import ID_PATTERN, LANGUAGE_PATTERN
+
+__all__ = [
+    "FORMATS",
+    "MAX_INPUT_BYTES",
+    "SCHEMA_COMMENT",
+    "ImportProblem",
+    "ImportResult",
+    "QuizImportError",
+    "dump_quiz_yaml",
+    "import_quiz",
+    "import_text",
+]
+
+_IMPORTERS: dict[str, Callable[[str, QuizMeta], ImportResult]] = {
+    "gift": import_gift,
+    "aiken": import_aiken,
+    "opentdb": import_opentdb,
+    "red": import_red,
+}
+FORMATS = tuple(_IMPORTERS)
+MAX_INPUT_BYTES = 8 * 1024 * 1024
+SCHEMA_COMMENT = "# yaml-language-server: $schema=../schema/quiz.schema.json"
+
+
+def import_text(
+    text: str,
+    fmt: str,
+    *,
+    quiz_id: str | None = None,
+    name: str = "imported",
+    language: str = "en",
+) -> ImportResult:
+    """Import ``text`` in format ``fmt``; the title comes from ``quiz_id``, else from ``name``
+    (a file stem), which also gives the id when ``quiz_id`` is None."""
+    if fmt not in _IMPORTERS:
+        raise ValueError(f'unknown format "{fmt}" (expected one of: {", ".join(FORMATS)})')
+    if quiz_id is not None and not ID_PATTERN.fullmatch(quiz_id):
+        raise ValueError(f'quiz id "{quiz_id}" must be 1-40 lowercase letters, digits, - or _')
+    if not LANGUAGE_PATTERN.fullmatch(language):
+        raise ValueError(f'"{language}" is not a language code such as "en"')
+    if len(text) > MAX_INPUT_BYTES:
+        raise QuizImportError(1, f"the input is over {MAX_INPUT_BYTES} characters")
+    meta = QuizMeta(
+        quiz_id=quiz_id or slugify(name) or "imported",
+        title=humanize(quiz_id or name) or "Imported quiz",
+        language=language,
+    )
+    return _IMPORTERS[fmt](text.removeprefix("\ufeff"), meta)
+
+
+def import_quiz(
+    path: Path, fmt: str, *, quiz_id: str | None = None, language: str = "en"
+) -> ImportResult:
+    """Import the file at ``path``; its stem gives the quiz id and title unless ``quiz_id``."""
+    if fmt not in _IMPORTERS:  # before touching the file: a usage error, not a file error
+        raise ValueError(f'unknown format "{fmt}" (expected one of: {", ".join(FORMATS)})')
+    try:
+        if path.stat().st_size > MAX_INPUT_BYTES:
+            raise QuizImportError(1, f"the file is over {MAX_INPUT_BYTES} bytes")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise QuizImportError(1, f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise QuizImportError(line, f"not UTF-8 text ({exc.reason}); save it as UTF-8") from None
+    return import_text(text, fmt, quiz_id=quiz_id, name=path.stem, language=language)
+
+
+class _Dumper(yaml.SafeDumper):
+    """Safe dumping in the layout of our quiz files: indented lists, multi-line text as ``|``."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        super().increase_indent(flow, False)
+
+
+def _represent_str(dumper: yaml.SafeDumper, data: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in data else None  # PyYAML falls back to quotes where | cannot hold it
+    return dumper.represent_scalar("tag:yaml.org,2002:str", data, style=style)
+
+
+def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.SequenceNode:
+    # A list of plain values reads best on one line, as in `languages: [en, ru]`.
+    flow = all(isinstance(item, str) and "\n" not in item for item in data)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow)
+
+
+_Dumper.add_representer(str, _represent_str)
+_Dumper.add_representer(list, _represent_list)
+
+
+def dump_quiz_yaml(quiz: dict[str, Any], *, schema_comment: str = SCHEMA_COMMENT) -> str:
+    """``quiz`` as the YAML of a quiz file, headed by the editor's schema comment.
+
+    The default comment points at the schema from a file in ``quizzes/``.
+    """
+    body = yaml.dump(
+        quiz,
+        Dumper=_Dumper,
+        allow_unicode=True,
+        sort_keys=False,
+        default_flow_style=False,
+        width=100,
+    )
+    return f"{schema_comment}\n{body}" if schema_comment else body

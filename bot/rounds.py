@@ -1,0 +1,553 @@
+"""Group rounds: a chat plays one quiz together, question by question, against the clock.
+
+The round lives in the database (open question, its deadline, every member's first answer), so
+a restarted process picks it up where it was: :meth:`GroupRounds.due` lists questions whose
+time is up and :meth:`GroupRounds.close` reveals them. Closing is a compare-and-set on the
+question number, so two timers (or two replicas) never reveal the same question twice, and an
+answer racing the close is either counted or refused by the database. Adapters own the timers,
+the countdown display and the pause between questions.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from bot.i18n import resolve_language, t
+from bot.quiz import Quiz
+from bot.review import next_review
+from bot.storage import (
+    AnswerRecord,
+    AttemptKind,
+    AttemptStatus,
+    NewAttempt,
+    NewRound,
+    RoundAnswer,
+    RoundRecord,
+    RoundStatus,
+    StorageError,
+)
+from bot.text_direction import is_rtl, prepare
+from bot.views import LETTERS, OptionView, Participant, QuizSummary
+
+if TYPE_CHECKING:
+    from bot.engine import QuizEngine
+
+DEFAULT_TIME_LIMIT = 30
+MIN_TIME_LIMIT, MAX_TIME_LIMIT = 5, 600
+FAR_FUTURE = timedelta(days=3650)
+
+
+@dataclass(frozen=True)
+class RoundQuestion:
+    """The open question of a round, as everyone in the chat sees it."""
+
+    round_id: int
+    platform: str
+    chat_id: str
+    quiz_id: str
+    quiz_title: str
+    number: int
+    total: int
+    text: str
+    options: tuple[OptionView, ...]
+    language: str
+    rtl: bool
+    opens_at: datetime
+    deadline: datetime
+    time_limit_seconds: int
+
+
+class RoundStartOutcome(enum.StrEnum):
+    STARTED = "started"
+    ALREADY_RUNNING = "already_running"
+    CHOOSE = "choose"
+    UNKNOWN_QUIZ = "unknown_quiz"
+    NO_QUIZZES = "no_quizzes"
+
+
+@dataclass(frozen=True)
+class RoundStart:
+    outcome: RoundStartOutcome
+    language: str
+    notice: str
+    question: RoundQuestion | None = None
+    quizzes: tuple[QuizSummary, ...] = ()
+
+
+class RoundAnswerOutcome(enum.StrEnum):
+    ACCEPTED = "accepted"  # first answer of this member to this question
+    DUPLICATE = "duplicate"  # this member had answered already: the first answer counts
+    CLOSED = "closed"  # time is up, or the question was revealed
+    INVALID = "invalid"  # unknown round or option
+
+
+@dataclass(frozen=True)
+class RoundAnswerResult:
+    outcome: RoundAnswerOutcome
+    notice: str
+    answered: int = 0  # members who answered the open question
+    participants: int = 0  # members who answered any question of the round
+    everyone_answered: bool = False
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    rank: int
+    user_id: str
+    name: str
+    score: int
+    total_ms: int
+
+
+@dataclass(frozen=True)
+class OptionCount:
+    option: OptionView
+    count: int
+    correct: bool
+
+
+@dataclass(frozen=True)
+class RoundReveal:
+    """A closed question: the answer, why, how many chose what, and the scoreboard."""
+
+    round_id: int
+    platform: str
+    chat_id: str
+    number: int
+    total: int
+    question_text: str
+    correct_option: OptionView
+    explanation: str
+    counts: tuple[OptionCount, ...]
+    scoreboard: tuple[ScoreLine, ...]
+    language: str
+    rtl: bool
+    next_question: RoundQuestion | None
+    finished: bool
+
+
+@dataclass(frozen=True)
+class RoundEnd:
+    """A round ended (finished or stopped early), with the final ranking."""
+
+    round_id: int
+    quiz_title: str
+    scoreboard: tuple[ScoreLine, ...]
+    total: int
+    stopped: bool
+    language: str
+    notice: str
+
+
+@dataclass(frozen=True)
+class LeaderboardLine:
+    rank: int
+    user_id: str
+    name: str
+    best: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    quiz_id: str
+    quiz_title: str
+    total: int
+    lines: tuple[LeaderboardLine, ...]
+    language: str
+
+
+class GroupRounds:
+    """Shared rounds in group chats, on top of the engine's catalog, storage and clock."""
+
+    def __init__(self, engine: QuizEngine, rng: random.Random | None = None) -> None:
+        self.engine = engine
+        self._rng = rng or random.SystemRandom()
+
+    def _question(self, round_: RoundRecord, quiz: Quiz, number: int) -> RoundQuestion:
+        lang = round_.language
+        question = quiz.question(round_.question_order[number - 1])
+        assert question is not None
+        order = round_.option_order.get(question.id) or tuple(o.id for o in question.options)
+        options = []
+        for letter, option_id in zip(LETTERS, order, strict=False):
+            option = question.option(option_id)
+            if option is not None:
+                options.append(OptionView(option.id, letter, prepare(option.text.get(lang), lang)))
+        return RoundQuestion(
+            round_id=round_.id,
+            platform=round_.platform,
+            chat_id=round_.chat_id,
+            quiz_id=quiz.id,
+            quiz_title=prepare(quiz.title.get(lang), lang),
+            number=number,
+            total=len(round_.question_order),
+            text=prepare(question.text.get(lang), lang),
+            options=tuple(options),
+            language=lang,
+            rtl=is_rtl(lang),
+            opens_at=round_.question_started_at,
+            deadline=round_.deadline,
+            time_limit_seconds=round_.time_limit_seconds,
+        )
+
+    async def start(
+        self,
+        platform: str,
+        chat_id: str,
+        starter: Participant,
+        quiz_id: str | None = None,
+        *,
+        time_limit: int | None = None,
+    ) -> RoundStart:
+        """Start a round in a chat (one at a time per chat), or say why not."""
+        engine = self.engine
+        ui = await engine.interface_language(starter)
+        quizzes = engine.catalog.all()
+        if not quizzes:
+            return RoundStart(RoundStartOutcome.NO_QUIZZES, ui, t("no_quizzes", ui))
+        running = await engine.storage.active_round(platform, chat_id)
+        if running is not None:
+            quiz = engine.catalog.get(running.quiz_id)
+            if quiz is not None:
+                question = self._question(running, quiz, running.current)
+                return RoundStart(
+                    RoundStartOutcome.ALREADY_RUNNING,
+                    ui,
+                    t("round_running", ui),
+                    question=question,
+                )
+            await engine.storage.end_round(running.id, RoundStatus.STOPPED, engine.clock())
+        if quiz_id is None:
+            if len(quizzes) > 1:
+                summaries = tuple(engine.quizzes(ui))
+                return RoundStart(
+                    RoundStartOutcome.CHOOSE, ui, t("choose_quiz", ui), quizzes=summaries
+                )
+            quiz_id = quizzes[0].id
+        quiz = engine.catalog.get(quiz_id)
+        if quiz is None:
+            available = ", ".join(q.id for q in quizzes)
+            return RoundStart(
+                RoundStartOutcome.UNKNOWN_QUIZ,
+                ui,
+                t("unknown_quiz", ui, quiz=quiz_id, available=available),
+                quizzes=tuple(engine.quizzes(ui)),
+            )
+        limit = max(MIN_TIME_LIMIT, min(MAX_TIME_LIMIT, time_limit or DEFAULT_TIME_LIMIT))
+        language = await engine.quiz_language(starter, quiz)
+        template = engine.plan_attempt(starter, quiz, chat_id)
+        await engine.storage.touch_user(starter.platform, starter.user_id, starter.display_name)
+        round_, created = await engine.storage.create_round(
+            NewRound(
+                platform=platform,
+                chat_id=chat_id,
+                quiz_id=quiz.id,
+                starter_id=starter.user_id,
+                language=language,
+                question_order=template.question_order,
+                option_order=template.option_order,
+                time_limit_seconds=limit,
+                started_at=engine.clock(),
+            )
+        )
+        outcome = RoundStartOutcome.STARTED if created else RoundStartOutcome.ALREADY_RUNNING
+        notice = t("round_started", ui, seconds=limit) if created else t("round_running", ui)
+        running_quiz = engine.catalog.get(round_.quiz_id) or quiz
+        return RoundStart(
+            outcome, ui, notice, question=self._question(round_, running_quiz, round_.current)
+        )
+
+    async def answer(
+        self, round_id: int, who: Participant, number: int, option_index: int
+    ) -> RoundAnswerResult:
+        """A member's answer to the open question; the first answer of each member counts."""
+        engine = self.engine
+        ui = await engine.interface_language(who)
+        round_ = await engine.storage.get_round(round_id)
+        quiz = engine.catalog.get(round_.quiz_id) if round_ else None
+        if round_ is None or quiz is None or round_.platform != who.platform:
+            return RoundAnswerResult(RoundAnswerOutcome.INVALID, t("invalid_button", ui))
+        if not 1 <= number <= len(round_.question_order):
+            return RoundAnswerResult(RoundAnswerOutcome.INVALID, t("invalid_button", ui))
+        now = engine.clock()
+        if round_.status is not RoundStatus.ACTIVE or round_.current != number:
+            return RoundAnswerResult(RoundAnswerOutcome.CLOSED, t("round_closed", ui))
+        if now > round_.deadline:
+            return RoundAnswerResult(RoundAnswerOutcome.CLOSED, t("round_closed", ui))
+        view = self._question(round_, quiz, number)
+        if not 0 <= option_index < len(view.options):
+            return RoundAnswerResult(RoundAnswerOutcome.INVALID, t("invalid_button", ui))
+        option = view.options[option_index]
+        question = quiz.question(round_.question_order[number - 1])
+        assert question is not None
+        elapsed = max(0, int((now - round_.question_started_at).total_seconds() * 1000))
+        candidate = RoundAnswer(
+            round_id=round_.id,
+            number=number,
+            user_id=who.user_id,
+            display_name=who.display_name,
+            option_id=option.id,
+            correct=option.id == question.correct_option_id,
+            elapsed_ms=elapsed,
+            answered_at=now,
+        )
+        try:
+            _, inserted = await engine.storage.record_round_answer(candidate)
+        except StorageError:
+            return RoundAnswerResult(RoundAnswerOutcome.CLOSED, t("round_closed", ui))
+        answers = await engine.storage.round_answers(round_.id)
+        participants = {a.user_id for a in answers}
+        answered = {a.user_id for a in answers if a.number == number}
+        outcome = RoundAnswerOutcome.ACCEPTED if inserted else RoundAnswerOutcome.DUPLICATE
+        notice = t("round_answer_taken" if inserted else "round_first_counts", ui)
+        return RoundAnswerResult(
+            outcome,
+            notice,
+            answered=len(answered),
+            participants=len(participants),
+            everyone_answered=participants <= answered,
+        )
+
+    def _scoreboard(self, answers: list[RoundAnswer]) -> tuple[ScoreLine, ...]:
+        scores: Counter[str] = Counter()
+        times: Counter[str] = Counter()
+        names: dict[str, str] = {}
+        for answer in answers:
+            scores[answer.user_id] += answer.correct
+            times[answer.user_id] += answer.elapsed_ms
+            names[answer.user_id] = answer.display_name or answer.user_id
+        ranked = sorted(names, key=lambda u: (-scores[u], times[u], names[u]))
+        return tuple(
+            ScoreLine(rank, user, names[user], scores[user], times[user])
+            for rank, user in enumerate(ranked, start=1)
+        )
+
+    async def close(
+        self, round_id: int, number: int, *, pause_seconds: float = 0
+    ) -> RoundReveal | None:
+        """Reveal question ``number`` and open the next one after ``pause_seconds``.
+
+        Returns None when the question was not open (already revealed, or the round ended):
+        whoever closes first reveals, everyone else does nothing.
+        """
+        engine = self.engine
+        round_ = await engine.storage.get_round(round_id)
+        if round_ is None or round_.status is not RoundStatus.ACTIVE or round_.current != number:
+            return None
+        quiz = engine.catalog.get(round_.quiz_id)
+        if quiz is None:
+            await engine.storage.end_round(round_id, RoundStatus.STOPPED, engine.clock())
+            return None
+        now = engine.clock()
+        total = len(round_.question_order)
+        finished = number >= total
+        if finished:
+            moved = await engine.storage.end_round(
+                round_id, RoundStatus.FINISHED, now, number=number
+            )
+        else:
+            opens = now + timedelta(seconds=pause_seconds)
+            deadline = opens + timedelta(seconds=round_.time_limit_seconds)
+            moved = await engine.storage.advance_round(round_id, number, opens, deadline)
+        if not moved:
+            return None
+        answers = await engine.storage.round_answers(round_id)
+        if finished:
+            await self._record_history(round_, quiz, answers)
+        view = self._question(round_, quiz, number)
+        question = quiz.question(round_.question_order[number - 1])
+        assert question is not None
+        picked = Counter(a.option_id for a in answers if a.number == number)
+        counts = tuple(
+            OptionCount(o, picked[o.id], o.id == question.correct_option_id) for o in view.options
+        )
+        correct_option = next(c.option for c in counts if c.correct)
+        next_question = None
+        if not finished:
+            updated = await engine.storage.get_round(round_id)
+            assert updated is not None
+            next_question = self._question(updated, quiz, number + 1)
+        lang = round_.language
+        return RoundReveal(
+            round_id=round_id,
+            platform=round_.platform,
+            chat_id=round_.chat_id,
+            number=number,
+            total=total,
+            question_text=view.text,
+            correct_option=correct_option,
+            explanation=prepare(question.explanation.get(lang), lang),
+            counts=counts,
+            scoreboard=self._scoreboard(answers),
+            language=lang,
+            rtl=is_rtl(lang),
+            next_question=next_question,
+            finished=finished,
+        )
+
+    async def _record_history(
+        self, round_: RoundRecord, quiz: Quiz, answers: list[RoundAnswer]
+    ) -> None:
+        """Copy each member's answers into their own history as a completed round attempt."""
+        engine = self.engine
+        by_user: dict[str, list[RoundAnswer]] = {}
+        for answer in answers:
+            by_user.setdefault(answer.user_id, []).append(answer)
+        for user_id, mine in by_user.items():
+            await engine.storage.touch_user(round_.platform, user_id, mine[0].display_name)
+            new = NewAttempt(
+                platform=round_.platform,
+                user_id=user_id,
+                chat_id=round_.chat_id,
+                quiz_id=quiz.id,
+                question_order=round_.question_order,
+                option_order=round_.option_order,
+                started_at=round_.started_at,
+                kind=AttemptKind.ROUND,
+            )
+            attempt, created = await engine.storage.create_attempt(new)
+            if not created:  # left over from an interrupted copy of another round
+                await engine.storage.finish_attempt(
+                    attempt.id, AttemptStatus.ABANDONED, engine.clock()
+                )
+                attempt, _ = await engine.storage.create_attempt(new)
+            scheduled = await engine.storage.review_items(round_.platform, user_id, quiz.id)
+            for answer in mine:
+                question_id = round_.question_order[answer.number - 1]
+                review = next_review(
+                    next((i for i in scheduled if i.question_id == question_id), None),
+                    platform=round_.platform,
+                    user_id=user_id,
+                    quiz_id=quiz.id,
+                    question_id=question_id,
+                    correct=answer.correct,
+                    now=answer.answered_at,
+                )
+                record = AnswerRecord(
+                    attempt.id, question_id, answer.option_id, answer.correct, answer.answered_at
+                )
+                await engine.storage.record_answer(record, finishes=False, review=review)
+            await engine.storage.finish_attempt(attempt.id, AttemptStatus.COMPLETED, engine.clock())
+
+    async def stop(
+        self, platform: str, chat_id: str, who: Participant, *, is_chat_admin: bool = False
+    ) -> RoundEnd | str:
+        """End the chat's round early (its starter or a chat admin); the scoreboard so far,
+        or a notice saying why not."""
+        engine = self.engine
+        ui = await engine.interface_language(who)
+        round_ = await engine.storage.active_round(platform, chat_id)
+        if round_ is None:
+            return t("round_none", ui)
+        if who.user_id != round_.starter_id and not is_chat_admin:
+            return t("round_not_starter", ui)
+        if not await engine.storage.end_round(round_.id, RoundStatus.STOPPED, engine.clock()):
+            return t("round_none", ui)
+        quiz = engine.catalog.get(round_.quiz_id)
+        answers = await engine.storage.round_answers(round_.id)
+        if quiz is not None:
+            await self._record_history(round_, quiz, answers)
+        return await self.ending(round_.id, stopped=True)
+
+    async def ending(self, round_id: int, *, stopped: bool = False) -> RoundEnd:
+        """The final ranking of a round."""
+        engine = self.engine
+        round_ = await engine.storage.get_round(round_id)
+        assert round_ is not None
+        quiz = engine.catalog.get(round_.quiz_id)
+        lang = round_.language
+        title = prepare(quiz.title.get(lang), lang) if quiz else round_.quiz_id
+        answers = await engine.storage.round_answers(round_id)
+        key = "round_stopped" if stopped else "round_finished"
+        return RoundEnd(
+            round_id=round_id,
+            quiz_title=title,
+            scoreboard=self._scoreboard(answers),
+            total=len(round_.question_order),
+            stopped=stopped,
+            language=lang,
+            notice=t(key, lang, title=title),
+        )
+
+    async def due(self) -> list[tuple[int, int]]:
+        """(round id, question number) of every open question whose time is up."""
+        rounds = await self.engine.storage.rounds_due(self.engine.clock())
+        return [(r.id, r.current) for r in rounds]
+
+    async def open_questions(self) -> list[RoundQuestion]:
+        """Every active round's open question (for re-arming timers after a restart)."""
+        engine = self.engine
+        rounds = await engine.storage.rounds_due(engine.clock() + FAR_FUTURE)
+        views = []
+        for round_ in rounds:
+            quiz = engine.catalog.get(round_.quiz_id)
+            if quiz is not None:
+                views.append(self._question(round_, quiz, round_.current))
+        return views
+
+    async def leaderboard(
+        self,
+        quiz_id: str,
+        who: Participant,
+        *,
+        platform: str | None = None,
+        chat_id: str | None = None,
+        limit: int = 10,
+    ) -> Leaderboard | None:
+        """Best score per member (then fastest) over completed quiz and round attempts,
+        in one chat when ``chat_id`` is given, else everywhere."""
+        engine = self.engine
+        quiz = engine.catalog.get(quiz_id)
+        if quiz is None:
+            return None
+        language = resolve_language(
+            (await engine.storage.get_user(who.platform, who.user_id) or _NO_USER).language,
+            who.language_tag,
+            quiz.languages,
+            quiz.default_language,
+        )
+        best: dict[tuple[str, str], tuple[int, float]] = {}
+        for summary in await engine.storage.quiz_summaries(quiz_id):
+            attempt = summary.attempt
+            if attempt.status is not AttemptStatus.COMPLETED or attempt.kind not in (
+                AttemptKind.QUIZ,
+                AttemptKind.ROUND,
+            ):
+                continue
+            if platform is not None and attempt.platform != platform:
+                continue
+            if chat_id is not None and attempt.chat_id != chat_id:
+                continue
+            finished = attempt.finished_at or attempt.updated_at
+            seconds = (finished - attempt.started_at).total_seconds()
+            key = (attempt.platform, attempt.user_id)
+            candidate = (summary.correct, seconds)
+            if key not in best or (-candidate[0], candidate[1]) < (-best[key][0], best[key][1]):
+                best[key] = candidate
+        ranked = sorted(best.items(), key=lambda item: (-item[1][0], item[1][1]))[:limit]
+        lines = []
+        for rank, ((user_platform, user_id), (score, seconds)) in enumerate(ranked, start=1):
+            user = await engine.storage.get_user(user_platform, user_id)
+            name = (user.display_name if user else None) or user_id
+            lines.append(LeaderboardLine(rank, user_id, name, score, seconds))
+        return Leaderboard(
+            quiz.id,
+            prepare(quiz.title.get(language), language),
+            len(quiz.questions),
+            tuple(lines),
+            language,
+        )
+
+
+@dataclass(frozen=True)
+class _NoUser:
+    language: str | None = None
+
+
+_NO_USER = _NoUser()
