@@ -131,9 +131,15 @@ _LineLoader.add_constructor("tag:yaml.org,2002:seq", _construct_list)
 
 def parse_yaml(text: str) -> Any:
     """Parse YAML text safely, keeping line numbers; raises ``_YamlProblem``."""
-    loader = _LineLoader(text)
+    loader: _LineLoader | None = None
     try:
+        loader = _LineLoader(text)  # the reader already checks characters here
         return loader.get_single_data()
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        raise _YamlProblem(
+            line, f"invalid YAML: character {exc.character!r} is not allowed in YAML text"
+        ) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
@@ -144,7 +150,8 @@ def parse_yaml(text: str) -> Any:
     except RecursionError:
         raise _YamlProblem(1, "invalid YAML: nesting is too deep") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 class _Validator:

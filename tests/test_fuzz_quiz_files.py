@@ -1,0 +1,102 @@
+"""Fuzzed quiz files: whatever an author (or an attacker) writes ends in a clear message."""
+
+from __future__ import annotations
+
+import string
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.quiz_loader import load_quiz_text
+from tests.conftest import QUIZ_DIR, SEED_QUIZ
+
+SEED_LINES = (QUIZ_DIR / f"{SEED_QUIZ}.yaml").read_text(encoding="utf-8").splitlines()
+FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def check(text: str) -> None:
+    report = load_quiz_text(text, "quizzes/fuzz.yaml", "fuzz")
+    lines = text.count("\n") + 2
+    for problem in report.errors + report.warnings:
+        assert problem.path == "quizzes/fuzz.yaml"
+        assert 1 <= problem.line <= lines, problem
+        assert problem.message and "\n" not in problem.message.strip()
+    assert bool(report.quizzes) != bool(report.errors)
+
+
+mutation = st.sampled_from(["delete", "duplicate", "swap", "replace", "indent", "dedent"])
+
+
+@FUZZ
+@given(st.lists(st.tuples(mutation, st.integers(0, len(SEED_LINES) - 1), st.text(max_size=20))))
+def test_mutations_of_the_seed_quiz_never_crash_the_loader(edits):
+    lines = list(SEED_LINES)
+    for kind, index, text in edits:
+        index %= len(lines) or 1
+        if not lines:
+            break
+        if kind == "delete":
+            del lines[index]
+        elif kind == "duplicate":
+            lines.insert(index, lines[index])
+        elif kind == "swap":
+            other = (index * 7 + 3) % len(lines)
+            lines[index], lines[other] = lines[other], lines[index]
+        elif kind == "replace":
+            lines[index] = text
+        elif kind == "indent":
+            lines[index] = "  " + lines[index]
+        else:
+            lines[index] = lines[index].lstrip()
+    check("\n".join(lines))
+
+
+yaml_scalar = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=30)
+)
+yaml_value = st.recursive(
+    yaml_scalar,
+    lambda children: st.one_of(
+        st.lists(children, max_size=4),
+        st.dictionaries(st.text(string.ascii_lowercase, max_size=8), children, max_size=4),
+    ),
+    max_leaves=20,
+)
+
+
+@FUZZ
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "title",
+                "questions",
+                "languages",
+                "shuffle",
+                "level",
+                "default_language",
+                "id",
+                "guide",
+                "x",
+            ]
+        ),
+        yaml_value,
+    )
+)
+def test_documents_of_the_wrong_shape_get_messages(document):
+    import yaml
+
+    check(yaml.safe_dump(document, allow_unicode=True))
+
+
+@FUZZ
+@given(st.text(max_size=400))
+def test_arbitrary_text_never_crashes_the_loader(text):
+    check(text)
+
+
+def test_deep_nesting_and_huge_strings_are_reported_not_crashing():
+    check("title: " + "[" * 100_000)
+    check("title:\n  en: " + "x" * 20_000 + "\nquestions: []\n")
+    report = load_quiz_text("title:\n  en: " + "x" * 20_000 + "\n", "q.yaml", "q")
+    assert any("the limit is 10000" in e.message for e in report.errors)
