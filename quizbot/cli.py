@@ -152,8 +152,21 @@ async def _stats(args: argparse.Namespace) -> int:
         if args.quiz and app.catalog.get(args.quiz) is None:
             print(f"quizbot: no quiz {args.quiz!r} (see `quizbot list`)", file=sys.stderr)
             return EXIT_USAGE
-        for stats in await app.engine.stats(args.quiz, args.lang):
-            print(format_stats(stats))
+        all_stats = await app.engine.stats(args.quiz, args.lang)
+    for stats in all_stats:
+        print(format_stats(stats))
+    if args.png:
+        if len(all_stats) != 1:
+            print("quizbot: --png needs one quiz: quizbot stats QUIZ --png FILE", file=sys.stderr)
+            return EXIT_USAGE
+        from quizbot.charts import ChartsUnavailable, render_stats_png
+
+        try:
+            _write_bytes(Path(args.png), render_stats_png(all_stats[0]))
+        except ChartsUnavailable as exc:
+            print(f"quizbot: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        print(f"chart written to {args.png}")
     return 0
 
 
@@ -217,6 +230,10 @@ async def _export(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    path.write_bytes(data)
 
 
 def _write_file(path: Path, text: str) -> None:
@@ -316,6 +333,7 @@ def build_parser() -> argparse.ArgumentParser:
     stats = commands.add_parser("stats", help="attempts, scores and per-question figures")
     stats.add_argument("quiz", nargs="?", help="one quiz (default: all)")
     stats.add_argument("--lang", default="en", choices=SUPPORTED_LANGUAGES)
+    stats.add_argument("--png", metavar="FILE", help="also draw the option picks as a PNG chart")
 
     export = commands.add_parser("export", help="attempts and answers as CSV or JSON")
     export.add_argument("--format", choices=["csv", "json"], default="csv")

@@ -192,3 +192,28 @@ def test_stats_and_export_commands(tmp_path: Path):
     assert quizbot(["export", "--out", str(out)], db).returncode == 0
     assert len(out.read_text(encoding="utf-8").splitlines()) == 3
     assert quizbot(["stats", "nope"], db).returncode == 2
+
+
+async def test_the_stats_chart_is_a_png_of_the_expected_size(catalog, storage):
+    import struct
+
+    from quizbot.charts import chart_size, render_stats_png
+
+    engine = QuizEngine(catalog, storage, clock=FakeClock())
+    await play(engine, Participant("t", "ann"), [0, 1, 2, 3, 0, 1, 2, 3])
+    (stats,) = await engine.stats(SEED_QUIZ)
+    png = render_stats_png(stats)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", png[16:24])  # the IHDR chunk
+    assert (width, height) == chart_size(stats) == (1000, 550)
+
+
+def test_stats_png_command_writes_the_chart(tmp_path: Path):
+    from tests.test_terminal import quizbot
+
+    db = tmp_path / "t.db"
+    quizbot(["play", SEED_QUIZ, "--user", "zed"], db, "A\nB\n")
+    chart = tmp_path / "chart.png"
+    result = quizbot(["stats", SEED_QUIZ, "--png", str(chart)], db)
+    assert result.returncode == 0, result.stderr
+    assert chart.read_bytes()[:4] == b"\x89PNG"
