@@ -275,6 +275,15 @@ class QuizEngine:
         language = await self.quiz_language(who, quiz)
         return self._current_view(attempt, quiz, await self.storage.answers(attempt.id), language)
 
+    def answer_key(self, quiz_id: str, question_id: str, language: str) -> tuple[str, str] | None:
+        """A question's correct option id and its explanation in ``language`` (for platforms
+        that grade answers themselves, such as Telegram quiz polls)."""
+        quiz = self.catalog.get(quiz_id)
+        question = quiz.question(question_id) if quiz else None
+        if question is None:
+            return None
+        return question.correct_option_id, prepare(question.explanation.get(language), language)
+
     async def result(self, who: Participant, attempt_id: int) -> QuizResult | None:
         """The score sheet of one of the user's attempts."""
         attempt = await self.storage.get_attempt(attempt_id)

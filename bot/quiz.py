@@ -73,6 +73,7 @@ class Quiz:
     languages: tuple[str, ...]
     questions: tuple[Question, ...]
     shuffle: Shuffle = Shuffle()
+    native_polls: bool = False  # Telegram: send questions as native quiz polls where they fit
     source: str = ""
     _by_id: Mapping[str, Question] = field(default_factory=dict, repr=False, compare=False)
 

@@ -35,6 +35,7 @@ QUIZ_KEYS = {
     "default_language",
     "languages",
     "shuffle",
+    "native_polls",
     "questions",
 }
 QUESTION_KEYS = {"id", "text", "options", "correct", "explanation"}
@@ -125,6 +126,11 @@ def _construct_list(loader: _LineLoader, node: yaml.SequenceNode) -> Any:
         data.item_lines.append(item.start_mark.line + 1)
 
 
+# Dates stay text: a title such as "2001-13-01" is not a (broken) timestamp.
+_LineLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
 _LineLoader.add_constructor("tag:yaml.org,2002:map", _construct_map)
 _LineLoader.add_constructor("tag:yaml.org,2002:seq", _construct_list)
 
@@ -149,9 +155,28 @@ def parse_yaml(text: str) -> Any:
         raise _YamlProblem(1, f"invalid YAML: {exc}") from None
     except RecursionError:
         raise _YamlProblem(1, "invalid YAML: nesting is too deep") from None
+    except ValueError as exc:  # a constructor refusing a value (e.g. an explicit !!timestamp)
+        raise _YamlProblem(1, f"invalid YAML value: {exc}") from None
     finally:
         if loader is not None:
             loader.dispose()
+
+
+def line_at(doc: Any, path: Iterable[Any]) -> int:
+    """The line of the value at ``path`` (keys and list indexes) in a parsed document, or of
+    the deepest part of the path that exists."""
+    line = getattr(doc, "line", 1)
+    node = doc
+    for step in path:
+        if isinstance(node, _Map) and step in node:
+            line = node.key_lines.get(step, line)
+            node = node[step]
+        elif isinstance(node, _List) and isinstance(step, int) and 0 <= step < len(node):
+            line = node.item_lines[step]
+            node = node[step]
+        else:
+            break
+    return line
 
 
 class _Validator:
@@ -291,6 +316,10 @@ class _Validator:
             self.error(self.line_of(doc, "guide", 1), "guide must be an http(s) link")
             guide = None
         shuffle = self.shuffle(doc)
+        native_polls = doc.get("native_polls", False)
+        if not isinstance(native_polls, bool):
+            self.error(self.line_of(doc, "native_polls", 1), "native_polls must be true or false")
+            native_polls = False
         questions = self.questions(doc)
         if self.errors or title is None:
             return None
@@ -304,6 +333,7 @@ class _Validator:
             languages=self.languages,
             questions=tuple(questions),
             shuffle=shuffle,
+            native_polls=native_polls,
             source=self.path,
         )
 

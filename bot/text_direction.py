@@ -16,8 +16,9 @@ LRI = "\u2066"  # LEFT-TO-RIGHT ISOLATE
 PDI = "\u2069"  # POP DIRECTIONAL ISOLATE
 
 # A run of Latin words, digits and the punctuation that joins them ("data-loader", "RNG",
-# "model.safetensors.index.json", "3/8"), starting and ending with a letter or digit.
-_LATIN_RUN = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._/+\-()'%,:]*[A-Za-z0-9)%]|[A-Za-z0-9]")
+# "model.safetensors.index.json", "3/8"), starting and ending with a letter or digit; a leading
+# slash belongs to the run so that a command such as "/quiz" stays one (clickable) word.
+_LATIN_RUN = re.compile(r"/?[A-Za-z0-9][A-Za-z0-9 ._/+\-()'%,:]*[A-Za-z0-9)%]|/?[A-Za-z0-9]")
 
 
 def is_rtl(language: str) -> bool:

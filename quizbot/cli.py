@@ -15,13 +15,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, t
-from bot.quiz_loader import load_quizzes
+from bot.quiz_loader import load_quiz_text, load_quizzes, quiz_files
 from bot.stats import QuizStats
 from bot.storage import AnswerRecord, AttemptRecord
 from bot.text_direction import paragraph
 from bot.views import Participant
 from quizbot.bootstrap import open_app
 from quizbot.logs import configure_logging
+from quizbot.schema_check import schema_available, schema_problems
 from quizbot.settings import ConfigError, Settings
 
 EXIT_USAGE = 2
@@ -87,6 +88,15 @@ def _validate(args: argparse.Namespace) -> int:
     for path in missing:
         print(f"{path}: no such file or directory", file=sys.stderr)
     report = load_quizzes([p for p in paths if p.exists()])
+    if schema_available():
+        # The loader's messages are the precise ones; the schema adds what it alone notices.
+        reported = {(e.path, e.line) for e in report.errors}
+        for file in quiz_files([p for p in paths if p.exists()]):
+            for problem in schema_problems(file):
+                if (problem.path, problem.line) not in reported:
+                    report.errors.append(problem)
+    else:
+        print("note: install jsonschema to also check quizzes against the JSON Schema")
     for problem in sorted(report.errors):
         print(f"{problem}", file=sys.stderr)
     if args.warnings:
@@ -144,6 +154,41 @@ async def _progress(args: argparse.Namespace) -> int:
                     )
                 )
     return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from bot.importers import QuizImportError, dump_quiz_yaml, import_quiz
+
+    source = Path(args.file)
+    try:
+        result = import_quiz(source, args.source_format, quiz_id=args.id, language=args.lang)
+    except QuizImportError as exc:  # before ValueError: it is a subclass
+        for problem in exc.problems:
+            print(f"{source}:{problem.line}: {problem.message}", file=sys.stderr)
+        print(f"{source}:{exc.line}: {exc.message}", file=sys.stderr)
+        return 1
+    except ValueError as exc:  # a bad --id or --lang
+        print(f"quizbot import: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    for problem in result.problems:
+        print(f"{source}:{problem.line}: {problem.message}", file=sys.stderr)
+    text = dump_quiz_yaml(result.quiz)
+    if not args.out:
+        sys.stdout.write(text)
+        return 0
+    out = Path(args.out)
+    if out.exists() and not args.force:
+        print(f"quizbot import: {out} exists; use --force to replace it", file=sys.stderr)
+        return EXIT_USAGE
+    _write_file(out, text)
+    report = load_quiz_text(text, str(out), out.stem)
+    for error in report.errors:  # Red trivia: one per question still needing wrong options
+        print(str(error), file=sys.stderr)
+    print(
+        f"wrote {out}: {len(result.quiz['questions'])} questions, "
+        f"{len(result.problems)} to review, {len(report.errors)} errors"
+    )
+    return 1 if report.errors else 0
 
 
 async def _stats(args: argparse.Namespace) -> int:
@@ -340,6 +385,18 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--quiz", help="one quiz (default: all)")
     export.add_argument("--out", help="write to this file (default: standard output)")
 
+    importer = commands.add_parser(
+        "import", help="convert a GIFT, Aiken, Open Trivia DB or Red trivia file to a quiz"
+    )
+    importer.add_argument("file")
+    importer.add_argument(
+        "--from", dest="source_format", required=True, choices=["gift", "aiken", "opentdb", "red"]
+    )
+    importer.add_argument("--out", help="write here, e.g. quizzes/NAME.yaml (default: stdout)")
+    importer.add_argument("--id", help="quiz id (default: from the file name)")
+    importer.add_argument("--lang", default="en", help="language of the texts (default: en)")
+    importer.add_argument("--force", action="store_true", help="replace an existing --out file")
+
     commands.add_parser("run", help="run the Telegram and/or Discord bot (needs tokens)")
     return parser
 
@@ -360,6 +417,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     if args.command == "validate":
         return _validate(args)
+    if args.command == "import":
+        return _import(args)
     handler = {
         "play": _play,
         "review": _play,

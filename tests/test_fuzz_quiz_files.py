@@ -100,3 +100,15 @@ def test_deep_nesting_and_huge_strings_are_reported_not_crashing():
     check("title:\n  en: " + "x" * 20_000 + "\nquestions: []\n")
     report = load_quiz_text("title:\n  en: " + "x" * 20_000 + "\n", "q.yaml", "q")
     assert any("the limit is 10000" in e.message for e in report.errors)
+
+
+def test_date_like_text_is_text_not_a_crash():
+    report = load_quiz_text(
+        "title: 2001-13-01\nquestions:\n  - id: q\n    correct: a\n    text: 2024-01-01\n"
+        "    options: [{id: a, text: '1'}, {id: b, text: '2'}]\n    explanation: x\n",
+        "q.yaml",
+        "q",
+    )
+    assert report.errors == []
+    assert report.quizzes[0].title.get("en") == "2001-13-01"
+    check("title: !!timestamp 2001-13-01\n")

@@ -55,6 +55,7 @@ def test_urdu_lines_start_right_to_left_and_keep_english_terms_whole():
     assert line.startswith(RLM)
     assert strip_controls(line) == "A. فارمیٹ safetensors ہے، RNG اسٹیٹ 3/8"
     assert prepare("safetensors", "ru") == "safetensors"  # LTR languages untouched
+    assert f"{LRI}/quiz{PDI}" in prepare("اپنا کوئز شروع کرنے کے لیے /quiz بھیجیں", "ur")
     assert paragraph("A. text", "en") == "A. text"
 
 

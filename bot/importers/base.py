@@ -214,7 +214,8 @@ class QuizBuilder:
         problems = sorted(self.problems, key=lambda p: p.line)
         if not self.questions:
             line = problems[0].line if problems else 1
-            detail = f" ({len(problems)} problems reported)" if problems else ""
+            count = len(problems)
+            detail = f" ({count} problem{'s' if count > 1 else ''} reported)" if count else ""
             raise QuizImportError(line, f"no question could be imported{detail}", problems)
         language = self.meta.language
         quiz: dict[str, Any] = {

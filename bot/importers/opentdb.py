@@ -58,20 +58,21 @@ def import_opentdb(text: str, meta: QuizMeta) -> ImportResult:
 
     lines = _result_lines(text)
     builder = QuizBuilder(meta)
-    difficulties: set[object] = set()
-    categories: set[object] = set()
+    difficulties: set[str | None] = set()
+    categories: set[str | None] = set()
     for index, item in enumerate(results):
         line = lines[index] if index < len(lines) else 1
         draft = _draft(builder, item, index + 1, line)
         if draft is not None and builder.add(draft) is not None:
             assert isinstance(item, dict)
-            difficulties.add(item.get("difficulty"))
-            categories.add(item.get("category"))
+            difficulty, category = item.get("difficulty"), item.get("category")
+            difficulties.add(difficulty if isinstance(difficulty, str) else None)
+            categories.add(category if isinstance(category, str) else None)
     # A quiz has one level and one topic: only a uniform source gives them.
-    difficulty = difficulties.pop() if len(difficulties) == 1 else None
-    level = _LEVELS.get(difficulty) if isinstance(difficulty, str) else None
+    uniform = difficulties.pop() if len(difficulties) == 1 else None
+    level = _LEVELS.get(uniform) if uniform is not None else None
     topic = categories.pop() if len(categories) == 1 else None
-    category = html.unescape(topic).strip() if isinstance(topic, str) else ""
+    category = html.unescape(topic).strip() if topic is not None else ""
     description = f"{category} trivia {_CREDIT}" if category else f"Trivia {_CREDIT}"
     return builder.result(level=level, description=description)
 
@@ -83,28 +84,26 @@ def _draft(builder: QuizBuilder, item: Any, number: int, line: int) -> DraftQues
         return None
     kind = item.get("type")
     if kind not in ("multiple", "boolean"):
-        hint = " (download with the default encoding, not base64)" if kind in _ENCODED_TYPES else ""
+        encoded = isinstance(kind, str) and kind in _ENCODED_TYPES
+        hint = " (download with the default encoding, not base64)" if encoded else ""
         builder.problem(line, f'{where} has an unknown type "{kind}"{hint}; skipped')
         return None
-    question, right, wrong = (
-        item.get("question"),
-        item.get("correct_answer"),
-        item.get("incorrect_answers"),
-    )
+    question, right = item.get("question"), item.get("correct_answer")
     if not isinstance(question, str) or not isinstance(right, str):
         builder.problem(line, f'{where} has no "question" or "correct_answer" text; skipped')
         return None
-    if not isinstance(wrong, list) or not all(isinstance(w, str) for w in wrong):
-        builder.problem(line, f'{where}: "incorrect_answers" must be a list of texts; skipped')
-        return None
     question, right = html.unescape(question), html.unescape(right)
-    if kind == "boolean":
+    if kind == "boolean":  # the options are always True and False: incorrect_answers adds nothing
         if right.strip().lower() not in ("true", "false"):
             builder.problem(line, f"{where}: a boolean answer must be True or False; skipped")
             return None
         options = [DraftOption("True"), DraftOption("False")]
         correct = 0 if right.strip().lower() == "true" else 1
     else:
+        wrong = item.get("incorrect_answers")
+        if not isinstance(wrong, list) or not all(isinstance(w, str) for w in wrong):
+            builder.problem(line, f'{where}: "incorrect_answers" must be a list of texts; skipped')
+            return None
         options = [DraftOption(html.unescape(w)) for w in wrong]
         correct = zlib.crc32(question.encode("utf-8", "surrogatepass")) % (len(options) + 1)
         options.insert(correct, DraftOption(right))

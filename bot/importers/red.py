@@ -33,7 +33,13 @@ def _scalar(node: yaml.Node) -> str | None:
 def _compose(text: str) -> yaml.Node | None:
     # Composing (not constructing) keeps every line and never builds aliased data; only the
     # top two levels are read, so even a file of anchors costs nothing.
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = yaml.SafeLoader(text)  # checks the whole text for forbidden characters at once
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        code = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        message = f"not valid YAML: character U+{code:04X} is not allowed"
+        raise QuizImportError(line, message) from None
     try:
         return loader.get_single_node()
     except yaml.MarkedYAMLError as exc:

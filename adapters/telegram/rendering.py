@@ -1,0 +1,440 @@
+"""Engine views as Telegram messages: HTML text (everything escaped) and inline keyboards.
+
+Pure functions: no network, no storage. Tags never span a line break, so a message can be cut
+at any line; :func:`split_html` still closes and reopens tags when it has to cut inside a line.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from adapters.telegram import callback_data as cb
+from adapters.telegram.texts import command_descriptions, tt
+from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, t
+from bot.text_direction import paragraph, strip_controls
+from bot.views import (
+    AnswerFeedback,
+    OptionView,
+    ProgressReport,
+    QuestionView,
+    QuizResult,
+    QuizSummary,
+    progress_bar,
+)
+
+MAX_MESSAGE = 4096  # Telegram's limit on a message's text after entity parsing
+MAX_TOAST = 200  # answerCallbackQuery text
+# An option goes on its button when every option of the question is at most this long;
+# longer ones are cut off on a phone, so they are listed in the message and buttons get letters.
+BUTTON_OPTION_CHARS = 32
+MAX_BUTTON_LABEL = 60
+LETTERS_PER_ROW = 5
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A message ready to send: HTML text and an optional inline keyboard."""
+
+    html: str
+    markup: InlineKeyboardMarkup | None = None
+
+
+# -- text helpers --------------------------------------------------------------------------
+
+
+def esc(text: str) -> str:
+    """Quiz or UI text made safe for HTML parse mode (<, > and & as entities)."""
+    return html.escape(text, quote=False)
+
+
+def utf16_len(text: str) -> int:
+    """Length as Telegram counts it (UTF-16 code units)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+def plain_text(html_text: str) -> str:
+    """What a reader sees of ``html_text``: tags removed, entities decoded."""
+    return html.unescape(_TAG.sub("", html_text))
+
+
+def visible_length(html_text: str) -> int:
+    """The length Telegram checks against its limits (after entity parsing)."""
+    return utf16_len(plain_text(html_text))
+
+
+def _wrap(tag: str, escaped: str) -> str:
+    """``<tag>`` around every non-empty line, so no tag spans a line break."""
+    return "\n".join(
+        f"<{tag}>{line}</{tag}>" if line.strip() else line for line in escaped.split("\n")
+    )
+
+
+def _direction(html_text: str, language: str) -> str:
+    """Right-to-left paragraphs where the language needs them."""
+    return paragraph(html_text, language)
+
+
+def _label(text: str, language: str, limit: int = MAX_BUTTON_LABEL) -> str:
+    """Button text: one line, not empty, shortened with an ellipsis when very long."""
+    label = " ".join(text.split()) or "…"
+    if len(label) > limit:
+        label = label[: limit - 1].rstrip() + "…"
+    return paragraph(label, language)
+
+
+def toast(text: str) -> str:
+    """A callback answer text within Telegram's 200 characters."""
+    text = text.strip()
+    if utf16_len(text) <= MAX_TOAST:
+        return text
+    while utf16_len(text) > MAX_TOAST - 1:
+        text = text[:-1]
+    return text + "…"
+
+
+# -- splitting long messages -----------------------------------------------------------------
+
+_TOKEN = re.compile(r"<[^>]*>|&#?[A-Za-z0-9]+;|.", re.S)
+_OPEN = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)[^>]*>")
+_CLOSE = re.compile(r"</([A-Za-z][A-Za-z0-9-]*)\s*>")
+_BREAKS = ("\n\n", "\n", " ")
+
+
+def split_html(html_text: str, limit: int = MAX_MESSAGE) -> list[str]:
+    """Cut ``html_text`` into messages of at most ``limit`` visible characters.
+
+    Cuts at the last paragraph break, else line break, else space that leaves the chunk at
+    least half full; a single word longer than ``limit`` is cut anywhere outside a tag or
+    entity. Tags open at a cut are closed at its end and reopened in the next chunk.
+    """
+    text = html_text.strip()
+    if visible_length(text) <= limit:
+        return [text] if text else []
+    tokens = _TOKEN.findall(text)
+    weights = [0 if tok.startswith("<") else utf16_len(html.unescape(tok)) for tok in tokens]
+    chunks: list[str] = []
+    start = 0
+    while start < len(tokens):
+        # Skip the whitespace a cut leaves at the start of the next chunk.
+        while start < len(tokens) and tokens[start] in ("\n", " "):
+            start += 1
+        used = 0
+        end = start
+        last_break: dict[str, tuple[int, int]] = {}  # separator -> (token index, visible used)
+        while end < len(tokens) and used + weights[end] <= limit:
+            token = tokens[end]
+            if token == "\n":
+                double = end > start and tokens[end - 1] == "\n"
+                last_break["\n\n" if double else "\n"] = (end - 1 if double else end, used)
+            elif token == " ":
+                last_break[" "] = (end, used)
+            used += weights[end]
+            end += 1
+        if end < len(tokens):
+            cut = next(
+                (
+                    last_break[sep][0]
+                    for sep in _BREAKS
+                    if sep in last_break and last_break[sep][1] >= limit // 2
+                ),
+                max((pos for pos, _ in last_break.values()), default=end),
+            )
+            end = max(cut, start + 1)
+        chunks.append("".join(tokens[start:end]))
+        start = end
+    return _balance_tags([c.strip() for c in chunks if c.strip()])
+
+
+def _balance_tags(chunks: Sequence[str]) -> list[str]:
+    balanced = []
+    carried: list[tuple[str, str]] = []  # (tag name, opening tag) open at the previous cut
+    for chunk in chunks:
+        stack = list(carried)
+        for match in re.finditer(r"<[^>]*>", chunk):
+            tag = match.group(0)
+            if close := _CLOSE.fullmatch(tag):
+                if stack and stack[-1][0] == close.group(1):
+                    stack.pop()
+            elif opening := _OPEN.fullmatch(tag):
+                stack.append((opening.group(1), tag))
+        prefix = "".join(tag for _, tag in carried)
+        suffix = "".join(f"</{name}>" for name, _ in reversed(stack))
+        balanced.append(prefix + chunk + suffix)
+        carried = stack
+    return balanced
+
+
+# -- questions ----------------------------------------------------------------------------
+
+
+def options_on_buttons(question: QuestionView) -> bool:
+    """Whether every option fits comfortably on a button of its own."""
+    return all(len(strip_controls(o.text)) <= BUTTON_OPTION_CHARS for o in question.options)
+
+
+def progress_line(question: QuestionView) -> str:
+    bar = progress_bar(question.number, question.total)
+    label = t("question_progress", question.language, number=question.number, total=question.total)
+    return f"{label} {bar}"
+
+
+def _head(question: QuestionView, owner: str | None) -> list[str]:
+    lines = [esc(progress_line(question))]
+    if owner:
+        lines.append(esc(tt("owner_line", question.language, name=owner)))
+    return [*lines, "", _wrap("b", esc(question.text))]
+
+
+def _option_line(option: OptionView) -> str:
+    return f"{option.letter}. {option.text}"
+
+
+def question_message(question: QuestionView, owner: str | None = None) -> Rendered:
+    """Progress, question and options; buttons carry the options or their letters.
+
+    ``owner`` (shown in groups) names whose attempt this is.
+    """
+    lines = _head(question, owner)
+    rows: list[list[InlineKeyboardButton]] = []
+    if options_on_buttons(question):
+        for index, option in enumerate(question.options):
+            data = cb.encode(cb.Answer(question.attempt_id, question.number, index))
+            label = _label(_option_line(option), question.language)
+            rows.append([InlineKeyboardButton(label, callback_data=data)])
+    else:
+        lines.append("")
+        lines.extend(esc(_option_line(o)) for o in question.options)
+        buttons = [
+            InlineKeyboardButton(
+                option.letter,
+                callback_data=cb.encode(cb.Answer(question.attempt_id, question.number, index)),
+            )
+            for index, option in enumerate(question.options)
+        ]
+        rows = [buttons[i : i + LETTERS_PER_ROW] for i in range(0, len(buttons), LETTERS_PER_ROW)]
+    text = _direction("\n".join(lines), question.language)
+    return Rendered(text, InlineKeyboardMarkup(rows))
+
+
+def feedback_lines(feedback: AnswerFeedback) -> list[str]:
+    """Verdict, chosen and correct option, the note on a wrong choice and the explanation."""
+    lang = feedback.language
+    lines = [esc(feedback.notice if feedback.correct is None else _verdict(feedback))]
+    if feedback.chosen is not None:
+        lines.append(esc(t("your_answer", lang, answer=_option_line(feedback.chosen))))
+    if not feedback.correct and feedback.correct_option is not None:
+        answer = _option_line(feedback.correct_option)
+        lines.append(_wrap("b", esc(t("correct_answer", lang, answer=answer))))
+    if not feedback.correct and feedback.wrong_note:
+        lines.append(_wrap("i", esc(feedback.wrong_note)))
+    if feedback.explanation:
+        lines += ["", f"<b>{esc(t('explanation', lang))}:</b> {esc(feedback.explanation)}"]
+    return lines
+
+
+def _verdict(feedback: AnswerFeedback) -> str:
+    return t("correct" if feedback.correct else "wrong", feedback.language)
+
+
+def answered_question(feedback: AnswerFeedback, owner: str | None = None) -> str:
+    """The question message after its answer: the question, then the feedback; no buttons."""
+    assert feedback.question is not None
+    lines = _head(feedback.question, owner)
+    if not options_on_buttons(feedback.question):
+        lines.append("")
+        lines.extend(esc(_option_line(o)) for o in feedback.question.options)
+    lines += ["", *feedback_lines(feedback)]
+    return _direction("\n".join(lines), feedback.language)
+
+
+def feedback_message(feedback: AnswerFeedback) -> str:
+    """The feedback alone, as a message of its own (after a quiz poll)."""
+    return _direction("\n".join(feedback_lines(feedback)), feedback.language)
+
+
+# -- results, pickers, menus ----------------------------------------------------------------
+
+
+def result_message(result: QuizResult, owner: str | None = None) -> Rendered:
+    """Score and per-question marks, with buttons to retry or to pick another quiz."""
+    lang = result.language
+    lines = [f"🏁 <b>{esc(t('result_title', lang, title=result.quiz_title))}</b>"]
+    if owner:
+        lines.append(esc(tt("owner_line", lang, name=owner)))
+    score = t("score", lang, correct=result.correct, total=result.total, percent=result.percent)
+    lines += [
+        f"<b>{esc(score)}</b>",
+        progress_bar(result.correct, result.total),
+        "",
+    ]
+    for mark in result.marks:
+        sign = "✓" if mark.correct else ("✗" if mark.correct is False else "·")
+        lines.append(esc(f"{sign} {mark.number}. {' '.join(mark.text.split())}"))
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    _label(t("retry", lang), lang),
+                    callback_data=cb.encode(cb.Retry(result.attempt_id)),
+                ),
+                InlineKeyboardButton(
+                    _label(t("other_quiz", lang), lang),
+                    callback_data=cb.encode(cb.OtherQuiz(result.attempt_id)),
+                ),
+            ]
+        ]
+    )
+    return Rendered(_direction("\n".join(lines), lang), markup)
+
+
+def _level(summary: QuizSummary, language: str) -> str | None:
+    return t(f"level_{summary.level}", language) if summary.level else None
+
+
+def _quiz_buttons(
+    quizzes: Sequence[QuizSummary], language: str, user_id: int, *, play: bool
+) -> InlineKeyboardMarkup:
+    rows = []
+    for quiz in quizzes:
+        label = tt("play_button", language, title=quiz.title) if play else quiz.title
+        data = cb.encode(cb.PickQuiz(quiz.id, user_id))
+        rows.append([InlineKeyboardButton(_label(label, language), callback_data=data)])
+    return InlineKeyboardMarkup(rows)
+
+
+def picker_message(
+    quizzes: Sequence[QuizSummary], language: str, user_id: int, notice: str | None = None
+) -> Rendered:
+    """A notice (e.g. "Choose a quiz:") and one button per quiz, for ``user_id``."""
+    lines = [esc(notice or t("choose_quiz", language)), ""]
+    for number, quiz in enumerate(quizzes, start=1):
+        summary = t("quiz_summary", language, title=quiz.title, count=quiz.question_count)
+        level = _level(quiz, language)
+        lines.append(f"{number}. {esc(summary)}" + (f" · {esc(level)}" if level else ""))
+    markup = _quiz_buttons(quizzes, language, user_id, play=False)
+    return Rendered(_direction("\n".join(lines), language), markup)
+
+
+def start_message(quizzes: Sequence[QuizSummary], language: str, user_id: int) -> Rendered:
+    """Welcome: what the bot does, the quizzes with their descriptions, how to begin."""
+    lines = [esc(t("welcome", language)), ""]
+    if quizzes:
+        lines.append(f"<b>{esc(tt('quizzes_heading', language))}</b>")
+        for quiz in quizzes:
+            summary = t("quiz_summary", language, title=quiz.title, count=quiz.question_count)
+            level = _level(quiz, language)
+            lines.append("• " + _wrap("b", esc(summary)) + (f" · {esc(level)}" if level else ""))
+            if quiz.description:
+                lines.append(_wrap("i", esc(quiz.description)))
+        lines.append("")
+        lines.append(esc(tt("start_hint", language)))
+    else:
+        lines.append(esc(t("no_quizzes", language)))
+    markup = _quiz_buttons(quizzes, language, user_id, play=True) if quizzes else None
+    return Rendered(_direction("\n".join(lines), language), markup)
+
+
+def help_message(language: str) -> str:
+    lines = [esc(t("welcome", language)), "", f"<b>{esc(tt('commands_heading', language))}</b>"]
+    lines += [f"/{command} — {esc(text)}" for command, text in command_descriptions(language)]
+    return _direction("\n".join(lines), language)
+
+
+def progress_message(report: ProgressReport) -> str:
+    """Per quiz: completed attempts with best and last score, and an attempt in progress."""
+    lang = report.language
+    if not report.quizzes:
+        return _direction(esc(t("no_progress", lang)), lang)
+    lines = [f"<b>{esc(t('progress_title', lang))}</b>", ""]
+    for quiz in report.quizzes:
+        if quiz.completed_attempts or quiz.in_progress_answered is None:
+            lines.append(
+                "• "
+                + esc(
+                    t(
+                        "progress_line",
+                        lang,
+                        title=quiz.title,
+                        attempts=quiz.completed_attempts,
+                        best="–" if quiz.best is None else quiz.best,
+                        last="–" if quiz.last is None else quiz.last,
+                        total=quiz.total,
+                    )
+                )
+            )
+        if quiz.in_progress_answered is not None:
+            line = t(
+                "progress_in_progress",
+                lang,
+                title=quiz.title,
+                answered=quiz.in_progress_answered,
+                total=quiz.total,
+            )
+            lines.append("• " + esc(line))
+    return _direction("\n".join(lines), lang)
+
+
+def language_picker(language: str, user_id: int) -> Rendered:
+    """The four languages, each named in itself."""
+    buttons = [
+        InlineKeyboardButton(
+            LANGUAGE_NAMES[code], callback_data=cb.encode(cb.ChooseLanguage(code, user_id))
+        )
+        for code in SUPPORTED_LANGUAGES
+    ]
+    rows = [buttons[i : i + 2] for i in range(0, len(buttons), 2)]
+    text = _direction(esc(t("choose_language", language)), language)
+    return Rendered(text, InlineKeyboardMarkup(rows))
+
+
+def stop_confirmation(title: str, attempt_id: int, language: str) -> Rendered:
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    _label(t("stop_yes", language), language),
+                    callback_data=cb.encode(cb.StopConfirm(attempt_id, True)),
+                ),
+                InlineKeyboardButton(
+                    _label(t("stop_no", language), language),
+                    callback_data=cb.encode(cb.StopConfirm(attempt_id, False)),
+                ),
+            ]
+        ]
+    )
+    text = _direction(esc(t("stop_confirm", language, title=title)), language)
+    return Rendered(text, markup)
+
+
+def mode_name(poll: bool, language: str) -> str:
+    return tt("mode_poll" if poll else "mode_buttons", language)
+
+
+def mode_picker(poll: bool, language: str) -> Rendered:
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(
+                    mode_name(True, language), callback_data=cb.encode(cb.SetMode(True))
+                ),
+                InlineKeyboardButton(
+                    mode_name(False, language), callback_data=cb.encode(cb.SetMode(False))
+                ),
+            ]
+        ]
+    )
+    text = esc(tt("mode_prompt", language, mode=mode_name(poll, language)))
+    return Rendered(_direction(text, language), markup)
+
+
+def notice(text: str, language: str) -> str:
+    """A plain localized sentence as message HTML."""
+    return _direction(esc(text), language)

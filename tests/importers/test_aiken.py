@@ -1,0 +1,88 @@
+"""Aiken: questions, A. / A) options and ANSWER lines; every malformed block is reported."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.importers import QuizImportError, import_quiz, import_text
+from tests.importers.support import SAMPLES, line_of, problems_by_line, round_trip, summary
+
+SAMPLE = SAMPLES / "http.txt"
+
+
+def test_the_sample_round_trips_with_its_questions_options_and_answers() -> None:
+    quiz = round_trip(import_quiz(SAMPLE, "aiken", quiz_id="http-basics"))
+    assert quiz.id == "http-basics"
+    assert quiz.title.get("en") == "Http basics"
+    assert [(q.id, *summary(q)[:3]) for q in quiz.questions] == [
+        ("q1", 'Which HTTP status code means "Not Found"?', ["200", "301", "404", "500"], "404"),
+        ("q2", "Which method is idempotent by definition?", ["POST", "PUT", "PATCH"], "PUT"),
+        (
+            "q3",
+            "What does TLS stand for?\nPick the expansion used in the RFCs.",
+            ["Transport Layer Security", "Total Link Safety", "Trusted Line Service"],
+            "Transport Layer Security",
+        ),
+        (
+            "q4",
+            "Which HTTP version introduced multiplexed streams?",
+            ["HTTP/1.0", "HTTP/1.1", "HTTP/2"],
+            "HTTP/2",
+        ),
+    ]
+    assert all(summary(q)[3] == [None] * len(q.options) for q in quiz.questions)  # no notes
+    assert quiz.questions[0].explanation.get("en") == "The answer is: 404."
+
+
+def test_every_malformed_block_is_reported_with_its_line() -> None:
+    problems = problems_by_line(import_quiz(SAMPLE, "aiken"))
+    malformed = {
+        line_of(SAMPLE, "Which request header"): [
+            "question has no ANSWER: line after its options; skipped"
+        ],
+        line_of(SAMPLE, "ANSWER: E"): [
+            "ANSWER: E is not one of the options (A, B); question skipped"
+        ],
+        line_of(SAMPLE, "ANSWER: A or B"): [
+            'ANSWER must name one option letter, as in "ANSWER: B", not "A or B"; question skipped'
+        ],
+        line_of(SAMPLE, "An option without"): [
+            "options without a question line before them; skipped"
+        ],
+        line_of(SAMPLE, "ANSWER: B", occurrence=2): [
+            "ANSWER line without a question before it; ignored"
+        ],
+    }
+    for line, messages in malformed.items():
+        assert problems[line] == messages, line
+    explained = {line: messages for line, messages in problems.items() if line not in malformed}
+    assert sorted(explained) == [
+        line_of(SAMPLE, "Which HTTP status code"),
+        line_of(SAMPLE, "Which method is idempotent"),
+        line_of(SAMPLE, "What does TLS"),
+        line_of(SAMPLE, "Which HTTP version"),
+    ]
+    assert all("has no explanation" in m for (m,) in explained.values())
+
+
+def test_windows_line_endings_and_a_missing_answer_at_the_end() -> None:
+    text = "Q1?\r\nA. x\r\nB. y\r\nANSWER: A\r\n\r\nQ2?\r\nA. x\r\nB. y\r\n"
+    result = import_text(text, "aiken")
+    assert [str(p) for p in result.problems][1:] == [
+        "line 6: question has no ANSWER: line after its options; skipped"
+    ]
+    assert len(result.quiz["questions"]) == 1
+
+
+def test_duplicate_letters_and_a_single_option_are_reported() -> None:
+    text = "Q1?\nA. x\nA. y\nANSWER: A\n\nQ2?\nA. only\nANSWER: A\n\nQ3?\nA. x\nB. y\nANSWER: B"
+    problems = [str(p) for p in import_text(text, "aiken").problems]
+    assert problems[:2] == [
+        "line 3: option letter A is used twice; question skipped",
+        "line 6: question has 1 options; a quiz question needs 2 to 10; skipped",
+    ]
+
+
+def test_text_that_is_no_aiken_at_all_cannot_be_imported() -> None:
+    with pytest.raises(QuizImportError, match="no question could be imported"):
+        import_text("Just some prose.\nNothing here.", "aiken")

@@ -1,0 +1,166 @@
+"""Properties: any input either imports into a file the loader accepts or raises
+QuizImportError, and texts survive the trip through each format's syntax.
+
+``IMPORT_FUZZ_EXAMPLES=5000`` runs a longer search than the default 150 examples per test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import string
+from typing import Any
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.importers import FORMATS, ImportResult, QuizImportError, import_text
+from tests.importers.support import reload, round_trip
+
+SETTINGS = settings(
+    max_examples=int(os.environ.get("IMPORT_FUZZ_EXAMPLES", "150")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+# Characters that mean something in one of the formats, so that random text reaches the
+# parsers' interesting branches instead of being rejected at once.
+SYNTAX = "{}=~#:%\\/[]>-$.)\n \t\"'&;,|*!?" + "ABCDET" + "ANSWER" + "CATEGORY" + "0123456789"
+source_text = st.one_of(st.text(), st.text(alphabet=SYNTAX))
+
+
+def check(result: ImportResult, fmt: str) -> None:
+    """An import that succeeds writes what the loader accepts (Red: bar the wrong options)."""
+    errors = [e.message for e in reload(result).errors]
+    if fmt == "red":
+        assert all(m.endswith("has 1 options; a question needs 2 to 10") for m in errors), errors
+    else:
+        assert errors == []
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@SETTINGS
+@given(text=source_text)
+def test_any_text_imports_validly_or_raises_quiz_import_error(fmt: str, text: str) -> None:
+    try:
+        result = import_text(text, fmt)
+    except QuizImportError as exc:
+        assert exc.line >= 1
+        return
+    check(result, fmt)
+
+
+json_value = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=10,
+)
+opentdb_item = st.fixed_dictionaries(
+    {},
+    optional={
+        "type": st.sampled_from(["multiple", "boolean"]) | json_value,
+        "difficulty": st.sampled_from(["easy", "medium", "hard"]) | json_value,
+        "category": st.text() | json_value,
+        "question": st.text() | json_value,
+        "correct_answer": st.sampled_from(["True", "False"]) | st.text() | json_value,
+        "incorrect_answers": st.lists(st.text(), max_size=10) | json_value,
+    },
+)
+
+
+@SETTINGS
+@given(
+    results=st.lists(opentdb_item | json_value, max_size=6),
+    indent=st.none() | st.integers(0, 4),
+)
+def test_any_json_shaped_like_an_api_answer_imports_validly_or_raises(
+    results: list[Any], indent: int | None
+) -> None:
+    text = json.dumps({"response_code": 0, "results": results}, indent=indent)
+    try:
+        result = import_text(text, "opentdb")
+    except QuizImportError:
+        return
+    check(result, "opentdb")
+
+
+# Texts without the characters that each format cannot carry at all in a line.
+line_text = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp"), blacklist_characters="%"),
+    min_size=1,
+    max_size=40,
+).filter(lambda t: t.strip() and not t.strip().startswith("//"))
+
+
+def gift_escape(text: str) -> str:
+    for char in "\\:=~#{}":
+        text = text.replace(char, "\\" + char)
+    return text
+
+
+@SETTINGS
+@given(
+    question=line_text.filter(lambda t: "->" not in t),
+    right=line_text,
+    wrong=st.lists(line_text, min_size=1, max_size=9),
+    feedback=st.lists(line_text, min_size=2, max_size=2),
+)
+def test_gift_texts_with_any_special_characters_survive_escaping(
+    question: str, right: str, wrong: list[str], feedback: list[str]
+) -> None:
+    answers = [f"={gift_escape(right)}#{gift_escape(feedback[0])}"]
+    answers += [f"~{gift_escape(w)}#{gift_escape(feedback[1])}" for w in wrong]
+    gift = f"::Title::{gift_escape(question)} {{\n" + "\n".join(answers) + "\n}"
+    (imported,) = round_trip(import_text(gift, "gift")).questions
+    right_option = imported.option(imported.correct_option_id)
+    assert right_option is not None
+    assert imported.text.get("en") == question.strip()
+    assert right_option.text.get("en") == right.strip()
+    assert [o.text.get("en") for o in imported.options[1:]] == [w.strip() for w in wrong]
+    assert imported.explanation.get("en") == feedback[0].strip()
+    assert {o.note.get("en") for o in imported.options[1:] if o.note} == {feedback[1].strip()}
+
+
+@SETTINGS
+@given(
+    question=line_text.filter(lambda t: not t.strip().upper().startswith("ANSWER")),
+    options=st.lists(line_text, min_size=2, max_size=10),
+    data=st.data(),
+)
+def test_aiken_questions_keep_their_texts_and_answer(
+    question: str, options: list[str], data: st.DataObject
+) -> None:
+    # A question line that looks like an option or an ANSWER line is Aiken's own ambiguity.
+    if question.strip()[:1] in string.ascii_uppercase and question.strip()[1:2] in ".)":
+        return
+    letters = string.ascii_uppercase[: len(options)]
+    answer = data.draw(st.sampled_from(letters))
+    lines = [
+        question,
+        *(f"{letter}. {text}" for letter, text in zip(letters, options, strict=True)),
+    ]
+    (imported,) = round_trip(
+        import_text("\n".join([*lines, f"ANSWER: {answer}"]), "aiken")
+    ).questions
+    assert imported.text.get("en") == question.strip()
+    assert [o.text.get("en") for o in imported.options] == [o.strip() for o in options]
+    assert imported.correct_option_id == "abcdefghij"[letters.index(answer)]
+
+
+@SETTINGS
+@given(
+    questions=st.dictionaries(
+        line_text.filter(lambda t: t.strip() not in ("AUTHOR", "CONFIG")),
+        st.lists(line_text, min_size=1, max_size=4),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_red_questions_keep_their_text_and_first_answer(questions: dict[str, list[str]]) -> None:
+    text = yaml.safe_dump(questions, allow_unicode=True, sort_keys=False)
+    imported = import_text(text, "red").quiz["questions"]
+    assert [(q["text"]["en"], q["options"][0]["text"]["en"]) for q in imported] == [
+        (key.strip(), answers[0].strip()) for key, answers in questions.items()
+    ]

@@ -1,0 +1,69 @@
+"""Fixtures for the Telegram adapter tests: the fake Bot API and bots started against it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adapters.telegram import TelegramAdapter
+from bot.catalog import QuizCatalog
+from bot.engine import QuizEngine
+from bot.storage import SQLiteStorage
+from quizbot.settings import Settings
+from tests.conftest import QUIZ_DIR, FakeClock
+from tests.telegram.fake_bot_api import TOKEN, FakeBotApi
+
+Launch = Callable[..., Awaitable[TelegramAdapter]]
+Reopen = Callable[[QuizCatalog], Awaitable[QuizEngine]]
+
+
+@pytest.fixture
+async def api() -> AsyncIterator[FakeBotApi]:
+    fake = FakeBotApi()
+    await fake.start()
+    yield fake
+    await fake.close()
+
+
+@pytest.fixture
+def settings(api: FakeBotApi) -> Settings:
+    return Settings(quiz_dir=QUIZ_DIR, telegram_token=TOKEN, telegram_api_base_url=api.base_url)
+
+
+@pytest.fixture
+async def launch(api: FakeBotApi, settings: Settings) -> AsyncIterator[Launch]:
+    """Start a TelegramAdapter (a bot process) on an engine; all are stopped at the end."""
+    started: list[TelegramAdapter] = []
+
+    async def start(
+        engine: QuizEngine, custom: Settings | None = None, **options: Any
+    ) -> TelegramAdapter:
+        options.setdefault("polling_timeout", 1.0)
+        options.setdefault("listen", "127.0.0.1")
+        adapter = TelegramAdapter(engine, custom or settings, **options)
+        await adapter.start()
+        started.append(adapter)
+        return adapter
+
+    yield start
+    for adapter in reversed(started):
+        await adapter.stop()
+
+
+@pytest.fixture
+async def reopen(db_path: Path) -> AsyncIterator[Reopen]:
+    """A new engine on a new connection to the same database: what a restarted process has."""
+    opened: list[SQLiteStorage] = []
+
+    async def new_engine(catalog: QuizCatalog) -> QuizEngine:
+        storage = SQLiteStorage(db_path)
+        await storage.open()
+        opened.append(storage)
+        return QuizEngine(catalog, storage, clock=FakeClock())
+
+    yield new_engine
+    for storage in opened:
+        await storage.close()

@@ -1,0 +1,136 @@
+"""How the bot talks to the Bot API: rate limits, webhook mode, and the process lifecycle."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from adapters.telegram.adapter import webhook_secret_for
+from bot.engine import QuizEngine
+from bot.i18n import t
+from quizbot.settings import Settings
+from tests.conftest import QUIZ_DIR, ROOT
+from tests.telegram.conftest import Launch
+from tests.telegram.fake_bot_api import TOKEN, FakeBotApi
+from tests.telegram.helpers import Chatter, clean
+
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+# PTB itself reads RetryAfter.retry_after, which warns about its future type.
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_a_429_is_retried_after_retry_after(
+    api: FakeBotApi, engine: QuizEngine, launch: Launch
+) -> None:
+    await launch(engine)
+    user = api.user(5001, "Tara")
+    me = Chatter(api, user, api.private_chat(user))
+    api.fail_next("sendMessage", times=1, retry_after=1)
+    me.send("/help")
+    reply = await me.message(within=10)
+    assert clean(t("welcome", "en")) in clean(reply.text)
+    refused = api.calls_of("sendMessage", ok=False)
+    delivered = api.calls_of("sendMessage")
+    assert [c.error_code for c in refused] == [429]
+    assert len(delivered) == 1
+    assert delivered[0].params["text"] == refused[0].params["text"]
+    assert delivered[0].at - refused[0].at >= 1.0  # waited retry_after, then sent it again
+
+
+async def test_webhook_mode_takes_updates_with_the_secret_token_only(
+    api: FakeBotApi, engine: QuizEngine, launch: Launch
+) -> None:
+    port = free_port()
+    settings = Settings(
+        quiz_dir=QUIZ_DIR,
+        telegram_token=TOKEN,
+        telegram_api_base_url=api.base_url,
+        webhook_url="https://bot.example.org/telegram/hook",
+        webhook_secret="s3cret_Token-1",
+        port=port,
+    )
+    await launch(engine, settings)
+    assert api.webhook["url"] == "https://bot.example.org/telegram/hook"
+    assert api.webhook["secret_token"] == "s3cret_Token-1"
+    assert api.calls_of("getUpdates") == []
+    user = api.user(5002, "Umar")
+    me = Chatter(api, user, api.private_chat(user))
+    url = f"http://127.0.0.1:{port}/telegram/hook"
+    async with aiohttp.ClientSession() as http:
+        for headers in ({}, {SECRET_HEADER: "wrong"}):
+            update = api.text_update(user, me.chat, "/help")
+            async with http.post(url, json=update, headers=headers) as response:
+                assert response.status == 403
+        mark = len(api.calls)
+        update = api.text_update(user, me.chat, "/progress")
+        async with http.post(url, json=update, headers={SECRET_HEADER: "s3cret_Token-1"}) as resp:
+            assert resp.status == 200
+    me.mark = mark
+    reply = await me.message()
+    assert clean(reply.text) == clean(t("no_progress", "en"))
+    assert len(api.calls_of("sendMessage")) == 1  # the refused /help updates got nothing
+
+
+async def test_webhook_secret_defaults_to_one_derived_from_the_token(
+    api: FakeBotApi, engine: QuizEngine, launch: Launch
+) -> None:
+    settings = Settings(
+        quiz_dir=QUIZ_DIR,
+        telegram_token=TOKEN,
+        telegram_api_base_url=api.base_url,
+        webhook_url="https://bot.example.org/hook",
+        port=free_port(),
+    )
+    await launch(engine, settings)
+    assert api.webhook["secret_token"] == webhook_secret_for(TOKEN)
+
+
+async def test_quizbot_run_polls_and_stops_on_sigterm(api: FakeBotApi, tmp_path: Path) -> None:
+    """``quizbot run`` with a token: the adapter starts, and SIGTERM ends it with code 0."""
+    env = {
+        **os.environ,
+        "TELEGRAM_BOT_TOKEN": TOKEN,
+        "TELEGRAM_API_BASE_URL": api.base_url,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}",
+        "QUIZ_DIR": str(QUIZ_DIR),
+        "LOG_LEVEL": "INFO",
+    }
+    for name in ("DISCORD_BOT_TOKEN", "WEBHOOK_URL"):
+        env.pop(name, None)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "quizbot",
+        "run",
+        cwd=ROOT,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    try:
+        await api.wait_for("getUpdates", within=20)  # polling has begun
+        user = api.user(5003, "Vera")
+        me = Chatter(api, user, api.private_chat(user))
+        me.send("/help")
+        await me.message(within=10)
+        proc.send_signal(signal.SIGTERM)
+        output, _ = await asyncio.wait_for(proc.communicate(), 20)
+        assert proc.returncode == 0, output.decode()
+        assert "adapter stopped: telegram" in output.decode()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
