@@ -8,6 +8,8 @@ presses, locale fallback, scores.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -26,6 +28,7 @@ from bot.storage import (
     AttemptStatus,
     NewAttempt,
     Storage,
+    StorageError,
 )
 from bot.text_direction import is_rtl, prepare
 from bot.views import (
@@ -45,6 +48,7 @@ from bot.views import (
 )
 
 Clock = Callable[[], datetime]
+log = logging.getLogger(__name__)
 
 
 def utc_now() -> datetime:
@@ -317,7 +321,20 @@ class QuizEngine:
     async def answer(
         self, who: Participant, attempt_id: int, question_id: str, option_id: str
     ) -> AnswerFeedback:
-        """Record an answer, once. Never raises for bad ids: they get an INVALID outcome."""
+        """Record an answer, once. Never raises for bad ids (INVALID) nor when the database
+        fails after its retries (FAILED: nothing was recorded, the user may press again)."""
+        try:
+            return await self._answer(who, attempt_id, question_id, option_id)
+        except StorageError:
+            log.exception("answer not stored (attempt %s, question %s)", attempt_id, question_id)
+            ui = DEFAULT_LANGUAGE
+            with contextlib.suppress(StorageError):
+                ui = await self.interface_language(who)
+            return AnswerFeedback(AnswerOutcome.FAILED, t("try_again", ui), ui)
+
+    async def _answer(
+        self, who: Participant, attempt_id: int, question_id: str, option_id: str
+    ) -> AnswerFeedback:
         attempt = await self.storage.get_attempt(attempt_id)
         if attempt is None:
             return await self._refusal(who, AnswerOutcome.INVALID)
@@ -364,6 +381,8 @@ class QuizEngine:
         stored, inserted = await self.storage.record_answer(
             candidate, finishes=remaining == 1, review=review
         )
+        # A retried write whose first try committed comes back as "already there": it is ours.
+        inserted = inserted or stored == candidate
         answers = [*answers, stored] if inserted else await self.storage.answers(attempt.id)
         if inserted:
             attempt = await self.storage.get_attempt(attempt.id) or attempt

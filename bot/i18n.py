@@ -314,6 +314,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "ur": "ابھی تک کوئی مکمل کوشش نہیں۔",
         "ru": "Пока нет завершённых попыток.",
     },
+    "try_again": {
+        "en": "Could not save that just now — please press again.",
+        "bn": "এই মুহূর্তে সংরক্ষণ করা গেল না — আবার চাপুন।",
+        "ur": "ابھی محفوظ نہیں ہو سکا — براہ کرم دوبارہ دبائیں۔",
+        "ru": "Не удалось сохранить — нажмите ещё раз.",
+    },
     "saved_and_exit": {
         "en": "Progress saved. Run the same command again to continue.",
         "bn": "অগ্রগতি সংরক্ষিত হয়েছে। চালিয়ে যেতে একই কমান্ড আবার চালান।",

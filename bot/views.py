@@ -67,6 +67,7 @@ class AnswerOutcome(enum.StrEnum):
     STALE = "stale"  # not the current question, or the attempt is closed
     NOT_YOURS = "not_yours"  # someone else's attempt
     INVALID = "invalid"  # unknown attempt, question or option
+    FAILED = "failed"  # the database could not store it (after retries): nothing changed
 
 
 @dataclass(frozen=True)

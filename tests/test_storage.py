@@ -105,7 +105,7 @@ async def test_a_failing_write_does_not_undo_others_in_the_same_batch(storage):
         storage.record_answer(good, finishes=False),
         return_exceptions=True,
     )
-    assert isinstance(results[0], sqlite3.IntegrityError)
+    assert isinstance(results[0], StorageError)
     assert results[1] == (good, True)
     assert await storage.answers(attempt.id) == [good]
 

@@ -8,9 +8,11 @@ enforced by constraints, so two processes answering the same question at once re
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Callable, Coroutine
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import asyncpg
 
@@ -127,7 +129,45 @@ MIGRATIONS: list[str] = [
     """,
 ]
 
-MIGRATION_LOCK = 0x5155495A  # advisory lock id: replicas starting together migrate one by one
+MIGRATION_LOCK = 0x5155495A
+CONNECTION_RETRIES = 3
+# A dropped connection (server restart, failover, idle timeout, pg_terminate_backend): the
+# transaction did not commit, or committed and lost its reply; both are safe to run again
+# because every write is idempotent (ON CONFLICT, compare-and-set updates).
+RETRYABLE = (
+    asyncpg.exceptions.ConnectionDoesNotExistError,
+    asyncpg.exceptions.AdminShutdownError,
+    asyncpg.exceptions.CannotConnectNowError,
+    asyncpg.exceptions.ConnectionFailureError,
+    # A connection killed while idle is noticed mid-query as a protocol state error.
+    asyncpg.exceptions.InternalClientError,
+    ConnectionError,
+)
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _retrying(
+    method: Callable[Concatenate[PostgresStorage, P], Coroutine[Any, Any, R]],
+) -> Callable[Concatenate[PostgresStorage, P], Coroutine[Any, Any, R]]:
+    """Run a storage call again on a fresh connection when the connection drops."""
+
+    async def wrapper(self: PostgresStorage, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        for attempt in range(CONNECTION_RETRIES):
+            try:
+                return await method(self, *args, **kwargs)
+            except RETRYABLE as exc:
+                if attempt == CONNECTION_RETRIES - 1:
+                    raise StorageError(f"PostgreSQL connection lost: {exc}") from exc
+                if self._pool is not None:  # the others are likely dead too: start afresh
+                    await self._pool.expire_connections()
+                await asyncio.sleep(0.05 * 2**attempt)
+        raise AssertionError("unreachable")
+
+    wrapper.__name__, wrapper.__qualname__ = method.__name__, method.__qualname__
+    wrapper.__doc__ = method.__doc__
+    return wrapper  # advisory lock id: replicas starting together migrate one by one
 
 
 def normalize_postgres_url(url: str) -> str:
@@ -256,6 +296,7 @@ class PostgresStorage(Storage):
         async with self.pool.acquire() as conn:
             return list(await conn.fetch(sql, *args))
 
+    @_retrying
     async def schema_version(self) -> int:
         rows = await self._fetch("SELECT version FROM schema_version")
         return int(rows[0][0]) if rows else 0
@@ -267,6 +308,7 @@ class PostgresStorage(Storage):
             return False
         return bool(rows)
 
+    @_retrying
     async def get_user(self, platform: str, user_id: str) -> UserRecord | None:
         rows = await self._fetch(
             "SELECT * FROM users WHERE platform = $1 AND user_id = $2", platform, user_id
@@ -276,10 +318,12 @@ class PostgresStorage(Storage):
         row = rows[0]
         return UserRecord(row["platform"], row["user_id"], row["display_name"], row["language"])
 
+    @_retrying
     async def touch_user(self, platform: str, user_id: str, display_name: str | None) -> None:
         async with self.pool.acquire() as conn:
             await conn.execute(UPSERT_USER, platform, user_id, display_name)
 
+    @_retrying
     async def set_language(self, platform: str, user_id: str, language: str | None) -> None:
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute(UPSERT_USER, platform, user_id, None)
@@ -290,6 +334,7 @@ class PostgresStorage(Storage):
                 language,
             )
 
+    @_retrying
     async def create_attempt(self, new: NewAttempt) -> tuple[AttemptRecord, bool]:
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute(UPSERT_USER, new.platform, new.user_id, None)
@@ -322,10 +367,12 @@ class PostgresStorage(Storage):
                 raise StorageError("the attempt changed while it was being created; retry")
             return _attempt(existing), False
 
+    @_retrying
     async def get_attempt(self, attempt_id: int) -> AttemptRecord | None:
         rows = await self._fetch("SELECT * FROM attempts WHERE id = $1", attempt_id)
         return _attempt(rows[0]) if rows else None
 
+    @_retrying
     async def active_attempts(self, platform: str, user_id: str) -> list[AttemptRecord]:
         rows = await self._fetch(
             "SELECT * FROM attempts WHERE platform = $1 AND user_id = $2 AND status = 'active' "
@@ -335,12 +382,14 @@ class PostgresStorage(Storage):
         )
         return [_attempt(r) for r in rows]
 
+    @_retrying
     async def answers(self, attempt_id: int) -> list[AnswerRecord]:
         rows = await self._fetch(
             "SELECT * FROM answers WHERE attempt_id = $1 ORDER BY seq", attempt_id
         )
         return [_answer(r) for r in rows]
 
+    @_retrying
     async def record_answer(
         self, answer: AnswerRecord, *, finishes: bool, review: ReviewItem | None = None
     ) -> tuple[AnswerRecord, bool]:
@@ -375,6 +424,7 @@ class PostgresStorage(Storage):
             assert existing is not None
             return _answer(existing), False
 
+    @_retrying
     async def finish_attempt(self, attempt_id: int, status: AttemptStatus, at: datetime) -> bool:
         async with self.pool.acquire() as conn:
             result = await conn.execute(
@@ -386,6 +436,7 @@ class PostgresStorage(Storage):
             )
         return bool(result == "UPDATE 1")
 
+    @_retrying
     async def attempt_summaries(self, platform: str, user_id: str) -> list[AttemptSummary]:
         rows = await self._fetch(
             "SELECT a.*, COUNT(s.question_id) AS answered, "
@@ -399,12 +450,14 @@ class PostgresStorage(Storage):
             AttemptSummary(_attempt(r), int(r["answered"]), int(r["right_count"])) for r in rows
         ]
 
+    @_retrying
     async def attempts_for_quiz(self, quiz_id: str | None) -> list[AttemptRecord]:
         rows = await self._fetch(
             "SELECT * FROM attempts WHERE $1::text IS NULL OR quiz_id = $1 ORDER BY id", quiz_id
         )
         return [_attempt(r) for r in rows]
 
+    @_retrying
     async def answers_for_quiz(self, quiz_id: str | None) -> list[AnswerRecord]:
         rows = await self._fetch(
             "SELECT s.* FROM answers s JOIN attempts a ON a.id = s.attempt_id "
@@ -413,6 +466,7 @@ class PostgresStorage(Storage):
         )
         return [_answer(r) for r in rows]
 
+    @_retrying
     async def review_items(
         self, platform: str, user_id: str, quiz_id: str | None = None
     ) -> list[ReviewItem]:
@@ -430,6 +484,7 @@ class PostgresStorage(Storage):
             for r in rows
         ]
 
+    @_retrying
     async def quiz_summaries(self, quiz_id: str) -> list[AttemptSummary]:
         rows = await self._fetch(
             "SELECT a.*, COUNT(s.question_id) AS answered, "
@@ -442,6 +497,7 @@ class PostgresStorage(Storage):
             AttemptSummary(_attempt(r), int(r["answered"]), int(r["right_count"])) for r in rows
         ]
 
+    @_retrying
     async def create_round(self, new: NewRound) -> tuple[RoundRecord, bool]:
         async with self.pool.acquire() as conn, conn.transaction():
             row = await conn.fetchrow(
@@ -472,10 +528,12 @@ class PostgresStorage(Storage):
                 raise StorageError("the chat's round changed while starting; retry")
             return _round(existing), False
 
+    @_retrying
     async def get_round(self, round_id: int) -> RoundRecord | None:
         rows = await self._fetch("SELECT * FROM rounds WHERE id = $1", round_id)
         return _round(rows[0]) if rows else None
 
+    @_retrying
     async def active_round(self, platform: str, chat_id: str) -> RoundRecord | None:
         rows = await self._fetch(
             "SELECT * FROM rounds WHERE platform = $1 AND chat_id = $2 AND status = 'active'",
@@ -484,6 +542,7 @@ class PostgresStorage(Storage):
         )
         return _round(rows[0]) if rows else None
 
+    @_retrying
     async def rounds_due(self, now: datetime) -> list[RoundRecord]:
         rows = await self._fetch(
             "SELECT * FROM rounds WHERE status = 'active' AND deadline <= $1 ORDER BY deadline",
@@ -491,6 +550,7 @@ class PostgresStorage(Storage):
         )
         return [_round(r) for r in rows]
 
+    @_retrying
     async def record_round_answer(self, answer: RoundAnswer) -> tuple[RoundAnswer, bool]:
         async with self.pool.acquire() as conn, conn.transaction():
             # Lock the round row so that an answer and the question's close serialize.
@@ -528,6 +588,7 @@ class PostgresStorage(Storage):
                 raise StorageError("the question is closed")
             return _round_answer(existing), False
 
+    @_retrying
     async def round_answers(self, round_id: int) -> list[RoundAnswer]:
         rows = await self._fetch(
             "SELECT * FROM round_answers WHERE round_id = $1 ORDER BY number, answered_at",
@@ -535,6 +596,7 @@ class PostgresStorage(Storage):
         )
         return [_round_answer(r) for r in rows]
 
+    @_retrying
     async def advance_round(
         self, round_id: int, number: int, started_at: datetime, deadline: datetime
     ) -> bool:
@@ -549,6 +611,7 @@ class PostgresStorage(Storage):
             )
         return bool(result == "UPDATE 1")
 
+    @_retrying
     async def end_round(
         self, round_id: int, status: RoundStatus, at: datetime, number: int | None = None
     ) -> bool:
@@ -563,10 +626,12 @@ class PostgresStorage(Storage):
             )
         return bool(result == "UPDATE 1")
 
+    @_retrying
     async def get_value(self, scope: str, key: str) -> str | None:
         rows = await self._fetch("SELECT value FROM kv WHERE scope = $1 AND key = $2", scope, key)
         return str(rows[0][0]) if rows else None
 
+    @_retrying
     async def set_value(self, scope: str, key: str, value: str | None) -> None:
         async with self.pool.acquire() as conn:
             if value is None:

@@ -140,6 +140,7 @@ MIGRATIONS: list[str] = [
 ]
 
 BUSY_TIMEOUT_MS = 5000
+LOCK_RETRIES = 3  # whole-batch retries when another process holds the write lock too long
 MAX_BATCH = 512
 
 
@@ -227,8 +228,9 @@ def sqlite_path_from_url(url: str) -> str:
 class SQLiteStorage(Storage):
     """Storage in one SQLite file (or ``:memory:`` for throwaway use)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
         self.path = str(path)
+        self.busy_timeout_ms = busy_timeout_ms
         self._writer: aiosqlite.Connection | None = None
         self._reader: aiosqlite.Connection | None = None
         self._queue: asyncio.Queue[tuple[WriteOp, asyncio.Future[Any]] | None] = asyncio.Queue()
@@ -251,7 +253,7 @@ class SQLiteStorage(Storage):
     async def _connect(self) -> aiosqlite.Connection:
         conn = await aiosqlite.connect(self.path, isolation_level=None)
         conn.row_factory = sqlite3.Row
-        await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        await conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
         await conn.execute("PRAGMA foreign_keys = ON")
         if self.path != ":memory:":
             await conn.execute("PRAGMA journal_mode = WAL")
@@ -325,36 +327,58 @@ class SQLiteStorage(Storage):
     async def _run_batch(
         self, conn: aiosqlite.Connection, batch: list[tuple[WriteOp, asyncio.Future[Any]]]
     ) -> None:
-        results: list[tuple[asyncio.Future[Any], bool, Any]] = []
-        try:
-            await conn.execute("BEGIN IMMEDIATE")
-            for op, future in batch:
-                await conn.execute("SAVEPOINT op")
-                try:
-                    value = await op(conn)
-                except Exception as exc:  # one failed write must not undo the others
-                    await conn.execute("ROLLBACK TO op")
-                    await conn.execute("RELEASE op")
-                    results.append((future, False, exc))
+        for attempt in range(LOCK_RETRIES + 1):
+            try:
+                results = await self._try_batch(conn, batch)
+            except sqlite3.OperationalError as exc:
+                with contextlib.suppress(sqlite3.Error):
+                    await conn.execute("ROLLBACK")
+                locked = "locked" in str(exc) or "busy" in str(exc)
+                if locked and attempt < LOCK_RETRIES:
+                    await asyncio.sleep(0.05 * 2**attempt)  # nothing was written: run it again
+                    continue
+                self._fail(batch, exc)
+                return
+            except Exception as exc:
+                with contextlib.suppress(sqlite3.Error):
+                    await conn.execute("ROLLBACK")
+                self._fail(batch, exc)
+                return
+            for future, ok, value in results:
+                if future.done():
+                    continue
+                if ok:
+                    future.set_result(value)
                 else:
-                    await conn.execute("RELEASE op")
-                    results.append((future, True, value))
-            await conn.execute("COMMIT")
-        except Exception as exc:
-            with contextlib.suppress(sqlite3.Error):
-                await conn.execute("ROLLBACK")
-            failure = StorageError(f"could not commit to {self.path}: {exc}")
-            for _, future in batch:
-                if not future.done():
-                    future.set_exception(failure)
+                    future.set_exception(value)
             return
-        for future, ok, value in results:
-            if future.done():
-                continue
-            if ok:
-                future.set_result(value)
+
+    def _fail(self, batch: list[tuple[WriteOp, asyncio.Future[Any]]], exc: Exception) -> None:
+        failure = StorageError(f"could not commit to {self.path}: {exc}")
+        for _, future in batch:
+            if not future.done():
+                future.set_exception(failure)
+
+    async def _try_batch(
+        self, conn: aiosqlite.Connection, batch: list[tuple[WriteOp, asyncio.Future[Any]]]
+    ) -> list[tuple[asyncio.Future[Any], bool, Any]]:
+        """Run every write in one transaction, each in its own savepoint, and commit."""
+        results: list[tuple[asyncio.Future[Any], bool, Any]] = []
+        await conn.execute("BEGIN IMMEDIATE")
+        for op, future in batch:
+            await conn.execute("SAVEPOINT op")
+            try:
+                value = await op(conn)
+            except (sqlite3.IntegrityError, StorageError) as exc:  # this write alone fails
+                await conn.execute("ROLLBACK TO op")
+                await conn.execute("RELEASE op")
+                error = exc if isinstance(exc, StorageError) else StorageError(str(exc))
+                results.append((future, False, error))
             else:
-                future.set_exception(value)
+                await conn.execute("RELEASE op")
+                results.append((future, True, value))
+        await conn.execute("COMMIT")
+        return results
 
     # -- reads ----------------------------------------------------------------------------
 
