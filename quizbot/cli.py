@@ -333,6 +333,12 @@ def _answer_row(answer: AnswerRecord) -> dict[str, object]:
     }
 
 
+async def _discord_sync(args: argparse.Namespace) -> int:
+    from adapters.discord import discord_sync_command
+
+    return await discord_sync_command(_settings(), args.guild)
+
+
 async def _run(args: argparse.Namespace) -> int:
     settings = _settings()
     if not settings.telegram_token and not settings.discord_token:
@@ -397,6 +403,14 @@ def build_parser() -> argparse.ArgumentParser:
     importer.add_argument("--lang", default="en", help="language of the texts (default: en)")
     importer.add_argument("--force", action="store_true", help="replace an existing --out file")
 
+    sync = commands.add_parser("discord-sync", help="register the Discord slash commands now")
+    sync.add_argument(
+        "--guild",
+        type=int,
+        metavar="ID",
+        help="only in this server, at once (default: DISCORD_GUILD_ID; else global)",
+    )
+
     commands.add_parser("run", help="run the Telegram and/or Discord bot (needs tokens)")
     return parser
 
@@ -426,6 +440,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "progress": _progress,
         "stats": _stats,
         "export": _export,
+        "discord-sync": _discord_sync,
         "run": _run,
     }[args.command]
     try:

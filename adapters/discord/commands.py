@@ -1,0 +1,98 @@
+"""The slash commands: ``/quiz [quiz]``, ``/progress``, ``/language``, ``/stop``, ``/help``.
+
+The callbacks are thin: they find the :class:`~adapters.discord.handlers.QuizHandlers` of the
+client that received the interaction and hand over. :func:`build_tree` makes fresh command
+objects for each tree, so a process may hold several clients (the runner and
+``discord-sync``, or tests simulating a restart).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from adapters.discord.handlers import QuizHandlers
+from adapters.discord.translator import description, name
+from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LANGUAGES
+
+
+def handlers_for(interaction: discord.Interaction[Any]) -> QuizHandlers:
+    """The handlers of the client that received ``interaction``."""
+    handlers = getattr(interaction.client, "quiz_handlers", None)
+    if not isinstance(handlers, QuizHandlers):
+        raise RuntimeError("this client does not handle quiz commands")
+    return handlers
+
+
+async def quiz_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    return await handlers_for(interaction).quiz_choices(interaction, current)
+
+
+@app_commands.describe(quiz=description("cmd_quiz_option"))
+@app_commands.rename(quiz=name("quiz.quiz"))
+@app_commands.autocomplete(quiz=quiz_autocomplete)
+async def quiz_callback(interaction: discord.Interaction[Any], quiz: str | None = None) -> None:
+    await handlers_for(interaction).quiz(interaction, quiz)
+
+
+async def progress_callback(interaction: discord.Interaction[Any]) -> None:
+    await handlers_for(interaction).progress(interaction)
+
+
+@app_commands.describe(language=description("cmd_language_option"))
+@app_commands.rename(language=name("language.language"))
+@app_commands.choices(
+    language=[
+        app_commands.Choice(name=LANGUAGE_NAMES[code], value=code) for code in SUPPORTED_LANGUAGES
+    ]
+)
+async def language_callback(
+    interaction: discord.Interaction[Any], language: app_commands.Choice[str]
+) -> None:
+    await handlers_for(interaction).language(interaction, language.value)
+
+
+async def stop_callback(interaction: discord.Interaction[Any]) -> None:
+    await handlers_for(interaction).stop(interaction)
+
+
+async def help_callback(interaction: discord.Interaction[Any]) -> None:
+    await handlers_for(interaction).help(interaction)
+
+
+CALLBACKS: dict[str, Any] = {
+    "quiz": quiz_callback,
+    "progress": progress_callback,
+    "language": language_callback,
+    "stop": stop_callback,
+    "help": help_callback,
+}
+
+
+def make_commands() -> list[app_commands.Command[Any, ..., None]]:
+    """Fresh command objects, names and descriptions marked for the translator."""
+    return [
+        app_commands.Command(
+            name=name(command), description=description(f"cmd_{command}"), callback=callback
+        )
+        for command, callback in CALLBACKS.items()
+    ]
+
+
+def build_tree(client: discord.Client) -> app_commands.CommandTree[Any]:
+    """A command tree with our commands, usable in servers and in DMs with the bot.
+
+    Call ``await tree.set_translator(QuizTranslator())`` before syncing (it is async).
+    """
+    tree: app_commands.CommandTree[Any] = app_commands.CommandTree(
+        client,
+        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True),
+        allowed_installs=app_commands.AppInstallationType(guild=True),
+    )
+    for command in make_commands():
+        tree.add_command(command)
+    return tree

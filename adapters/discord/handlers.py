@@ -1,0 +1,450 @@
+"""What happens on each slash command and button press: engine calls and Discord replies.
+
+Conversation shape, chosen so a quiz reads as a transcript the user can scroll back through:
+
+- ``/quiz`` replies with the question (ephemeral in a server channel, so only that member
+  sees it; a normal message in DMs).
+- A press on an option edits *that* message into the feedback (right or wrong, the correct
+  option, the explanation; buttons disabled and coloured) and then sends the next question
+  as a new message (a followup, ephemeral in servers). Editing the question into its
+  feedback keeps every explanation readable later, and the new message keeps the next
+  question at the bottom of the conversation where the eye already is.
+- The last answer is followed by the result with a ✓/✗ per question and a retry button.
+- Presses that change nothing (someone else's quiz, a second press, an answered or closed
+  question, a button we do not know) get a short ephemeral notice and leave every message as
+  it was.
+- Ephemeral messages disappear when the Discord client reloads; ``/quiz`` then resumes the
+  quiz at its next unanswered question (the engine keeps the attempt).
+
+Commands (and the start/list buttons, which also create messages) go through a per-user rate
+limiter; answering is paced by the quiz itself and is not limited.
+
+Discord wants an acknowledgement within 3 seconds. The engine is normally much faster; if a
+call has not finished after :data:`DEFER_AFTER` seconds the interaction is deferred (a
+"thinking…" placeholder for commands, a silent deferred update for presses) and the real
+reply follows as an edit or followup.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import discord
+from discord import app_commands
+
+from adapters.discord import buttons, rendering
+from adapters.discord.texts import STRINGS as TEXTS
+from adapters.discord.texts import text
+from adapters.discord.translator import localize_commands
+from bot.engine import QuizEngine
+from bot.i18n import t
+from bot.rate_limit import CommandRateLimiter
+from bot.text_direction import paragraph, strip_controls
+from bot.views import (
+    AnswerFeedback,
+    AnswerOutcome,
+    Participant,
+    QuizResult,
+    StartOutcome,
+    StartResult,
+)
+
+PLATFORM = "discord"
+DEFER_AFTER = 2.0  # seconds; Discord drops interactions not acknowledged within 3
+
+log = logging.getLogger("quizbot.discord")
+T = TypeVar("T")
+
+
+@dataclass
+class Outgoing:
+    """One message to send or to edit into place."""
+
+    content: str | None = None
+    embeds: Sequence[discord.Embed] = ()
+    view: discord.ui.View | None = None
+
+    def send_kwargs(self) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {"embeds": list(self.embeds)}
+        if self.content:
+            kwargs["content"] = rendering.notice(self.content)
+        if self.view is not None:
+            kwargs["view"] = self.view
+        return kwargs
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        # Edits replace everything, so say explicitly what goes away.
+        content = rendering.notice(self.content) if self.content else None
+        return {"content": content, "embeds": list(self.embeds), "view": self.view}
+
+
+def participant(interaction: discord.Interaction[Any]) -> Participant:
+    """The user behind an interaction, with their Discord client's locale."""
+    user = interaction.user
+    return Participant(PLATFORM, str(user.id), user.display_name, interaction.locale.value)
+
+
+def say(interaction: discord.Interaction[Any], message: str, language: str) -> str:
+    """Interface text for a message: commands named as the user's client names them, each
+    line laid out in the language's direction."""
+    return paragraph(localize_commands(message, interaction.locale), language)
+
+
+def is_private_reply(interaction: discord.Interaction[Any]) -> bool:
+    """In a server, quiz messages are ephemeral: only the member who asked sees them."""
+    return interaction.guild_id is not None
+
+
+def _pages_to_messages(
+    pages: Sequence[rendering.Page], view: discord.ui.View | None = None
+) -> list[Outgoing]:
+    messages = [Outgoing(embeds=page) for page in pages]
+    messages[-1].view = view
+    return messages
+
+
+class QuizHandlers:
+    """Handles the slash commands and button presses of one client with one engine."""
+
+    def __init__(
+        self,
+        engine: QuizEngine,
+        *,
+        defer_after: float = DEFER_AFTER,
+        limiter: CommandRateLimiter | None = None,
+    ) -> None:
+        self.engine = engine
+        self.defer_after = defer_after
+        self.limiter = limiter or CommandRateLimiter()
+        self._in_flight: set[asyncio.Task[Any]] = set()
+
+    # -- plumbing -------------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def _handling(self, interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
+        """Track the handler (so stop() can let it finish) and turn a crash into a notice."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._in_flight.add(task)
+        try:
+            yield
+        except Exception:
+            log.exception("handling a Discord interaction failed")
+            with contextlib.suppress(Exception):
+                language = await self._interface_language(interaction)
+                await self._notice(interaction, text("error", language), language)
+        finally:
+            if task is not None:
+                self._in_flight.discard(task)
+
+    async def drain(self, grace: float) -> None:
+        """Wait (up to ``grace`` seconds) for interactions being handled to finish."""
+        pending = {task for task in self._in_flight if task is not asyncio.current_task()}
+        if pending:
+            await asyncio.wait(pending, timeout=grace)
+
+    async def _in_time(
+        self,
+        interaction: discord.Interaction[Any],
+        work: Awaitable[T],
+        defer: Callable[[], Awaitable[object]],
+    ) -> T:
+        """Run ``work``; if it is still running after ``defer_after`` seconds, acknowledge
+        the interaction with ``defer`` so Discord's 3 second window is kept."""
+        task = asyncio.ensure_future(work)
+        try:
+            return await asyncio.wait_for(asyncio.shield(task), self.defer_after)
+        except TimeoutError:
+            if not interaction.response.is_done():
+                try:
+                    await defer()
+                except discord.HTTPException:
+                    log.warning("could not defer interaction %s", interaction.id, exc_info=True)
+            return await task
+
+    async def _interface_language(self, interaction: discord.Interaction[Any]) -> str:
+        return await self.engine.interface_language(participant(interaction))
+
+    async def _reply(
+        self, interaction: discord.Interaction[Any], messages: Sequence[Outgoing], *, private: bool
+    ) -> None:
+        """New messages: the first as the response (or in place of the "thinking…"
+        placeholder when deferred), the others as followups."""
+        first, *rest = messages
+        if not interaction.response.is_done():
+            await interaction.response.send_message(**first.send_kwargs(), ephemeral=private)
+        else:
+            await interaction.edit_original_response(**first.edit_kwargs())
+        for message in rest:
+            await interaction.followup.send(**message.send_kwargs(), ephemeral=private, wait=True)
+
+    async def _update(
+        self, interaction: discord.Interaction[Any], messages: Sequence[Outgoing], *, private: bool
+    ) -> None:
+        """Edit the pressed message into the first message, then send the others."""
+        first, *rest = messages
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(**first.edit_kwargs())
+        else:
+            await interaction.edit_original_response(**first.edit_kwargs())
+        for message in rest:
+            await interaction.followup.send(**message.send_kwargs(), ephemeral=private, wait=True)
+
+    async def _notice(
+        self, interaction: discord.Interaction[Any], notice: str, language: str
+    ) -> None:
+        """A short note only the presser sees; nothing else changes."""
+        content = rendering.notice(say(interaction, notice, language))
+        thinking = discord.InteractionResponseType.deferred_channel_message
+        if not interaction.response.is_done():
+            await interaction.response.send_message(content, ephemeral=True)
+        elif interaction.response.type is thinking:  # replace the "thinking…" placeholder
+            await interaction.edit_original_response(content=content, embeds=[], view=None)
+        else:
+            await interaction.followup.send(content, ephemeral=True, wait=True)
+
+    async def _notice_in_time(self, interaction: discord.Interaction[Any], key: str) -> None:
+        """A notice from :mod:`adapters.discord.texts` or :data:`bot.i18n.STRINGS`, in the
+        user's language (looked up without risking Discord's 3 seconds)."""
+        language = await self._in_time(
+            interaction,
+            self._interface_language(interaction),
+            lambda: interaction.response.defer(ephemeral=True, thinking=True),
+        )
+        notice = text(key, language) if key in TEXTS else t(key, language)
+        await self._notice(interaction, notice, language)
+
+    async def _allowed(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether the user may run another command now (a per-user token bucket); if not,
+        they are told. Discord needs every interaction answered, and interaction replies do
+        not count against the bot's global rate limit, so the notice is repeated rather than
+        leaving the user with "this interaction failed"."""
+        if self.limiter.check(PLATFORM, str(interaction.user.id)).allowed:
+            return True
+        await self._notice_in_time(interaction, "slow_down")
+        return False
+
+    def _think(self, interaction: discord.Interaction[Any]) -> Callable[[], Awaitable[object]]:
+        private = is_private_reply(interaction)
+        return lambda: interaction.response.defer(ephemeral=private, thinking=True)
+
+    # -- starting -------------------------------------------------------------------------
+
+    async def quiz(self, interaction: discord.Interaction[Any], query: str | None) -> None:
+        """``/quiz [quiz]``: start or resume a quiz (or list them)."""
+        async with self._handling(interaction):
+            if not await self._allowed(interaction):
+                return
+            await self._start(interaction, await self._resolve_quiz(interaction, query))
+
+    async def start_pressed(
+        self, interaction: discord.Interaction[Any], quiz_id: str, owner_id: int | None
+    ) -> None:
+        """A quiz's start button, or the retry button under a result."""
+        async with self._handling(interaction):
+            if not await self._allowed(interaction):
+                return
+            if owner_id is not None and owner_id != interaction.user.id:
+                await self._notice_in_time(interaction, "not_your_button")
+                return
+            await self._start(interaction, quiz_id)
+
+    async def list_pressed(self, interaction: discord.Interaction[Any]) -> None:
+        """The "another quiz" button: the list of quizzes."""
+        async with self._handling(interaction):
+            if not await self._allowed(interaction):
+                return
+            language = await self._in_time(
+                interaction, self._interface_language(interaction), self._think(interaction)
+            )
+            summaries = tuple(self.engine.quizzes(language))
+            result = StartResult(
+                StartOutcome.CHOOSE, language, t("choose_quiz", language), quizzes=summaries
+            )
+            await self._reply(
+                interaction,
+                self._start_messages(interaction, result),
+                private=is_private_reply(interaction),
+            )
+
+    async def _resolve_quiz(
+        self, interaction: discord.Interaction[Any], query: str | None
+    ) -> str | None:
+        """A quiz id from what was typed: an id (autocomplete fills those in), else the one
+        quiz whose title contains the text."""
+        query = (query or "").strip()
+        if not query or self.engine.catalog.get(query) is not None:
+            return query or None
+        language = await self._interface_language(interaction)
+        needle = query.casefold()
+        found = [
+            s.id
+            for s in self.engine.quizzes(language)
+            if needle in strip_controls(s.title).casefold()
+        ]
+        return found[0] if len(found) == 1 else query
+
+    async def _start(self, interaction: discord.Interaction[Any], quiz_id: str | None) -> None:
+        who = participant(interaction)
+        chat = str(interaction.channel_id) if interaction.channel_id else None
+        result = await self._in_time(
+            interaction, self.engine.start(who, quiz_id, chat_id=chat), self._think(interaction)
+        )
+        await self._reply(
+            interaction,
+            self._start_messages(interaction, result),
+            private=is_private_reply(interaction),
+        )
+
+    def _start_messages(
+        self, interaction: discord.Interaction[Any], result: StartResult
+    ) -> list[Outgoing]:
+        if result.question is not None:
+            pages = rendering.question_pages(result.question)
+            messages = _pages_to_messages(pages, buttons.answer_view(result.question))
+            if result.notice:
+                messages[0].content = say(interaction, result.notice, result.language)
+            return messages
+        if result.quizzes:
+            shown = min(len(result.quizzes), buttons.ROWS * buttons.BUTTONS_PER_ROW)
+            notice = localize_commands(result.notice, interaction.locale)
+            pages = rendering.choose_pages(result.quizzes, result.language, notice, shown=shown)
+            return _pages_to_messages(pages, buttons.choose_view(result.quizzes))
+        return [Outgoing(content=say(interaction, result.notice, result.language))]
+
+    async def quiz_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Autocomplete for ``/quiz``: titles in the user's language containing the text."""
+        language = await self._interface_language(interaction)
+        needle = current.strip().casefold()
+        choices = []
+        for summary in sorted(
+            self.engine.quizzes(language), key=lambda s: strip_controls(s.title).casefold()
+        ):
+            title = strip_controls(summary.title)
+            if needle and needle not in title.casefold() and needle not in summary.id:
+                continue
+            line = t("quiz_summary", language, title=summary.title, count=summary.question_count)
+            name = rendering.truncate(line, rendering.CHOICE_NAME_LIMIT)
+            choices.append(app_commands.Choice(name=name, value=summary.id))
+        return choices[: rendering.CHOICES_LIMIT]
+
+    # -- answering ------------------------------------------------------------------------
+
+    async def answer(
+        self, interaction: discord.Interaction[Any], attempt_id: int, number: int, option: int
+    ) -> None:
+        """An option button: record the answer once and show what it means."""
+        async with self._handling(interaction):
+            who = participant(interaction)
+            feedback = await self._in_time(
+                interaction,
+                self.engine.answer_at(who, attempt_id, number, option),
+                interaction.response.defer,
+            )
+            if feedback.outcome is not AnswerOutcome.ACCEPTED or feedback.question is None:
+                await self._notice(interaction, feedback.notice, feedback.language)
+                return
+            await self._update(
+                interaction,
+                self._feedback_messages(interaction, feedback),
+                private=is_private_reply(interaction),
+            )
+
+    def _feedback_messages(
+        self, interaction: discord.Interaction[Any], feedback: AnswerFeedback
+    ) -> list[Outgoing]:
+        assert feedback.question is not None
+        pages = rendering.feedback_pages(feedback)
+        messages = [Outgoing(embeds=page) for page in pages]
+        # The disabled buttons stay under the answered question, on the edited message.
+        messages[0].view = buttons.answer_view(feedback.question, feedback)
+        if feedback.next_question is not None:
+            following = rendering.question_pages(feedback.next_question)
+            messages += _pages_to_messages(following, buttons.answer_view(feedback.next_question))
+        elif feedback.result is not None:
+            messages += self._result_messages(interaction, feedback.result)
+        return messages
+
+    def _result_messages(
+        self, interaction: discord.Interaction[Any], result: QuizResult
+    ) -> list[Outgoing]:
+        language = result.language
+        other = t("other_quiz", language) if len(self.engine.catalog) > 1 else None
+        view = buttons.result_view(result.quiz_id, interaction.user.id, t("retry", language), other)
+        return _pages_to_messages(rendering.result_pages(result), view)
+
+    # -- the other commands ---------------------------------------------------------------
+
+    async def progress(self, interaction: discord.Interaction[Any]) -> None:
+        """``/progress``: attempts and scores per quiz."""
+        async with self._handling(interaction):
+            if not await self._allowed(interaction):
+                return
+            who = participant(interaction)
+            report = await self._in_time(
+                interaction, self.engine.progress(who), self._think(interaction)
+            )
+            if report.quizzes:
+                messages = _pages_to_messages(rendering.progress_pages(report))
+            else:
+                notice = say(interaction, t("no_progress", report.language), report.language)
+                messages = [Outgoing(content=notice)]
+            await self._reply(interaction, messages, private=is_private_reply(interaction))
+
+    async def language(self, interaction: discord.Interaction[Any], code: str) -> None:
+        """``/language``: remember the user's language (for Bengali and Urdu, the only way)."""
+        async with self._handling(interaction):
+            if not await self._allowed(interaction):
+                return
+            who = participant(interaction)
+            matched = await self._in_time(
+                interaction, self.engine.set_language(who, code), self._think(interaction)
+            )
+            language = matched or await self.engine.interface_language(who)
+            reply = say(interaction, t("language_set", language), language)
+            await self._reply(
+                interaction, [Outgoing(content=reply)], private=is_private_reply(interaction)
+            )
+
+    async def stop(self, interaction: discord.Interaction[Any]) -> None:
+        """``/stop``: abandon the current quiz; its buttons then say it is closed."""
+        async with self._handling(interaction):
+            if not await self._allowed(interaction):
+                return
+            who = participant(interaction)
+
+            async def stop_quiz() -> tuple[str, str]:
+                return await self.engine.stop(who), await self.engine.interface_language(who)
+
+            notice, language = await self._in_time(
+                interaction, stop_quiz(), self._think(interaction)
+            )
+            notice = say(interaction, notice, language)
+            await self._reply(
+                interaction, [Outgoing(content=notice)], private=is_private_reply(interaction)
+            )
+
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        """``/help``: what the bot does and its commands."""
+        async with self._handling(interaction):
+            if not await self._allowed(interaction):
+                return
+            language = await self._in_time(
+                interaction, self._interface_language(interaction), self._think(interaction)
+            )
+            pages = rendering.help_pages(language, interaction.locale)
+            await self._reply(
+                interaction, _pages_to_messages(pages), private=is_private_reply(interaction)
+            )
+
+    async def unknown_button(self, interaction: discord.Interaction[Any]) -> None:
+        """A press whose ``custom_id`` is none of ours."""
+        async with self._handling(interaction):
+            await self._notice_in_time(interaction, "invalid_button")

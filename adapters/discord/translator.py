@@ -1,0 +1,101 @@
+"""Slash command names and descriptions in the Discord client locales we speak.
+
+Discord shows a command in the client's locale when the command carries a localization for
+it. Of our languages only English (en-US, en-GB) and Russian exist as Discord locales; Bengali
+and Urdu users pick their language with ``/language`` instead, and the engine remembers it.
+
+Interactions always carry the default (English) names, so dispatch never depends on this; the
+translated names matter only for what users see and type, and for texts that mention a
+command (:func:`localize_commands`).
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+from discord import app_commands
+
+from adapters.discord.texts import STRINGS
+
+COMMANDS = ("quiz", "progress", "language", "stop", "help")
+
+# Discord locale -> our language code.
+LOCALE_LANGUAGES: dict[discord.Locale, str] = {
+    discord.Locale.american_english: "en",
+    discord.Locale.british_english: "en",
+    discord.Locale.russian: "ru",
+}
+
+# Command and option names: lowercase, at most 32 characters, letters/digits/-/_ only.
+NAMES: dict[str, dict[str, str]] = {
+    "quiz": {"en": "quiz", "ru": "тест"},
+    "progress": {"en": "progress", "ru": "прогресс"},
+    "language": {"en": "language", "ru": "язык"},
+    "stop": {"en": "stop", "ru": "стоп"},
+    "help": {"en": "help", "ru": "помощь"},
+    "quiz.quiz": {"en": "quiz", "ru": "тест"},
+    "language.language": {"en": "language", "ru": "язык"},
+}
+
+
+def name(key: str) -> app_commands.locale_str:
+    """A translatable command or option name (its English default and lookup key)."""
+    return app_commands.locale_str(NAMES[key]["en"], key=f"name:{key}")
+
+
+def description(key: str) -> app_commands.locale_str:
+    """A translatable description from :data:`adapters.discord.texts.STRINGS`."""
+    return app_commands.locale_str(STRINGS[key]["en"], key=f"text:{key}")
+
+
+def lookup(key: str, language: str) -> str | None:
+    """The translation behind a ``name:``/``text:`` key, or None."""
+    kind, _, inner = key.partition(":")
+    table = NAMES if kind == "name" else STRINGS if kind == "text" else None
+    if table is None or inner not in table:
+        return None
+    return table[inner].get(language)
+
+
+class QuizTranslator(app_commands.Translator):
+    """Translates the strings marked with a ``key`` for en-US, en-GB and ru."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        key = string.extras.get("key")
+        language = LOCALE_LANGUAGES.get(locale)
+        if not isinstance(key, str) or language is None:
+            return None
+        return lookup(key, language)
+
+
+def locale_language(locale: discord.Locale | str | None) -> str | None:
+    """Our language for a Discord locale (``ru``, ``en-US``...), None for the others."""
+    if isinstance(locale, str) and not isinstance(locale, discord.Locale):
+        try:
+            locale = discord.Locale(locale)
+        except ValueError:
+            return None
+    return LOCALE_LANGUAGES.get(locale) if locale is not None else None
+
+
+def command_name(command: str, locale: discord.Locale | str | None) -> str:
+    """The name a client in ``locale`` shows for ``command``."""
+    names = NAMES[command]
+    return names.get(locale_language(locale) or "en") or names["en"]
+
+
+# "/quiz" in interface text, also with the Urdu left-to-right isolates around "quiz".
+_MENTION = re.compile(r"(?<![\w/])/(\u2066?)(" + "|".join(COMMANDS) + r")(\u2069?)(?![\w-])")
+
+
+def localize_commands(text: str, locale: discord.Locale | str | None) -> str:
+    """Rewrite ``/quiz`` and friends to the names the user's client shows."""
+    if locale_language(locale) in (None, "en"):
+        return text
+    return _MENTION.sub(lambda m: f"/{m[1]}{command_name(m[2], locale)}{m[3]}", text)

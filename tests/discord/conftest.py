@@ -1,0 +1,76 @@
+"""Fixtures: the fake Discord API with discord.py pointed at it, a logged-in quiz client."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import discord
+import discord.gateway
+import discord.http
+import pytest
+import yarl
+
+from adapters.discord import QuizClient
+from bot.catalog import QuizCatalog
+from bot.engine import QuizEngine
+from bot.quiz import Quiz
+from quizbot.settings import Settings
+from tests.conftest import SEED_QUIZ
+from tests.discord.discord_fake_api import TOKEN, FakeDiscord
+from tests.discord.discord_harness import GUILD_ID, ClientFactory, World
+
+
+@pytest.fixture
+async def fake_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+    fake = FakeDiscord()
+    fake.guilds.add(GUILD_ID)
+    base = await fake.start()
+    # discord.py's own configuration: where the REST API and the gateway are.
+    monkeypatch.setattr(discord.http.Route, "BASE", f"{base}/api/v10")
+    monkeypatch.setattr(
+        discord.gateway.DiscordWebSocket,
+        "DEFAULT_GATEWAY",
+        yarl.URL(f"{base.replace('http', 'ws')}/gateway/"),
+    )
+    yield fake
+    await fake.close()
+    assert fake.violations == [], fake.violations
+
+
+@pytest.fixture
+def settings(db_path: Path) -> Settings:
+    return Settings(database_url=f"sqlite:///{db_path}", discord_token=TOKEN)
+
+
+@pytest.fixture
+async def make_client(
+    fake_discord: FakeDiscord, settings: Settings
+) -> AsyncIterator[ClientFactory]:
+    """Log in new clients against the fake (HTTP only, like a process before its gateway
+    connects); all are closed at the end."""
+    clients: list[QuizClient] = []
+
+    async def make(engine: QuizEngine, **options: object) -> QuizClient:
+        client_settings = options.pop("settings", settings)
+        assert isinstance(client_settings, Settings)
+        client = QuizClient(engine, client_settings, **options)  # type: ignore[arg-type]
+        clients.append(client)
+        await client.login(TOKEN)
+        return client
+
+    yield make
+    for client in clients:
+        await client.close()
+
+
+@pytest.fixture
+async def world(fake_discord: FakeDiscord, engine: QuizEngine, make_client: ClientFactory) -> World:
+    return World(fake_discord, await make_client(engine))
+
+
+@pytest.fixture
+def quiz(catalog: QuizCatalog) -> Quiz:
+    found = catalog.get(SEED_QUIZ)
+    assert found is not None
+    return found

@@ -1,0 +1,653 @@
+"""A local stand-in for Discord's REST API and gateway that enforces Discord's rules.
+
+discord.py is pointed at it by patching ``discord.http.Route.BASE`` (and the gateway URL),
+which is discord.py's own configuration; everything else runs unchanged. The fake keeps
+the messages the bot creates and edits so tests can read what a user would see, records every
+request with its arrival time, and answers like Discord does when the bot breaks a rule: a
+400 for a payload over a limit, an "Unknown interaction" for a reply later than 3 seconds, an
+"already acknowledged" for a second reply. Every such breach is also appended to
+:attr:`FakeDiscord.violations`, which the fixtures require to be empty.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+from aiohttp import WSMsgType, web
+
+API = "/api/v10"
+TOKEN = "fake-bot-token"
+RESPONSE_WINDOW = 3.0
+
+# Interaction callback types.
+CHANNEL_MESSAGE = 4
+DEFERRED_CHANNEL_MESSAGE = 5
+DEFERRED_UPDATE_MESSAGE = 6
+UPDATE_MESSAGE = 7
+AUTOCOMPLETE_RESULT = 8
+
+# Interaction types.
+APPLICATION_COMMAND = 2
+MESSAGE_COMPONENT = 3
+AUTOCOMPLETE = 4
+
+ALLOWED_CALLBACKS = {
+    APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE},
+    MESSAGE_COMPONENT: {
+        CHANNEL_MESSAGE,
+        DEFERRED_CHANNEL_MESSAGE,
+        DEFERRED_UPDATE_MESSAGE,
+        UPDATE_MESSAGE,
+    },
+    AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
+}
+
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+LOCALES = {locale.value for locale in discord.Locale}
+COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
+
+
+@dataclass
+class Recorded:
+    """One request as the fake received it."""
+
+    method: str
+    path: str
+    body: Any
+    at: float
+    interaction_id: int | None = None
+    status: int = 200
+
+
+@dataclass
+class Message:
+    """A message as Discord stores it (only the parts the bot uses)."""
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    flags: int
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    viewer: int | None = None  # ephemeral: the one user who sees it
+    interaction_id: int | None = None
+    edits: int = 0
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    def apply(self, body: dict[str, Any]) -> None:
+        """An edit: the fields present replace the old ones."""
+        if "content" in body:
+            self.content = body["content"] or ""
+        if "embeds" in body:
+            self.embeds = body["embeds"] or []
+        if "components" in body:
+            self.components = body["components"] or []
+        self.flags &= ~LOADING
+        self.edits += 1
+
+
+@dataclass
+class Interaction:
+    """An interaction the test fed to the bot, and how the bot answered it."""
+
+    id: int
+    token: str
+    type: int
+    user_id: int
+    channel_id: int
+    guild_id: int | None
+    fed_at: float
+    message_id: int | None = None  # the message a pressed component is on
+    response_type: int | None = None
+    responded_at: float | None = None
+    original_id: int | None = None  # the message "@original" refers to
+    choices: list[dict[str, Any]] | None = None
+
+    @property
+    def delay(self) -> float | None:
+        return None if self.responded_at is None else self.responded_at - self.fed_at
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    # discord.py parses a body as JSON only for exactly "application/json", as Discord sends.
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
+
+
+class DiscordError(Exception):
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def _check_embed(embed: dict[str, Any], where: str) -> tuple[list[str], int]:
+    problems = []
+    size = 0
+
+    def limit(value: str | None, most: int, what: str, *, required: bool = False) -> None:
+        nonlocal size
+        if value is None:
+            if required:
+                problems.append(f"{where}: {what} is missing")
+            return
+        if not isinstance(value, str):
+            problems.append(f"{where}: {what} is not a string")
+            return
+        if required and not value.strip():
+            problems.append(f"{where}: {what} is empty")
+        if len(value) > most:
+            problems.append(f"{where}: {what} has {len(value)} characters (limit {most})")
+        size += len(value)
+
+    limit(embed.get("title"), 256, "title")
+    limit(embed.get("description"), 4096, "description")
+    limit((embed.get("author") or {}).get("name"), 256, "author name")
+    limit((embed.get("footer") or {}).get("text"), 2048, "footer")
+    fields = embed.get("fields") or []
+    if len(fields) > 25:
+        problems.append(f"{where}: {len(fields)} fields (limit 25)")
+    for number, item in enumerate(fields):
+        limit(item.get("name"), 256, f"field {number} name", required=True)
+        limit(item.get("value"), 1024, f"field {number} value", required=True)
+    if size > 6000:
+        problems.append(f"{where}: embed has {size} characters (limit 6000)")
+    return problems, size
+
+
+def check_message(body: dict[str, Any], *, creating: bool) -> list[str]:
+    """Everything in a message payload that Discord would refuse."""
+    problems = []
+    content = body.get("content")
+    if content is not None and len(content) > 2000:
+        problems.append(f"content has {len(content)} characters (limit 2000)")
+    embeds = body.get("embeds") or []
+    if len(embeds) > 10:
+        problems.append(f"{len(embeds)} embeds (limit 10)")
+    total = 0
+    for number, embed in enumerate(embeds):
+        found, size = _check_embed(embed, f"embed {number}")
+        problems += found
+        total += size
+    if total > 6000:
+        problems.append(f"embeds have {total} characters in all (limit 6000)")
+    rows = body.get("components") or []
+    if len(rows) > 5:
+        problems.append(f"{len(rows)} component rows (limit 5)")
+    custom_ids: list[str] = []
+    for row_number, row in enumerate(rows):
+        if row.get("type") != 1:
+            problems.append(f"row {row_number} is not an action row")
+            continue
+        items = row.get("components") or []
+        if not 1 <= len(items) <= 5:
+            problems.append(f"row {row_number} has {len(items)} buttons (1 to 5)")
+        for item in items:
+            if item.get("type") != 2:
+                continue
+            label = item.get("label")
+            if label is not None and len(label) > 80:
+                problems.append(f"button label has {len(label)} characters (limit 80)")
+            if not label and not item.get("emoji"):
+                problems.append("button without label or emoji")
+            if item.get("style") in (1, 2, 3, 4):
+                custom_id = item.get("custom_id")
+                if not custom_id:
+                    problems.append("button without custom_id")
+                elif len(custom_id) > 100:
+                    problems.append(f"custom_id has {len(custom_id)} characters (limit 100)")
+                else:
+                    custom_ids.append(custom_id)
+    if len(custom_ids) != len(set(custom_ids)):
+        problems.append("duplicate custom_id in one message")
+    if creating and not (content or embeds or rows):
+        problems.append("cannot send an empty message")
+    return problems
+
+
+def _check_localizations(value: Any, where: str, *, name: bool) -> list[str]:
+    problems = []
+    for locale, text in (value or {}).items():
+        if locale not in LOCALES:
+            problems.append(f"{where}: unknown locale {locale!r}")
+        if name and (not COMMAND_NAME.match(text) or text != text.lower()):
+            problems.append(f"{where}: invalid localized name {text!r}")
+        if not name and not 1 <= len(text) <= 100:
+            problems.append(f"{where}: localized description of {len(text)} characters")
+    return problems
+
+
+def check_commands(commands: list[dict[str, Any]]) -> list[str]:
+    """What Discord would refuse in a bulk overwrite of application commands."""
+    problems = []
+    if len(commands) > 100:
+        problems.append("more than 100 commands")
+    for command in commands:
+        where = f"command {command.get('name')!r}"
+        name = command.get("name", "")
+        if not COMMAND_NAME.match(name) or name != name.lower():
+            problems.append(f"{where}: invalid name")
+        if not 1 <= len(command.get("description", "")) <= 100:
+            problems.append(f"{where}: description must have 1 to 100 characters")
+        problems += _check_localizations(command.get("name_localizations"), where, name=True)
+        problems += _check_localizations(
+            command.get("description_localizations"), where, name=False
+        )
+        options = command.get("options") or []
+        if len(options) > 25:
+            problems.append(f"{where}: more than 25 options")
+        for option in options:
+            owhere = f"{where} option {option.get('name')!r}"
+            oname = option.get("name", "")
+            if not COMMAND_NAME.match(oname) or oname != oname.lower():
+                problems.append(f"{owhere}: invalid name")
+            if not 1 <= len(option.get("description", "")) <= 100:
+                problems.append(f"{owhere}: description must have 1 to 100 characters")
+            problems += _check_localizations(option.get("name_localizations"), owhere, name=True)
+            problems += _check_localizations(
+                option.get("description_localizations"), owhere, name=False
+            )
+            choices = option.get("choices") or []
+            if len(choices) > 25:
+                problems.append(f"{owhere}: more than 25 choices")
+            if choices and option.get("autocomplete"):
+                problems.append(f"{owhere}: choices and autocomplete together")
+    return problems
+
+
+class FakeDiscord:
+    """The fake server. ``await start()`` returns its base URL; ``await close()`` stops it."""
+
+    def __init__(self) -> None:
+        self._ids = itertools.count(1_300_000_000_000_000_000)
+        self.app_id = next(self._ids)
+        self.bot_user = {
+            "id": str(self.app_id),
+            "username": "quizbot",
+            "discriminator": "0",
+            "global_name": "Quiz Bot",
+            "avatar": None,
+            "bot": True,
+        }
+        self.requests: list[Recorded] = []
+        self.violations: list[str] = []
+        self.messages: dict[int, Message] = {}
+        self.interactions: dict[int, Interaction] = {}
+        self._by_token: dict[str, Interaction] = {}
+        self.commands: dict[str, list[dict[str, Any]]] = {}
+        self.command_syncs: list[str] = []  # the target of every bulk overwrite
+        self.guilds: set[int] = set()  # servers the bot is a member of
+        self.gateway_identifies = 0
+        self.gateway_close_codes: list[int | None] = []
+        self.identified = asyncio.Event()
+        self._sockets: list[web.WebSocketResponse] = []
+        self._sequence = itertools.count(2)
+        self._runner: web.AppRunner | None = None
+        self.base_url = ""
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    async def start(self) -> str:
+        app = web.Application()
+        app.router.add_get(f"{API}/users/@me", self._users_me)
+        app.router.add_get(f"{API}/oauth2/applications/@me", self._application)
+        app.router.add_put(f"{API}/applications/{{app}}/commands", self._put_commands)
+        app.router.add_put(
+            f"{API}/applications/{{app}}/guilds/{{guild}}/commands", self._put_commands
+        )
+        app.router.add_post(f"{API}/interactions/{{iid}}/{{token}}/callback", self._callback)
+        app.router.add_route(
+            "*", f"{API}/webhooks/{{app}}/{{token}}/messages/{{message}}", self._webhook_message
+        )
+        app.router.add_post(f"{API}/webhooks/{{app}}/{{token}}", self._followup)
+        app.router.add_get("/gateway/", self._gateway)
+        app.router.add_route("*", "/{tail:.*}", self._unknown)
+        self._runner = web.AppRunner(app, shutdown_timeout=0.5)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        self.base_url = f"http://127.0.0.1:{port}"
+        return self.base_url
+
+    async def close(self) -> None:
+        for socket in list(self._sockets):
+            await socket.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    # -- what tests use -------------------------------------------------------------------
+
+    def new_id(self) -> int:
+        return next(self._ids)
+
+    def expect(self, interaction: Interaction) -> None:
+        """Register an interaction about to be fed to the bot (its clock starts now)."""
+        self.interactions[interaction.id] = interaction
+        self._by_token[interaction.token] = interaction
+
+    def message_payload(self, message: Message) -> dict[str, Any]:
+        return {
+            "id": str(message.id),
+            "channel_id": str(message.channel_id),
+            "type": 20 if message.interaction_id else 0,
+            "content": message.content,
+            "author": self.bot_user,
+            "embeds": message.embeds,
+            "components": message.components,
+            "flags": message.flags,
+            "timestamp": "2026-01-01T00:00:00.000000+00:00",
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "pinned": False,
+            "application_id": str(self.app_id),
+            "webhook_id": str(self.app_id),
+        }
+
+    def old_message(self, channel_id: int, custom_ids: list[str], *, viewer: int | None) -> Message:
+        """A message the bot sent long ago (another version, a database since reset)."""
+        rows = [
+            {"type": 1, "components": [{"type": 2, "style": 1, "label": f"{n}", "custom_id": c}]}
+            for n, c in enumerate(custom_ids)
+        ]
+        message = Message(
+            id=self.new_id(),
+            channel_id=channel_id,
+            guild_id=None,
+            flags=EPHEMERAL if viewer else 0,
+            embeds=[{"description": "An old question"}],
+            components=rows,
+            viewer=viewer,
+        )
+        self.messages[message.id] = message
+        return message
+
+    def requests_for(self, interaction_id: int) -> list[Recorded]:
+        return [r for r in self.requests if r.interaction_id == interaction_id]
+
+    async def dispatch(self, event: str, data: dict[str, Any]) -> None:
+        """Send a gateway event to every connected client."""
+        for socket in self._sockets:
+            await socket.send_json({"op": 0, "t": event, "s": next(self._sequence), "d": data})
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def _violation(self, problem: str) -> None:
+        self.violations.append(problem)
+
+    async def _record(self, request: web.Request) -> Recorded:
+        body: Any = None
+        if request.can_read_body:
+            text = await request.text()
+            body = json.loads(text) if text else None
+        recorded = Recorded(request.method, request.path, body, time.monotonic())
+        self.requests.append(recorded)
+        return recorded
+
+    @staticmethod
+    def _error(error: DiscordError) -> web.Response:
+        return _json({"code": error.code, "message": error.message}, status=error.status)
+
+    def _refuse(self, recorded: Recorded, problems: list[str], what: str) -> web.Response:
+        for problem in problems:
+            self._violation(f"{what}: {problem}")
+        recorded.status = 400
+        return _json(
+            {
+                "code": 50035,
+                "message": "Invalid Form Body",
+                "errors": {
+                    "_errors": [{"code": "BASE_TYPE_INVALID", "message": p} for p in problems]
+                },
+            },
+            status=400,
+        )
+
+    def _authorized(self, request: web.Request) -> bool:
+        return request.headers.get("Authorization") == f"Bot {TOKEN}"
+
+    def _new_message(self, interaction: Interaction, body: dict[str, Any], flags: int) -> Message:
+        ephemeral = bool(flags & EPHEMERAL)
+        message = Message(
+            id=self.new_id(),
+            channel_id=interaction.channel_id,
+            guild_id=interaction.guild_id,
+            flags=flags,
+            content=body.get("content") or "",
+            embeds=body.get("embeds") or [],
+            components=body.get("components") or [],
+            viewer=interaction.user_id if ephemeral else None,
+            interaction_id=interaction.id,
+        )
+        self.messages[message.id] = message
+        return message
+
+    # -- routes ---------------------------------------------------------------------------
+
+    async def _unknown(self, request: web.Request) -> web.Response:
+        recorded = await self._record(request)
+        recorded.status = 404
+        self._violation(f"unexpected request {request.method} {request.path}")
+        return _json({"code": 0, "message": "404: Not Found"}, status=404)
+
+    async def _users_me(self, request: web.Request) -> web.Response:
+        await self._record(request)
+        if not self._authorized(request):
+            return _json({"code": 0, "message": "401: Unauthorized"}, status=401)
+        return _json(self.bot_user)
+
+    async def _application(self, request: web.Request) -> web.Response:
+        await self._record(request)
+        return _json(
+            {
+                "id": str(self.app_id),
+                "name": "Quiz Bot",
+                "icon": None,
+                "description": "",
+                "rpc_origins": [],
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": {**self.bot_user, "id": "1", "bot": False, "username": "owner"},
+                "summary": "",
+                "verify_key": "0" * 64,
+                "team": None,
+                "flags": 0,
+            }
+        )
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        recorded = await self._record(request)
+        if not self._authorized(request) or request.match_info["app"] != str(self.app_id):
+            self._violation(f"command sync for the wrong application: {request.path}")
+            return _json({"code": 0, "message": "401: Unauthorized"}, status=401)
+        guild = request.match_info.get("guild")
+        target = "global" if guild is None else f"guild {guild}"
+        if guild is not None and int(guild) not in self.guilds:
+            recorded.status = 403  # the bot is not in that server: Discord's usual answer
+            return _json({"code": 50001, "message": "Missing Access"}, status=403)
+        commands = recorded.body or []
+        problems = check_commands(commands)
+        if problems:
+            return self._refuse(recorded, problems, f"sync {target}")
+        stored = []
+        for command in commands:
+            stored.append(
+                {
+                    **command,
+                    "id": str(self.new_id()),
+                    "application_id": str(self.app_id),
+                    "version": str(self.new_id()),
+                    **({"guild_id": guild} if guild else {}),
+                }
+            )
+        self.commands[target] = stored
+        self.command_syncs.append(target)
+        return _json(stored)
+
+    async def _callback(self, request: web.Request) -> web.Response:
+        recorded = await self._record(request)
+        now = recorded.at
+        interaction = self.interactions.get(int(request.match_info["iid"]))
+        if interaction is None or interaction.token != request.match_info["token"]:
+            self._violation(f"callback for an unknown interaction {request.path}")
+            return self._error(DiscordError(404, 10062, "Unknown interaction"))
+        recorded.interaction_id = interaction.id
+        if now - interaction.fed_at > RESPONSE_WINDOW:
+            self._violation(
+                f"interaction {interaction.id} answered after {now - interaction.fed_at:.2f}s"
+            )
+            return self._error(DiscordError(404, 10062, "Unknown interaction"))
+        if interaction.response_type is not None:
+            self._violation(f"interaction {interaction.id} answered twice")
+            return self._error(
+                DiscordError(400, 40060, "Interaction has already been acknowledged.")
+            )
+        body = recorded.body or {}
+        kind = body.get("type")
+        data = body.get("data") or {}
+        if kind not in ALLOWED_CALLBACKS.get(interaction.type, set()):
+            return self._refuse(
+                recorded, [f"callback type {kind} for interaction type {interaction.type}"], "reply"
+            )
+        if kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
+            problems = check_message(data, creating=kind == CHANNEL_MESSAGE)
+            if problems:
+                return self._refuse(recorded, problems, "reply")
+        if kind == AUTOCOMPLETE_RESULT:
+            problems = []
+            choices = data.get("choices") or []
+            if len(choices) > 25:
+                problems.append(f"{len(choices)} choices (limit 25)")
+            for choice in choices:
+                if not 1 <= len(choice.get("name", "")) <= 100:
+                    problems.append(f"choice name of {len(choice.get('name', ''))} characters")
+                if len(str(choice.get("value", ""))) > 100:
+                    problems.append("choice value over 100 characters")
+            if problems:
+                return self._refuse(recorded, problems, "autocomplete")
+            interaction.choices = choices
+        message: Message | None = None
+        flags = data.get("flags", 0) or 0
+        if kind == CHANNEL_MESSAGE:
+            message = self._new_message(interaction, data, flags & EPHEMERAL)
+        elif kind == DEFERRED_CHANNEL_MESSAGE:
+            message = self._new_message(interaction, {}, (flags & EPHEMERAL) | LOADING)
+        elif kind in (UPDATE_MESSAGE, DEFERRED_UPDATE_MESSAGE):
+            assert interaction.message_id is not None
+            message = self.messages[interaction.message_id]
+            if kind == UPDATE_MESSAGE:
+                message.apply(data)
+        interaction.response_type = kind
+        interaction.responded_at = now
+        interaction.original_id = message.id if message else None
+        response: dict[str, Any] = {
+            "interaction": {
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "response_message_loading": kind == DEFERRED_CHANNEL_MESSAGE,
+                "response_message_ephemeral": bool(message and message.ephemeral),
+                **({"response_message_id": str(message.id)} if message else {}),
+            }
+        }
+        if message is not None and kind != DEFERRED_UPDATE_MESSAGE:
+            response["resource"] = {"type": kind, "message": self.message_payload(message)}
+        return _json(response)
+
+    def _webhook_interaction(self, request: web.Request, recorded: Recorded) -> Interaction:
+        if request.match_info["app"] != str(self.app_id):
+            raise DiscordError(404, 10015, "Unknown Webhook")
+        interaction = self._by_token.get(request.match_info["token"])
+        if interaction is None:
+            raise DiscordError(404, 10015, "Unknown Webhook")
+        recorded.interaction_id = interaction.id
+        if interaction.response_type is None:
+            # Discord knows the token only once the interaction was acknowledged.
+            raise DiscordError(404, 10015, "Unknown Webhook")
+        return interaction
+
+    async def _webhook_message(self, request: web.Request) -> web.Response:
+        recorded = await self._record(request)
+        try:
+            interaction = self._webhook_interaction(request, recorded)
+        except DiscordError as error:
+            self._violation(f"{request.method} {request.path}: {error.message}")
+            return self._error(error)
+        which = request.match_info["message"]
+        message_id = interaction.original_id if which == "@original" else int(which)
+        message = self.messages.get(message_id) if message_id is not None else None
+        if message is None:
+            self._violation(f"{request.method} {request.path}: unknown message")
+            return self._error(DiscordError(404, 10008, "Unknown Message"))
+        if request.method == "PATCH":
+            problems = check_message(recorded.body or {}, creating=False)
+            if problems:
+                return self._refuse(recorded, problems, "edit")
+            message.apply(recorded.body or {})
+        elif request.method == "DELETE":
+            del self.messages[message.id]
+            return web.Response(status=204)
+        return _json(self.message_payload(message))
+
+    async def _followup(self, request: web.Request) -> web.Response:
+        recorded = await self._record(request)
+        try:
+            interaction = self._webhook_interaction(request, recorded)
+        except DiscordError as error:
+            self._violation(f"{request.method} {request.path}: {error.message}")
+            return self._error(error)
+        body = recorded.body or {}
+        problems = check_message(body, creating=True)
+        if problems:
+            return self._refuse(recorded, problems, "followup")
+        message = self._new_message(interaction, body, (body.get("flags") or 0) & EPHEMERAL)
+        return _json(self.message_payload(message))
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        self._sockets.append(socket)
+        await socket.send_json(
+            {"op": 10, "d": {"heartbeat_interval": 45_000}, "s": None, "t": None}
+        )
+        async for frame in socket:
+            if frame.type is not WSMsgType.TEXT:
+                continue
+            payload = json.loads(frame.data)
+            if payload.get("op") == 1:
+                await socket.send_json({"op": 11, "d": None, "s": None, "t": None})
+            elif payload.get("op") == 2:
+                if payload["d"].get("token") != TOKEN:
+                    await socket.close(code=4004)
+                    break
+                self.gateway_identifies += 1
+                ready = {
+                    "v": 10,
+                    "user": self.bot_user,
+                    "guilds": [],
+                    "session_id": "fake-session",
+                    "resume_gateway_url": f"{self.base_url.replace('http', 'ws')}/gateway/",
+                    "application": {"id": str(self.app_id), "flags": 0},
+                    "private_channels": [],
+                    "relationships": [],
+                }
+                await socket.send_json({"op": 0, "t": "READY", "s": 1, "d": ready})
+                self.identified.set()
+        self._sockets.remove(socket)
+        self.gateway_close_codes.append(socket.close_code)
+        return socket

@@ -1,0 +1,142 @@
+"""Command registration: only when the command set changed, or when asked to."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+
+from adapters.discord import discord_sync_command, sync_commands
+from adapters.discord.sync import FINGERPRINT_KEY, FINGERPRINT_SCOPE
+from bot.engine import QuizEngine
+from bot.storage import SQLiteStorage
+from quizbot.settings import Settings
+from tests.discord.discord_fake_api import FakeDiscord
+from tests.discord.discord_harness import GUILD_ID, ClientFactory, World, text_of
+
+
+async def test_commands_sync_once_and_not_on_every_start(
+    fake_discord: FakeDiscord, engine: QuizEngine, make_client: ClientFactory
+) -> None:
+    await make_client(engine)
+    assert fake_discord.command_syncs == ["global"]
+    stored = await engine.storage.get_value(FINGERPRINT_SCOPE, FINGERPRINT_KEY)
+    assert stored is not None and len(stored) == 64
+    for _ in range(3):  # restarts
+        await make_client(engine)
+    assert fake_discord.command_syncs == ["global"]
+
+
+async def test_a_changed_command_set_syncs_again(
+    fake_discord: FakeDiscord, engine: QuizEngine, make_client: ClientFactory
+) -> None:
+    # What an older version of the bot registered.
+    await engine.storage.set_value(FINGERPRINT_SCOPE, FINGERPRINT_KEY, "0" * 64)
+    await make_client(engine)
+    assert fake_discord.command_syncs == ["global"]
+    await make_client(engine)
+    assert fake_discord.command_syncs == ["global"]
+
+
+async def test_the_commands_as_registered(
+    fake_discord: FakeDiscord, settings: Settings, storage: SQLiteStorage
+) -> None:
+    await sync_commands(settings, storage=storage)
+    commands = {c["name"]: c for c in fake_discord.commands["global"]}
+    assert sorted(commands) == ["help", "language", "progress", "quiz", "stop"]
+    quiz = commands["quiz"]
+    assert quiz["name_localizations"]["ru"] == "тест"
+    assert quiz["description_localizations"] == {
+        "en-US": "Start or continue a quiz",
+        "en-GB": "Start or continue a quiz",
+        "ru": "Начать или продолжить тест",
+    }
+    (option,) = quiz["options"]
+    assert option["autocomplete"] is True and option["required"] is False
+    assert option["name_localizations"] == {"en-US": "quiz", "en-GB": "quiz", "ru": "тест"}
+    (language,) = commands["language"]["options"]
+    assert [(c["name"], c["value"]) for c in language["choices"]] == [
+        ("English", "en"),
+        ("বাংলা", "bn"),
+        ("اردو", "ur"),
+        ("Русский", "ru"),
+    ]
+    assert {c["name_localizations"]["ru"] for c in commands.values()} == {
+        "тест",
+        "прогресс",
+        "язык",
+        "стоп",
+        "помощь",
+    }
+    assert all(c["contexts"] == [0, 1] for c in commands.values())  # servers and bot DMs
+
+
+async def test_discord_sync_command_always_syncs(
+    fake_discord: FakeDiscord,
+    engine: QuizEngine,
+    storage: SQLiteStorage,
+    settings: Settings,
+    make_client: ClientFactory,
+) -> None:
+    await make_client(engine)
+    # `quizbot discord-sync`: opens the database from the settings itself.
+    result = await sync_commands(settings)
+    assert result.synced and result.target == "global" and result.commands == 5
+    guild = await sync_commands(settings, guild_id=GUILD_ID)
+    assert guild.target == f"guild {GUILD_ID}"
+    assert fake_discord.command_syncs == ["global", "global", f"guild {GUILD_ID}"]
+    # The fingerprints it recorded spare the next start a sync.
+    await make_client(engine)
+    await make_client(engine, settings=dataclasses.replace(settings, discord_guild_id=GUILD_ID))
+    assert len(fake_discord.command_syncs) == 3
+    assert await storage.get_value(FINGERPRINT_SCOPE, f"{FINGERPRINT_KEY}:guild:{GUILD_ID}")
+
+
+async def test_a_development_guild_gets_the_commands_at_once(
+    fake_discord: FakeDiscord, engine: QuizEngine, settings: Settings, make_client: ClientFactory
+) -> None:
+    dev = dataclasses.replace(settings, discord_guild_id=GUILD_ID)
+    client = await make_client(engine, settings=dev)
+    assert fake_discord.command_syncs == [f"guild {GUILD_ID}"]
+    assert "global" not in fake_discord.commands
+    await make_client(engine, settings=dev)
+    assert fake_discord.command_syncs == [f"guild {GUILD_ID}"]
+    # Guild commands are invoked with the guild's id in the interaction data.
+    world = World(fake_discord, client)
+    alice = world.user("Alice")
+    payload = alice.command_payload("help")
+    payload["data"]["guild_id"] = str(GUILD_ID)
+    exchange = await world.feed(payload)
+    assert "/quiz" in text_of(exchange.last)
+
+
+async def test_quizbot_discord_sync_reports_what_it_did(
+    fake_discord: FakeDiscord, settings: Settings, storage: SQLiteStorage
+) -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert await discord_sync_command(settings, out=out, err=err) == 0
+    assert out.getvalue() == "Registered 5 slash commands globally (may take a while to appear).\n"
+    out = io.StringIO()
+    assert await discord_sync_command(settings, GUILD_ID, out=out, err=err) == 0
+    assert out.getvalue() == f"Registered 5 slash commands in server {GUILD_ID} (available now).\n"
+    assert err.getvalue() == ""
+    # A server the bot is not in; a wrong token; no token.
+    assert await discord_sync_command(settings, 42, out=out, err=err) == 1
+    assert "Missing Access" in err.getvalue()
+    wrong = dataclasses.replace(settings, discord_token="not-the-token")
+    assert await discord_sync_command(wrong, out=out, err=err) == 1
+    assert "did not accept DISCORD_BOT_TOKEN" in err.getvalue()
+    assert "not-the-token" not in err.getvalue() + out.getvalue()
+    none = dataclasses.replace(settings, discord_token=None)
+    assert await discord_sync_command(none, out=out, err=err) == 2
+    assert fake_discord.command_syncs == ["global", f"guild {GUILD_ID}"]
+
+
+async def test_a_failed_sync_does_not_stop_the_bot(
+    fake_discord: FakeDiscord, engine: QuizEngine, settings: Settings, make_client: ClientFactory
+) -> None:
+    elsewhere = dataclasses.replace(settings, discord_guild_id=42)  # a server the bot left
+    client = await make_client(engine, settings=elsewhere)
+    assert fake_discord.command_syncs == []
+    assert await engine.storage.get_value(FINGERPRINT_SCOPE, f"{FINGERPRINT_KEY}:guild:42") is None
+    world = World(fake_discord, client)
+    assert "/quiz" in text_of((await world.user("Alice").command("help")).last)
