@@ -49,6 +49,12 @@ from bot.views import (
 
 Clock = Callable[[], datetime]
 log = logging.getLogger(__name__)
+MAX_ROW_ID = 2**63 - 1  # database ids are signed 64-bit integers
+
+
+def valid_id(row_id: int) -> bool:
+    """Whether ``row_id`` can name a stored row (anything else comes from a forged button)."""
+    return 0 < row_id <= MAX_ROW_ID
 
 
 def utc_now() -> datetime:
@@ -270,7 +276,7 @@ class QuizEngine:
 
     async def current_question(self, who: Participant, attempt_id: int) -> QuestionView | None:
         """The next unanswered question of the user's own active attempt, if any."""
-        attempt = await self.storage.get_attempt(attempt_id)
+        attempt = await self.storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
         if attempt is None or (attempt.platform, attempt.user_id) != (who.platform, who.user_id):
             return None
         quiz = self.catalog.get(attempt.quiz_id)
@@ -290,7 +296,7 @@ class QuizEngine:
 
     async def result(self, who: Participant, attempt_id: int) -> QuizResult | None:
         """The score sheet of one of the user's attempts."""
-        attempt = await self.storage.get_attempt(attempt_id)
+        attempt = await self.storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
         if attempt is None or (attempt.platform, attempt.user_id) != (who.platform, who.user_id):
             return None
         quiz = self.catalog.get(attempt.quiz_id)
@@ -306,7 +312,7 @@ class QuizEngine:
     ) -> AnswerFeedback:
         """Answer by position, as compact buttons carry it: the question's number in the
         attempt (1-based) and the option's index in the order the attempt shows (0-based)."""
-        attempt = await self.storage.get_attempt(attempt_id)
+        attempt = await self.storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
         if attempt is not None:
             quiz = self.catalog.get(attempt.quiz_id)
             order = self._order(attempt, quiz) if quiz else []
@@ -335,7 +341,7 @@ class QuizEngine:
     async def _answer(
         self, who: Participant, attempt_id: int, question_id: str, option_id: str
     ) -> AnswerFeedback:
-        attempt = await self.storage.get_attempt(attempt_id)
+        attempt = await self.storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
         if attempt is None:
             return await self._refusal(who, AnswerOutcome.INVALID)
         if (attempt.platform, attempt.user_id) != (who.platform, who.user_id):

@@ -269,7 +269,7 @@ class GroupRounds:
         """A member's answer to the open question; the first answer of each member counts."""
         engine = self.engine
         ui = await engine.interface_language(who)
-        round_ = await engine.storage.get_round(round_id)
+        round_ = await engine.storage.get_round(round_id) if 0 < round_id < 2**63 else None
         quiz = engine.catalog.get(round_.quiz_id) if round_ else None
         if round_ is None or quiz is None or round_.platform != who.platform:
             return RoundAnswerResult(RoundAnswerOutcome.INVALID, t("invalid_button", ui))
