@@ -248,6 +248,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "ur": "اس سوال کا وقت ختم ہو گیا۔",
         "ru": "Время на этот вопрос вышло.",
     },
+    "round_not_open": {
+        "en": "This question is not open yet.",
+        "bn": "এই প্রশ্নটি এখনও খোলা হয়নি।",
+        "ur": "یہ سوال ابھی کھلا نہیں ہے۔",
+        "ru": "Этот вопрос ещё не открыт.",
+    },
     "round_answer_taken": {
         "en": "Answer recorded — the reveal comes when time is up.",
         "bn": "উত্তর নেওয়া হয়েছে — সময় শেষ হলে সঠিক উত্তর দেখানো হবে।",

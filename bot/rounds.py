@@ -280,6 +280,8 @@ class GroupRounds:
             return RoundAnswerResult(RoundAnswerOutcome.CLOSED, t("round_closed", ui))
         if now > round_.deadline:
             return RoundAnswerResult(RoundAnswerOutcome.CLOSED, t("round_closed", ui))
+        if now < round_.question_started_at:  # the pause after a reveal: not open yet
+            return RoundAnswerResult(RoundAnswerOutcome.CLOSED, t("round_not_open", ui))
         view = self._question(round_, quiz, number)
         if not 0 <= option_index < len(view.options):
             return RoundAnswerResult(RoundAnswerOutcome.INVALID, t("invalid_button", ui))

@@ -118,6 +118,11 @@ async def test_time_up_refuses_answers_and_the_due_question_is_revealed(engine, 
     reveal = await engine.rounds.close(question.round_id, 1, pause_seconds=3)
     assert reveal.counts and sum(c.count for c in reveal.counts) == 0
     nxt = reveal.next_question
+    early = await engine.rounds.answer(nxt.round_id, member(1), 2, 0)  # during the pause
+    assert (early.outcome, early.notice) == (
+        RoundAnswerOutcome.CLOSED,
+        "This question is not open yet.",
+    )
     assert nxt.deadline - nxt.opens_at == timedelta(seconds=10)
     assert await engine.rounds.due() == []
 

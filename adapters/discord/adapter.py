@@ -2,8 +2,10 @@
 
 :meth:`DiscordAdapter.start` logs in over HTTP (which runs :meth:`QuizClient.setup_hook`:
 translator, button templates, command sync when needed) and then connects to the gateway in
-a background task. :meth:`DiscordAdapter.stop` lets interactions being handled finish, then
-closes the gateway and the HTTP session.
+a background task. Once logged in, the group rounds a previous process left running are
+picked up again (:meth:`~adapters.discord.group_rounds.RoundRunner.resume`).
+:meth:`DiscordAdapter.stop` lets interactions being handled finish, stops the round timers
+(the rounds stay in the database), then closes the gateway and the HTTP session.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import discord
 
 from adapters.discord.buttons import DYNAMIC_ITEMS, is_known_custom_id
 from adapters.discord.commands import build_tree
+from adapters.discord.group_rounds import RoundClock, RoundRunner, RoundTiming
 from adapters.discord.handlers import DEFER_AFTER, QuizHandlers
 from adapters.discord.sync import sync_if_changed
 from adapters.discord.translator import QuizTranslator
@@ -42,6 +45,8 @@ class QuizClient(discord.Client):
         *,
         defer_after: float = DEFER_AFTER,
         limiter: CommandRateLimiter | None = None,
+        round_timing: RoundTiming | None = None,
+        round_clock: RoundClock | None = None,
         **options: Any,
     ) -> None:
         # No privileged intents: interactions arrive regardless. The guilds intent keeps
@@ -53,7 +58,14 @@ class QuizClient(discord.Client):
         )
         self.engine = engine
         self.settings = settings
-        self.quiz_handlers = QuizHandlers(engine, defer_after=defer_after, limiter=limiter)
+        self.rounds = RoundRunner(self, engine, timing=round_timing, clock=round_clock)
+        self.quiz_handlers = QuizHandlers(
+            engine,
+            self.rounds,
+            defer_after=defer_after,
+            limiter=limiter,
+            admin_ids=settings.admin_discord_ids,
+        )
         self.tree = build_tree(self)
 
     async def setup_hook(self) -> None:
@@ -65,6 +77,16 @@ class QuizClient(discord.Client):
             # Stale commands are better than no bot: presses and known commands still work,
             # and `quizbot discord-sync` can retry.
             log.exception("syncing the Discord commands failed")
+        try:
+            # Logged in, so rounds can post: carry on with those a previous process left.
+            await self.rounds.resume()
+        except Exception:
+            log.exception("resuming the Discord group rounds failed")
+
+    async def close(self) -> None:
+        """Stop the round timers (the rounds stay in the database), then disconnect."""
+        await self.rounds.shutdown()
+        await super().close()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         # discord.py silently drops presses that match no registered button; answer them.

@@ -12,6 +12,9 @@ same path handles every press, fresh or after a restart, and nothing grows per m
 - ``qz1:s:<quiz id>[:<owner user id>]``: start or resume a quiz; with an owner (the retry
   button of a result) only that user may press it
 - ``qz1:o``: list the quizzes
+- ``qz1:r:<round>:<question number>:<option index>``: answer a group round's question
+- ``qz1:g:<quiz id>[:<seconds>]``: start a group round of that quiz in the channel (the
+  picker ``/round`` shows when no quiz was named)
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ from typing import Any, Protocol, Self, cast
 import discord
 
 from adapters.discord.rendering import truncate
-from bot.views import AnswerFeedback, QuestionView, QuizSummary
+from bot.rounds import RoundQuestion
+from bot.views import AnswerFeedback, OptionView, QuestionView, QuizSummary
 
 BUTTON_LABEL_LIMIT = 80
 CUSTOM_ID_LIMIT = 100
@@ -34,6 +38,8 @@ BUTTONS_PER_ROW = 5
 ANSWER_TEMPLATE = r"qz1:a:(?P<attempt>[0-9]{1,18}):(?P<number>[0-9]{1,4}):(?P<option>[0-9]{1,2})"
 START_TEMPLATE = r"qz1:s:(?P<quiz>[a-z0-9][a-z0-9_-]{0,39})(?::(?P<owner>[0-9]{1,20}))?"
 LIST_TEMPLATE = r"qz1:o"
+ROUND_TEMPLATE = r"qz1:r:(?P<round>[0-9]{1,18}):(?P<number>[0-9]{1,4}):(?P<option>[0-9]{1,2})"
+ROUND_START_TEMPLATE = r"qz1:g:(?P<quiz>[a-z0-9][a-z0-9_-]{0,39})(?::(?P<seconds>[0-9]{1,3}))?"
 
 
 class PressHandler(Protocol):
@@ -48,6 +54,14 @@ class PressHandler(Protocol):
     ) -> None: ...
 
     async def list_pressed(self, interaction: discord.Interaction[Any]) -> None: ...
+
+    async def round_answer(
+        self, interaction: discord.Interaction[Any], round_id: int, number: int, option: int
+    ) -> None: ...
+
+    async def round_start_pressed(
+        self, interaction: discord.Interaction[Any], quiz_id: str, seconds: int | None
+    ) -> None: ...
 
 
 def press_handler(interaction: discord.Interaction[Any]) -> PressHandler:
@@ -161,10 +175,88 @@ class ListButton(discord.ui.DynamicItem[Button], template=LIST_TEMPLATE):
         await press_handler(interaction).list_pressed(interaction)
 
 
+class RoundAnswerButton(discord.ui.DynamicItem[Button], template=ROUND_TEMPLATE):
+    """One option of the open question of a group round; anyone in the channel may press."""
+
+    def __init__(
+        self,
+        round_id: int,
+        number: int,
+        option: int,
+        *,
+        label: str,
+        style: discord.ButtonStyle = discord.ButtonStyle.primary,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=style,
+                disabled=disabled,
+                custom_id=f"qz1:r:{round_id}:{number}:{option}",
+            ),
+            row=row,
+        )
+        self.round_id = round_id
+        self.number = number
+        self.option = option
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        label = getattr(item, "label", None) or "?"
+        return cls(int(match["round"]), int(match["number"]), int(match["option"]), label=label)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await press_handler(interaction).round_answer(
+            interaction, self.round_id, self.number, self.option
+        )
+
+
+class RoundStartButton(discord.ui.DynamicItem[Button], template=ROUND_START_TEMPLATE):
+    """Start a group round of one quiz in the channel where the picker was shown."""
+
+    def __init__(
+        self, quiz_id: str, seconds: int | None = None, *, label: str, row: int | None = None
+    ) -> None:
+        custom_id = f"qz1:g:{quiz_id}" + (f":{seconds}" if seconds is not None else "")
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=custom_id),
+            row=row,
+        )
+        self.quiz_id = quiz_id
+        self.seconds = seconds
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        seconds = match["seconds"]
+        label = getattr(item, "label", None) or "?"
+        return cls(match["quiz"], int(seconds) if seconds else None, label=label)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await press_handler(interaction).round_start_pressed(
+            interaction, self.quiz_id, self.seconds
+        )
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     AnswerButton,
     StartButton,
     ListButton,
+    RoundAnswerButton,
+    RoundStartButton,
 )
 
 
@@ -195,8 +287,7 @@ def answer_view(question: QuestionView, feedback: AnswerFeedback | None = None) 
     With ``feedback`` the buttons are disabled and coloured: the correct option green, a
     wrong choice red.
     """
-    count = len(question.options)
-    per_row = max(1, math.ceil(count / ROWS))
+    per_row = _per_row(question.options)
     buttons = []
     for index, option in enumerate(question.options):
         style = discord.ButtonStyle.primary
@@ -220,16 +311,57 @@ def answer_view(question: QuestionView, feedback: AnswerFeedback | None = None) 
     return _frozen(buttons)
 
 
-def result_view(
-    quiz_id: str, owner_id: int, retry_label: str, other_label: str | None
+def _per_row(options: Sequence[OptionView]) -> int:
+    return max(1, math.ceil(len(options) / ROWS))
+
+
+def round_view(
+    question: RoundQuestion, *, closed: bool = False, correct_id: str | None = None
 ) -> discord.ui.View:
-    """Retry (only for the quiz's owner) and, when there are other quizzes, the list."""
-    items: list[discord.ui.Item[Any]] = [
-        StartButton(quiz_id, owner_id, label=truncate(retry_label, BUTTON_LABEL_LIMIT), row=0)
-    ]
+    """The options of a round's question; once closed, disabled (the correct one green when
+    it was revealed)."""
+    per_row = _per_row(question.options)
+    buttons = []
+    for index, option in enumerate(question.options):
+        style = discord.ButtonStyle.primary
+        if closed:
+            right = option.id == correct_id
+            style = discord.ButtonStyle.success if right else discord.ButtonStyle.secondary
+        buttons.append(
+            RoundAnswerButton(
+                question.round_id,
+                question.number,
+                index,
+                label=option_label(option.letter, option.text),
+                style=style,
+                disabled=closed,
+                row=index // per_row,
+            )
+        )
+    return _frozen(buttons)
+
+
+def round_choose_view(quizzes: Sequence[QuizSummary], seconds: int | None) -> discord.ui.View:
+    """One round-start button per quiz, at most 25."""
+    items: list[discord.ui.Item[Any]] = []
+    for index, quiz in enumerate(quizzes[: ROWS * BUTTONS_PER_ROW]):
+        label = truncate(quiz.title, BUTTON_LABEL_LIMIT)
+        items.append(RoundStartButton(quiz.id, seconds, label=label, row=index // BUTTONS_PER_ROW))
+    return _frozen(items)
+
+
+def result_view(
+    quiz_id: str, owner_id: int, retry_label: str | None, other_label: str | None
+) -> discord.ui.View | None:
+    """Retry (only for the quiz's owner) and, when there are other quizzes, the list; None
+    when neither is wanted."""
+    items: list[discord.ui.Item[Any]] = []
+    if retry_label:
+        label = truncate(retry_label, BUTTON_LABEL_LIMIT)
+        items.append(StartButton(quiz_id, owner_id, label=label, row=0))
     if other_label:
         items.append(ListButton(label=truncate(other_label, BUTTON_LABEL_LIMIT), row=0))
-    return _frozen(items)
+    return _frozen(items) if items else None
 
 
 def choose_view(quizzes: Sequence[QuizSummary]) -> discord.ui.View:

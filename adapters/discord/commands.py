@@ -1,4 +1,12 @@
-"""The slash commands: ``/quiz [quiz]``, ``/progress``, ``/language``, ``/stop``, ``/help``.
+"""The slash commands: ``/quiz [quiz]``, ``/review [quiz]``, ``/round [quiz] [seconds]``,
+``/leaderboard [quiz]``, ``/progress``, ``/language``, ``/stop``, ``/help``, and for bot admins
+``/reload`` and ``/stats [quiz]``.
+
+``/round`` is a command of its own rather than an option of ``/quiz``: it is found in the
+command list under its own description, takes its own options (the time per question, which
+Discord checks against its range), and only exists in servers. The admin commands are
+registered with ``default_member_permissions`` set to Administrator, so servers show them to
+administrators only (servers may change that; the handlers check the admin ids).
 
 The callbacks are thin: they find the :class:`~adapters.discord.handlers.QuizHandlers` of the
 client that received the interaction and hand over. :func:`build_tree` makes fresh command
@@ -16,6 +24,7 @@ from discord import app_commands
 from adapters.discord.handlers import QuizHandlers
 from adapters.discord.translator import description, name
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LANGUAGES
+from bot.rounds import MAX_TIME_LIMIT, MIN_TIME_LIMIT
 
 
 def handlers_for(interaction: discord.Interaction[Any]) -> QuizHandlers:
@@ -37,6 +46,49 @@ async def quiz_autocomplete(
 @app_commands.autocomplete(quiz=quiz_autocomplete)
 async def quiz_callback(interaction: discord.Interaction[Any], quiz: str | None = None) -> None:
     await handlers_for(interaction).quiz(interaction, quiz)
+
+
+@app_commands.describe(quiz=description("cmd_quiz_option"))
+@app_commands.rename(quiz=name("review.quiz"))
+@app_commands.autocomplete(quiz=quiz_autocomplete)
+async def review_callback(interaction: discord.Interaction[Any], quiz: str | None = None) -> None:
+    await handlers_for(interaction).review(interaction, quiz)
+
+
+Seconds = app_commands.Range[int, MIN_TIME_LIMIT, MAX_TIME_LIMIT]
+
+
+@app_commands.describe(
+    quiz=description("cmd_quiz_option"), seconds=description("cmd_round_seconds")
+)
+@app_commands.rename(quiz=name("round.quiz"), seconds=name("round.seconds"))
+@app_commands.autocomplete(quiz=quiz_autocomplete)
+async def round_callback(
+    interaction: discord.Interaction[Any], quiz: str | None = None, seconds: Seconds | None = None
+) -> None:
+    await handlers_for(interaction).round(interaction, quiz, seconds)
+
+
+@app_commands.describe(quiz=description("cmd_quiz_option"))
+@app_commands.rename(quiz=name("leaderboard.quiz"))
+@app_commands.autocomplete(quiz=quiz_autocomplete)
+async def leaderboard_callback(
+    interaction: discord.Interaction[Any], quiz: str | None = None
+) -> None:
+    await handlers_for(interaction).leaderboard(interaction, quiz)
+
+
+@app_commands.default_permissions(administrator=True)
+async def reload_callback(interaction: discord.Interaction[Any]) -> None:
+    await handlers_for(interaction).reload(interaction)
+
+
+@app_commands.default_permissions(administrator=True)
+@app_commands.describe(quiz=description("cmd_quiz_option"))
+@app_commands.rename(quiz=name("stats.quiz"))
+@app_commands.autocomplete(quiz=quiz_autocomplete)
+async def stats_callback(interaction: discord.Interaction[Any], quiz: str | None = None) -> None:
+    await handlers_for(interaction).stats(interaction, quiz)
 
 
 async def progress_callback(interaction: discord.Interaction[Any]) -> None:
@@ -66,18 +118,29 @@ async def help_callback(interaction: discord.Interaction[Any]) -> None:
 
 CALLBACKS: dict[str, Any] = {
     "quiz": quiz_callback,
+    "review": review_callback,
+    "round": round_callback,
+    "leaderboard": leaderboard_callback,
     "progress": progress_callback,
     "language": language_callback,
     "stop": stop_callback,
     "help": help_callback,
+    "reload": reload_callback,
+    "stats": stats_callback,
 }
+
+# Commands that make sense in servers only (the tree allows servers and DMs with the bot).
+SERVER_ONLY = {"round": app_commands.AppCommandContext(guild=True, dm_channel=False)}
 
 
 def make_commands() -> list[app_commands.Command[Any, ..., None]]:
     """Fresh command objects, names and descriptions marked for the translator."""
     return [
         app_commands.Command(
-            name=name(command), description=description(f"cmd_{command}"), callback=callback
+            name=name(command),
+            description=description(f"cmd_{command}"),
+            callback=callback,
+            allowed_contexts=SERVER_ONLY.get(command),
         )
         for command, callback in CALLBACKS.items()
     ]

@@ -16,6 +16,21 @@ Conversation shape, chosen so a quiz reads as a transcript the user can scroll b
 - Ephemeral messages disappear when the Discord client reloads; ``/quiz`` then resumes the
   quiz at its next unanswered question (the engine keeps the attempt).
 
+``/review`` plays the questions due for practice exactly like ``/quiz`` (the same buttons,
+and answers go through the same engine call, which updates the schedule).
+
+Group rounds (``/round [quiz] [seconds]``, server channels only) are public: the command's
+reply announces the round, and :class:`~adapters.discord.group_rounds.RoundRunner` posts the
+questions, reveals and ranking as channel messages. A press on a round's option gets a short
+ephemeral notice. ``/stop`` in a channel with a round ends the round when its starter or a
+member allowed to manage messages asks (anyone else's ``/stop`` still stops their own quiz).
+``/leaderboard`` is public as well.
+
+``/reload`` and ``/stats`` are for the user ids in ``ADMIN_DISCORD_IDS``; anyone else is told
+the command is unknown and nothing else happens. (Their registration also hides them from
+members without the Administrator permission in servers, but that is the server's setting to
+change; the id check is the guard.)
+
 Commands (and the start/list buttons, which also create messages) go through a per-user rate
 limiter; answering is paced by the quiz itself and is not limited.
 
@@ -38,12 +53,25 @@ import discord
 from discord import app_commands
 
 from adapters.discord import buttons, rendering
+from adapters.discord.group_rounds import PLATFORM, RoundRunner
+from adapters.discord.reports import reload_pages, stats_pages
+from adapters.discord.round_rendering import announcement, ending_pages, leaderboard_pages
 from adapters.discord.texts import STRINGS as TEXTS
 from adapters.discord.texts import text
 from adapters.discord.translator import localize_commands
 from bot.engine import QuizEngine
 from bot.i18n import t
+from bot.quiz_loader import LoadReport
 from bot.rate_limit import CommandRateLimiter
+from bot.rounds import (
+    Leaderboard,
+    RoundAnswerOutcome,
+    RoundAnswerResult,
+    RoundEnd,
+    RoundStartOutcome,
+)
+from bot.stats import QuizStats
+from bot.storage import AttemptKind
 from bot.text_direction import paragraph, strip_controls
 from bot.views import (
     AnswerFeedback,
@@ -54,11 +82,11 @@ from bot.views import (
     StartResult,
 )
 
-PLATFORM = "discord"
 DEFER_AFTER = 2.0  # seconds; Discord drops interactions not acknowledged within 3
 
 log = logging.getLogger("quizbot.discord")
 T = TypeVar("T")
+Boards = list[tuple[Leaderboard | None, Leaderboard]]  # per quiz: this channel's, everyone's
 
 
 @dataclass
@@ -100,6 +128,24 @@ def is_private_reply(interaction: discord.Interaction[Any]) -> bool:
     return interaction.guild_id is not None
 
 
+def can_run_round(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the bot may post a round's messages (with embeds) in the interaction's channel:
+    rounds post through the channel, where a missing permission would only show up later."""
+    allowed = interaction.app_permissions
+    if isinstance(interaction.channel, discord.Thread):
+        send = allowed.send_messages_in_threads
+    else:
+        send = allowed.send_messages
+    return allowed.view_channel and send and allowed.embed_links
+
+
+def may_moderate(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the member may end someone else's round in this channel (Manage Messages or
+    Administrator, as Discord resolved them for this channel)."""
+    permissions = interaction.permissions
+    return permissions.administrator or permissions.manage_messages
+
+
 def _pages_to_messages(
     pages: Sequence[rendering.Page], view: discord.ui.View | None = None
 ) -> list[Outgoing]:
@@ -114,13 +160,17 @@ class QuizHandlers:
     def __init__(
         self,
         engine: QuizEngine,
+        rounds: RoundRunner,
         *,
         defer_after: float = DEFER_AFTER,
         limiter: CommandRateLimiter | None = None,
+        admin_ids: frozenset[str] = frozenset(),
     ) -> None:
         self.engine = engine
+        self.rounds = rounds
         self.defer_after = defer_after
         self.limiter = limiter or CommandRateLimiter()
+        self.admin_ids = admin_ids
         self._in_flight: set[asyncio.Task[Any]] = set()
 
     # -- plumbing -------------------------------------------------------------------------
@@ -229,9 +279,20 @@ class QuizHandlers:
         await self._notice_in_time(interaction, "slow_down")
         return False
 
-    def _think(self, interaction: discord.Interaction[Any]) -> Callable[[], Awaitable[object]]:
-        private = is_private_reply(interaction)
-        return lambda: interaction.response.defer(ephemeral=private, thinking=True)
+    def _think(
+        self, interaction: discord.Interaction[Any], *, private: bool | None = None
+    ) -> Callable[[], Awaitable[object]]:
+        """A "thinking…" placeholder, private as the reply will be (by default, as quiz
+        messages are)."""
+        ephemeral = is_private_reply(interaction) if private is None else private
+        return lambda: interaction.response.defer(ephemeral=ephemeral, thinking=True)
+
+    def _is_admin(self, interaction: discord.Interaction[Any]) -> bool:
+        return str(interaction.user.id) in self.admin_ids
+
+    def _unknown_quiz(self, quiz_id: str, language: str) -> str:
+        available = ", ".join(q.id for q in self.engine.catalog.all())
+        return t("unknown_quiz", language, quiz=quiz_id, available=available)
 
     # -- starting -------------------------------------------------------------------------
 
@@ -317,6 +378,32 @@ class QuizHandlers:
             return _pages_to_messages(pages, buttons.choose_view(result.quizzes))
         return [Outgoing(content=say(interaction, result.notice, result.language))]
 
+    async def review(self, interaction: discord.Interaction[Any], query: str | None) -> None:
+        """``/review [quiz]``: practise the questions due again, played like ``/quiz``."""
+        async with self._handling(interaction):
+            if not await self._allowed(interaction):
+                return
+            quiz_id = await self._resolve_quiz(interaction, query)
+            who = participant(interaction)
+            chat = str(interaction.channel_id) if interaction.channel_id else None
+
+            async def start() -> StartResult:
+                if quiz_id is not None and self.engine.catalog.get(quiz_id) is None:
+                    ui = await self.engine.interface_language(who)
+                    notice = self._unknown_quiz(quiz_id, ui)
+                    return StartResult(StartOutcome.UNKNOWN_QUIZ, ui, notice)
+                return await self.engine.start_review(who, quiz_id, chat_id=chat)
+
+            result = await self._in_time(interaction, start(), self._think(interaction))
+            if result.question is None:  # nothing due (the notice says when), or no such quiz
+                await self._notice(interaction, result.notice, result.language)
+                return
+            await self._reply(
+                interaction,
+                self._start_messages(interaction, result),
+                private=is_private_reply(interaction),
+            )
+
     async def quiz_choices(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
@@ -343,22 +430,29 @@ class QuizHandlers:
         """An option button: record the answer once and show what it means."""
         async with self._handling(interaction):
             who = participant(interaction)
-            feedback = await self._in_time(
-                interaction,
-                self.engine.answer_at(who, attempt_id, number, option),
-                interaction.response.defer,
+
+            async def answer() -> tuple[AnswerFeedback, bool]:
+                feedback = await self.engine.answer_at(who, attempt_id, number, option)
+                review = False
+                if feedback.result is not None:
+                    attempt = await self.engine.storage.get_attempt(feedback.result.attempt_id)
+                    review = attempt is not None and attempt.kind is AttemptKind.REVIEW
+                return feedback, review
+
+            feedback, review = await self._in_time(
+                interaction, answer(), interaction.response.defer
             )
             if feedback.outcome is not AnswerOutcome.ACCEPTED or feedback.question is None:
                 await self._notice(interaction, feedback.notice, feedback.language)
                 return
             await self._update(
                 interaction,
-                self._feedback_messages(interaction, feedback),
+                self._feedback_messages(interaction, feedback, review=review),
                 private=is_private_reply(interaction),
             )
 
     def _feedback_messages(
-        self, interaction: discord.Interaction[Any], feedback: AnswerFeedback
+        self, interaction: discord.Interaction[Any], feedback: AnswerFeedback, *, review: bool
     ) -> list[Outgoing]:
         assert feedback.question is not None
         pages = rendering.feedback_pages(feedback)
@@ -369,15 +463,17 @@ class QuizHandlers:
             following = rendering.question_pages(feedback.next_question)
             messages += _pages_to_messages(following, buttons.answer_view(feedback.next_question))
         elif feedback.result is not None:
-            messages += self._result_messages(interaction, feedback.result)
+            messages += self._result_messages(interaction, feedback.result, review=review)
         return messages
 
     def _result_messages(
-        self, interaction: discord.Interaction[Any], result: QuizResult
+        self, interaction: discord.Interaction[Any], result: QuizResult, *, review: bool
     ) -> list[Outgoing]:
         language = result.language
         other = t("other_quiz", language) if len(self.engine.catalog) > 1 else None
-        view = buttons.result_view(result.quiz_id, interaction.user.id, t("retry", language), other)
+        # "Try again" restarts the whole quiz: under a review it would promise something else.
+        retry = None if review else t("retry", language)
+        view = buttons.result_view(result.quiz_id, interaction.user.id, retry, other)
         return _pages_to_messages(rendering.result_pages(result), view)
 
     # -- the other commands ---------------------------------------------------------------
@@ -414,9 +510,12 @@ class QuizHandlers:
             )
 
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
-        """``/stop``: abandon the current quiz; its buttons then say it is closed."""
+        """``/stop``: end the channel's round (see :meth:`_stop_round`), else abandon the
+        user's current quiz; its buttons then say it is closed."""
         async with self._handling(interaction):
             if not await self._allowed(interaction):
+                return
+            if interaction.guild_id is not None and await self._stop_round(interaction):
                 return
             who = participant(interaction)
 
@@ -439,7 +538,8 @@ class QuizHandlers:
             language = await self._in_time(
                 interaction, self._interface_language(interaction), self._think(interaction)
             )
-            pages = rendering.help_pages(language, interaction.locale)
+            admin = self._is_admin(interaction)
+            pages = rendering.help_pages(language, interaction.locale, admin=admin)
             await self._reply(
                 interaction, _pages_to_messages(pages), private=is_private_reply(interaction)
             )
@@ -448,3 +548,215 @@ class QuizHandlers:
         """A press whose ``custom_id`` is none of ours."""
         async with self._handling(interaction):
             await self._notice_in_time(interaction, "invalid_button")
+
+    # -- group rounds ---------------------------------------------------------------------
+
+    async def round(
+        self, interaction: discord.Interaction[Any], query: str | None, seconds: int | None
+    ) -> None:
+        """``/round [quiz] [seconds]``: the channel plays a quiz together."""
+        async with self._handling(interaction):
+            if not await self._allowed(interaction):
+                return
+            await self._start_round(
+                interaction, await self._resolve_quiz(interaction, query), seconds
+            )
+
+    async def round_start_pressed(
+        self, interaction: discord.Interaction[Any], quiz_id: str, seconds: int | None
+    ) -> None:
+        """A quiz picked from the ``/round`` picker."""
+        async with self._handling(interaction):
+            if not await self._allowed(interaction):
+                return
+            await self._start_round(interaction, quiz_id, seconds)
+
+    async def _start_round(
+        self, interaction: discord.Interaction[Any], quiz_id: str | None, seconds: int | None
+    ) -> None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await self._notice_in_time(interaction, "round_server_only")
+            return
+        if not can_run_round(interaction):
+            await self._notice_in_time(interaction, "round_no_permission")
+            return
+        who = participant(interaction)
+        start = await self._in_time(
+            interaction,
+            self.engine.rounds.start(
+                PLATFORM, str(interaction.channel_id), who, quiz_id, time_limit=seconds
+            ),
+            self._think(interaction, private=False),
+        )
+        if start.outcome is RoundStartOutcome.STARTED and start.question is not None:
+            notice = say(interaction, announcement(start.question, start.notice), start.language)
+            await self._reply(interaction, [Outgoing(content=notice)], private=False)
+            # After the announcement, so that the first question comes below it.
+            self.rounds.ensure(start.question)
+            return
+        if start.question is not None:  # already running here: make sure it runs
+            self.rounds.ensure(start.question)
+        if start.quizzes:
+            language = start.language
+            heading = (
+                start.notice
+                if start.outcome is RoundStartOutcome.UNKNOWN_QUIZ
+                else text("round_choose", language)
+            )
+            shown = min(len(start.quizzes), buttons.ROWS * buttons.BUTTONS_PER_ROW)
+            heading = localize_commands(heading, interaction.locale)
+            pages = rendering.choose_pages(start.quizzes, language, heading, shown=shown)
+            view = buttons.round_choose_view(start.quizzes, seconds)
+            await self._reply(interaction, _pages_to_messages(pages, view), private=True)
+            return
+        await self._notice(interaction, start.notice, start.language)
+
+    async def round_answer(
+        self, interaction: discord.Interaction[Any], round_id: int, number: int, option: int
+    ) -> None:
+        """An option of a round's question: the member's first answer counts."""
+        async with self._handling(interaction):
+            who = participant(interaction)
+
+            async def answer() -> tuple[RoundAnswerResult, str]:
+                result = await self.engine.rounds.answer(round_id, who, number, option)
+                return result, await self.engine.interface_language(who)
+
+            result, language = await self._in_time(
+                interaction,
+                answer(),
+                lambda: interaction.response.defer(ephemeral=True, thinking=True),
+            )
+            if result.outcome is RoundAnswerOutcome.ACCEPTED:
+                self.rounds.on_answer(round_id, number, result.answered, result.everyone_answered)
+            await self._notice(interaction, result.notice, language)
+
+    async def _stop_round(self, interaction: discord.Interaction[Any]) -> bool:
+        """``/stop`` in a server channel with a round: its starter or a member with Manage
+        Messages (or Administrator) ends it, and the channel sees the ranking so far.
+
+        False when there is no round here, or when someone else may not stop it but has a
+        quiz of their own going: that is what their ``/stop`` is about.
+        """
+        who = participant(interaction)
+        chat = str(interaction.channel_id)
+        moderator = may_moderate(interaction)
+
+        async def stop() -> tuple[RoundEnd | str, str] | None:
+            running = await self.engine.storage.active_round(PLATFORM, chat)
+            if running is None:
+                return None
+            mine = running.starter_id == who.user_id
+            if not (mine or moderator) and await self.engine.active_attempt(who) is not None:
+                return None
+            outcome = await self.engine.rounds.stop(PLATFORM, chat, who, is_chat_admin=moderator)
+            return outcome, await self.engine.interface_language(who)
+
+        found = await self._in_time(interaction, stop(), self._think(interaction, private=False))
+        if found is None:
+            return False
+        outcome, language = found
+        if isinstance(outcome, str):  # not theirs to stop, or it just ended
+            await self._notice(interaction, outcome, language)
+            return True
+        self.rounds.stopped(outcome)
+        await self._reply(interaction, _pages_to_messages(ending_pages(outcome)), private=False)
+        return True
+
+    async def leaderboard(self, interaction: discord.Interaction[Any], query: str | None) -> None:
+        """``/leaderboard [quiz]``: this channel's best members (in a server) and everyone's,
+        for one quiz or every quiz anyone completed."""
+        async with self._handling(interaction):
+            if not await self._allowed(interaction):
+                return
+            who = participant(interaction)
+            quiz_id = await self._resolve_quiz(interaction, query)
+            here = str(interaction.channel_id) if interaction.guild_id is not None else None
+
+            async def boards() -> tuple[str, Boards | None]:
+                ui = await self.engine.interface_language(who)
+                if quiz_id is not None and self.engine.catalog.get(quiz_id) is None:
+                    return ui, None
+                ids = [quiz_id] if quiz_id else [q.id for q in self.engine.catalog.all()]
+                found: Boards = []
+                for each in ids:
+                    everyone = await self.engine.rounds.leaderboard(each, who)
+                    if everyone is None:
+                        continue
+                    channel = None
+                    if here is not None:
+                        channel = await self.engine.rounds.leaderboard(
+                            each, who, platform=PLATFORM, chat_id=here
+                        )
+                    if quiz_id or everyone.lines:
+                        found.append((channel, everyone))
+                return ui, found
+
+            language, found = await self._in_time(
+                interaction, boards(), self._think(interaction, private=False)
+            )
+            if found is None:
+                assert quiz_id is not None
+                await self._notice(interaction, self._unknown_quiz(quiz_id, language), language)
+            elif not found:
+                await self._notice(interaction, t("leaderboard_empty", language), language)
+            else:
+                pages = leaderboard_pages(found, language)
+                await self._reply(interaction, _pages_to_messages(pages), private=False)
+
+    # -- bot admins -----------------------------------------------------------------------
+
+    async def _refuse_non_admin(self, interaction: discord.Interaction[Any]) -> bool:
+        """True (after telling them the command is unknown) for anyone but a bot admin."""
+        if self._is_admin(interaction):
+            return False
+        await self._notice_in_time(interaction, "unknown_command")
+        return True
+
+    async def reload(self, interaction: discord.Interaction[Any]) -> None:
+        """``/reload``: read the quiz files again; how many quizzes are live, and each error
+        (a broken file keeps its previous version live)."""
+        async with self._handling(interaction):
+            if await self._refuse_non_admin(interaction) or not await self._allowed(interaction):
+                return
+
+            async def reload() -> tuple[LoadReport, int, str]:
+                # File reading and YAML parsing off the event loop: other members' presses
+                # must still be answered within Discord's 3 seconds meanwhile.
+                report = await asyncio.to_thread(self.engine.catalog.reload)
+                return report, len(self.engine.catalog), await self._interface_language(interaction)
+
+            report, live, language = await self._in_time(
+                interaction, reload(), self._think(interaction, private=True)
+            )
+            log.info(
+                "discord: quizzes reloaded by %s: %d live, %d errors",
+                interaction.user.id,
+                live,
+                len(report.errors),
+            )
+            pages = reload_pages(report, live, language)
+            await self._reply(interaction, _pages_to_messages(pages), private=True)
+
+    async def stats(self, interaction: discord.Interaction[Any], query: str | None) -> None:
+        """``/stats [quiz]``: attempts, completions, average score and hardest question."""
+        async with self._handling(interaction):
+            if await self._refuse_non_admin(interaction) or not await self._allowed(interaction):
+                return
+            quiz_id = await self._resolve_quiz(interaction, query)
+
+            async def collect() -> tuple[str, list[QuizStats] | None]:
+                language = await self._interface_language(interaction)
+                if quiz_id is not None and self.engine.catalog.get(quiz_id) is None:
+                    return language, None
+                return language, await self.engine.stats(quiz_id, language)
+
+            language, stats = await self._in_time(
+                interaction, collect(), self._think(interaction, private=True)
+            )
+            if stats is None:
+                assert quiz_id is not None
+                await self._notice(interaction, self._unknown_quiz(quiz_id, language), language)
+                return
+            pages = stats_pages(stats, language)
+            await self._reply(interaction, _pages_to_messages(pages), private=True)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import discord
 
 from adapters.discord.texts import text
-from adapters.discord.translator import COMMANDS, command_name, localize_commands
+from adapters.discord.translator import ADMIN_COMMANDS, COMMANDS, command_name, localize_commands
 from bot.i18n import t
 from bot.text_direction import LRI, PDI, RLM, is_rtl, paragraph
 from bot.views import (
@@ -186,6 +186,52 @@ def pack(
     return pages
 
 
+def page_size(page: Page) -> int:
+    return sum(len(embed) for embed in page)
+
+
+def merge_pages(pages: Sequence[Page]) -> list[Page]:
+    """Consecutive pages joined into as few messages as the limits allow."""
+    merged: list[Page] = []
+    for page in pages:
+        if (
+            merged
+            and len(merged[-1]) + len(page) <= EMBEDS_PER_MESSAGE
+            and page_size(merged[-1]) + page_size(page) <= EMBED_TOTAL_LIMIT
+        ):
+            merged[-1] = merged[-1] + page
+        else:
+            merged.append(list(page))
+    return merged
+
+
+STATUS_NAME_LIMIT = 60
+STATUS_VALUE_LIMIT = 140
+STATUS_RESERVE = STATUS_NAME_LIMIT + STATUS_VALUE_LIMIT
+
+
+def with_status(pages: list[Page], name: str, value: str, colour: discord.Colour) -> list[Page]:
+    """``pages`` with a short titled line at the very end, where it is edited in place.
+
+    Where it goes depends only on ``pages`` (room is measured against the longest status),
+    so re-rendering with another status never moves it to another message.
+    """
+    name = truncate(name, STATUS_NAME_LIMIT)
+    value = truncate(value, STATUS_VALUE_LIMIT)
+    last_page = pages[-1]
+    last = last_page[-1]
+    room = page_size(last_page) + STATUS_RESERVE <= EMBED_TOTAL_LIMIT
+    if room and len(last.fields) < FIELDS_PER_EMBED:
+        last.add_field(name=name, value=value, inline=False)
+        return pages
+    extra = discord.Embed(colour=colour).add_field(name=name, value=value, inline=False)
+    if room and len(last_page) < EMBEDS_PER_MESSAGE:
+        last_page.append(extra)
+    else:
+        pages.append([extra])
+    return pages
+
+
 def _heading(question: QuestionView, *, answered: bool = False) -> str:
     number, total = question.number, question.total
     progress = t("question_progress", question.language, number=number, total=total)
@@ -328,9 +374,13 @@ def choose_pages(
     return pack(sections, colour=INFO_COLOUR, rtl=is_rtl(language))
 
 
-def help_pages(language: str, locale: discord.Locale | str | None) -> list[Page]:
-    """What the bot does and its commands, named as the user's client names them."""
-    lines = [f"/{command_name(c, locale)} — {text('cmd_' + c, language)}" for c in COMMANDS]
+def help_pages(
+    language: str, locale: discord.Locale | str | None, *, admin: bool = False
+) -> list[Page]:
+    """What the bot does and its commands, named as the user's client names them (the admin
+    commands only for bot admins)."""
+    commands = COMMANDS + ADMIN_COMMANDS if admin else COMMANDS
+    lines = [f"/{command_name(c, locale)} — {text('cmd_' + c, language)}" for c in commands]
     sections = [
         Section(paragraph(t("welcome", language), language)),
         Section(paragraph("\n".join(lines), language)),

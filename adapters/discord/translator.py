@@ -18,7 +18,9 @@ from discord import app_commands
 
 from adapters.discord.texts import STRINGS
 
-COMMANDS = ("quiz", "progress", "language", "stop", "help")
+# Everyone's commands, in the order /help lists them; then the bot admins' commands.
+COMMANDS = ("quiz", "review", "round", "leaderboard", "progress", "language", "stop", "help")
+ADMIN_COMMANDS = ("reload", "stats")
 
 # Discord locale -> our language code.
 LOCALE_LANGUAGES: dict[discord.Locale, str] = {
@@ -34,8 +36,18 @@ NAMES: dict[str, dict[str, str]] = {
     "language": {"en": "language", "ru": "язык"},
     "stop": {"en": "stop", "ru": "стоп"},
     "help": {"en": "help", "ru": "помощь"},
+    "review": {"en": "review", "ru": "повтор"},
+    "round": {"en": "round", "ru": "раунд"},
+    "leaderboard": {"en": "leaderboard", "ru": "рейтинг"},
+    "reload": {"en": "reload", "ru": "перезагрузка"},
+    "stats": {"en": "stats", "ru": "статистика"},
     "quiz.quiz": {"en": "quiz", "ru": "тест"},
     "language.language": {"en": "language", "ru": "язык"},
+    "review.quiz": {"en": "quiz", "ru": "тест"},
+    "round.quiz": {"en": "quiz", "ru": "тест"},
+    "round.seconds": {"en": "seconds", "ru": "секунды"},
+    "leaderboard.quiz": {"en": "quiz", "ru": "тест"},
+    "stats.quiz": {"en": "quiz", "ru": "тест"},
 }
 
 
@@ -91,7 +103,9 @@ def command_name(command: str, locale: discord.Locale | str | None) -> str:
 
 
 # "/quiz" in interface text, also with the Urdu left-to-right isolates around "quiz".
-_MENTION = re.compile(r"(?<![\w/])/(\u2066?)(" + "|".join(COMMANDS) + r")(\u2069?)(?![\w-])")
+_MENTION = re.compile(
+    r"(?<![\w/])/(\u2066?)(" + "|".join(COMMANDS + ADMIN_COMMANDS) + r")(\u2069?)(?![\w-])"
+)
 
 
 def localize_commands(text: str, locale: discord.Locale | str | None) -> str:

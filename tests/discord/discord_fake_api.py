@@ -7,6 +7,10 @@ request with its arrival time, and answers like Discord does when the bot breaks
 400 for a payload over a limit, an "Unknown interaction" for a reply later than 3 seconds, an
 "already acknowledged" for a second reply. Every such breach is also appended to
 :attr:`FakeDiscord.violations`, which the fixtures require to be empty.
+
+Bots also post and edit through channel endpoints (group rounds do): a channel the bot may not
+post in answers 403 "Missing Permissions", a deleted message or channel 404, and an edit that
+would leave a message exactly as it was counts as a violation (it wastes a rate-limited call).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import itertools
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,6 +70,7 @@ class Recorded:
     at: float
     interaction_id: int | None = None
     status: int = 200
+    stamp: Any = None  # FakeDiscord.stamp() on arrival (a test's virtual time)
 
 
 @dataclass
@@ -85,6 +91,9 @@ class Message:
     @property
     def ephemeral(self) -> bool:
         return bool(self.flags & EPHEMERAL)
+
+    def shown(self) -> tuple[str, list[dict[str, Any]], list[dict[str, Any]]]:
+        return self.content, self.embeds, self.components
 
     def apply(self, body: dict[str, Any]) -> None:
         """An edit: the fields present replace the old ones."""
@@ -289,6 +298,10 @@ class FakeDiscord:
         self.commands: dict[str, list[dict[str, Any]]] = {}
         self.command_syncs: list[str] = []  # the target of every bulk overwrite
         self.guilds: set[int] = set()  # servers the bot is a member of
+        self.channels: dict[int, int | None] = {}  # channel id -> its server (None: a DM)
+        self.forbidden_channels: set[int] = set()  # the bot may not post there
+        self.deleted_messages: set[int] = set()
+        self.stamp: Callable[[], Any] | None = None
         self.gateway_identifies = 0
         self.gateway_close_codes: list[int | None] = []
         self.identified = asyncio.Event()
@@ -312,6 +325,8 @@ class FakeDiscord:
             "*", f"{API}/webhooks/{{app}}/{{token}}/messages/{{message}}", self._webhook_message
         )
         app.router.add_post(f"{API}/webhooks/{{app}}/{{token}}", self._followup)
+        app.router.add_post(f"{API}/channels/{{channel}}/messages", self._channel_post)
+        app.router.add_patch(f"{API}/channels/{{channel}}/messages/{{message}}", self._channel_edit)
         app.router.add_get("/gateway/", self._gateway)
         app.router.add_route("*", "/{tail:.*}", self._unknown)
         self._runner = web.AppRunner(app, shutdown_timeout=0.5)
@@ -378,6 +393,23 @@ class FakeDiscord:
         self.messages[message.id] = message
         return message
 
+    def channel_messages(self, channel_id: int) -> list[Message]:
+        """The public messages of a channel, oldest first."""
+        return [m for m in self.messages.values() if m.channel_id == channel_id and not m.ephemeral]
+
+    def channel_edits(self, message_id: int) -> list[Recorded]:
+        """The successful channel-endpoint edits of one message, in order."""
+        return [
+            r
+            for r in self.requests
+            if r.method == "PATCH" and r.path.endswith(f"/messages/{message_id}") and r.status < 300
+        ]
+
+    def delete_message(self, message_id: int) -> None:
+        """A moderator deletes a message."""
+        del self.messages[message_id]
+        self.deleted_messages.add(message_id)
+
     def requests_for(self, interaction_id: int) -> list[Recorded]:
         return [r for r in self.requests if r.interaction_id == interaction_id]
 
@@ -397,6 +429,8 @@ class FakeDiscord:
             text = await request.text()
             body = json.loads(text) if text else None
         recorded = Recorded(request.method, request.path, body, time.monotonic())
+        if self.stamp is not None:
+            recorded.stamp = self.stamp()
         self.requests.append(recorded)
         return recorded
 
@@ -616,6 +650,63 @@ class FakeDiscord:
         if problems:
             return self._refuse(recorded, problems, "followup")
         message = self._new_message(interaction, body, (body.get("flags") or 0) & EPHEMERAL)
+        return _json(self.message_payload(message))
+
+    def _channel(self, request: web.Request, recorded: Recorded) -> int:
+        if not self._authorized(request):
+            raise DiscordError(401, 0, "401: Unauthorized")
+        channel_id = int(request.match_info["channel"])
+        if channel_id not in self.channels:
+            self._violation(f"{request.method} {request.path}: a channel the bot cannot see")
+            raise DiscordError(404, 10003, "Unknown Channel")
+        if channel_id in self.forbidden_channels:
+            recorded.status = 403
+            raise DiscordError(403, 50013, "Missing Permissions")
+        return channel_id
+
+    async def _channel_post(self, request: web.Request) -> web.Response:
+        recorded = await self._record(request)
+        try:
+            channel_id = self._channel(request, recorded)
+        except DiscordError as error:
+            return self._error(error)
+        body = recorded.body or {}
+        problems = check_message(body, creating=True)
+        if problems:
+            return self._refuse(recorded, problems, "channel message")
+        message = Message(
+            id=self.new_id(),
+            channel_id=channel_id,
+            guild_id=self.channels[channel_id],
+            flags=0,
+            content=body.get("content") or "",
+            embeds=body.get("embeds") or [],
+            components=body.get("components") or [],
+        )
+        self.messages[message.id] = message
+        return _json(self.message_payload(message))
+
+    async def _channel_edit(self, request: web.Request) -> web.Response:
+        recorded = await self._record(request)
+        try:
+            channel_id = self._channel(request, recorded)
+        except DiscordError as error:
+            return self._error(error)
+        message_id = int(request.match_info["message"])
+        message = self.messages.get(message_id)
+        if message is None or message.channel_id != channel_id or message.ephemeral:
+            if message_id not in self.deleted_messages:
+                self._violation(f"PATCH {request.path}: not a message of this channel")
+            recorded.status = 404
+            return self._error(DiscordError(404, 10008, "Unknown Message"))
+        body = recorded.body or {}
+        problems = check_message(body, creating=False)
+        if problems:
+            return self._refuse(recorded, problems, "channel edit")
+        before = json.dumps(message.shown(), sort_keys=True)
+        message.apply(body)
+        if json.dumps(message.shown(), sort_keys=True) == before:
+            self._violation(f"PATCH {request.path}: an edit that changes nothing")
         return _json(self.message_payload(message))
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:

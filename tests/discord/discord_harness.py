@@ -13,6 +13,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import discord
@@ -34,6 +35,9 @@ ClientFactory = Callable[..., Awaitable[discord.Client]]
 
 GUILD_ID = 1_200_000_000_000_000_001
 GUILD_CHANNEL_ID = 1_200_000_000_000_000_002
+MEMBER_PERMISSIONS = 2248473465835073  # what Discord sends for an ordinary member
+MANAGE_MESSAGES = 1 << 13
+ADMINISTRATOR = 1 << 3
 
 
 def visible(text: str) -> str:
@@ -176,6 +180,34 @@ class SlowStorage(SQLiteStorage):
         return await super().record_answer(*args, **kwargs)
 
 
+class VirtualClock:
+    """The engine's clock and the rounds' clock in one: time moves only when a test says.
+
+    ``sleep`` is the :class:`adapters.discord.group_rounds.RoundClock` protocol: every
+    ``advance`` wakes all sleepers, which look at the time again.
+    """
+
+    def __init__(self, start: datetime | None = None) -> None:
+        self.now = start or datetime(2026, 1, 1, tzinfo=UTC)
+        self._wakes: set[asyncio.Event] = set()
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    async def sleep(self, until: datetime, wake: asyncio.Event) -> None:
+        while self.now < until and not wake.is_set():
+            self._wakes.add(wake)
+            try:
+                await wake.wait()
+            finally:
+                self._wakes.discard(wake)
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+        for wake in list(self._wakes):
+            wake.set()
+
+
 class World:
     """Discord as the bot sees it: one server channel and DMs, users and their presses."""
 
@@ -183,10 +215,37 @@ class World:
         self.fake = fake
         self.client = client
         self._users = 0
+        self.app_permissions = MEMBER_PERMISSIONS  # the bot's, in the server channel
+        fake.channels.setdefault(GUILD_CHANNEL_ID, GUILD_ID)
 
-    def user(self, name: str, locale: str = "en-US", *, dm: bool = False) -> Player:
+    def user(
+        self,
+        name: str,
+        locale: str = "en-US",
+        *,
+        dm: bool = False,
+        permissions: int = MEMBER_PERMISSIONS,
+    ) -> Player:
         self._users += 1
-        return Player(self, self.fake.new_id(), name, locale, dm=dm)
+        return Player(self, self.fake.new_id(), name, locale, dm=dm, permissions=permissions)
+
+    async def settle(self, seconds: float = 10.0) -> None:
+        """Wait until every group round waits for the (virtual) clock with nothing to do."""
+        rounds = getattr(self.client, "rounds", None)
+        assert rounds is not None, "a world without a quiz client"
+        deadline = time.monotonic() + seconds
+        calm = 0
+        while calm < 2:  # twice in a row: nothing woke up in between
+            await asyncio.sleep(0.005)
+            calm = calm + 1 if rounds.settled() else 0
+            assert time.monotonic() < deadline, "the rounds did not settle"
+
+    async def advance(self, clock: VirtualClock, seconds: float) -> None:
+        """Let what is due now happen, then ``seconds`` of virtual time pass, and the rounds
+        do what falls due."""
+        await self.settle()
+        clock.advance(seconds)
+        await self.settle()
 
     async def feed(self, *payloads: dict[str, Any]) -> Exchange:
         """Deliver interactions as the gateway would, and wait until they are handled."""
@@ -218,13 +277,24 @@ class World:
 class Player:
     """A Discord user in the server channel (or in a DM with the bot)."""
 
-    def __init__(self, world: World, user_id: int, name: str, locale: str, *, dm: bool) -> None:
+    def __init__(
+        self,
+        world: World,
+        user_id: int,
+        name: str,
+        locale: str,
+        *,
+        dm: bool,
+        permissions: int = MEMBER_PERMISSIONS,
+    ) -> None:
         self.world = world
         self.id = user_id
         self.name = name
         self.locale = locale
         self.dm = dm
+        self.permissions = permissions  # in the server channel
         self.dm_channel_id = world.fake.new_id()
+        world.fake.channels[self.dm_channel_id] = None
 
     @property
     def fake(self) -> FakeDiscord:
@@ -252,7 +322,7 @@ class Player:
             "version": 1,
             "data": data,
             "locale": self.locale,
-            "app_permissions": "2248473465835073",
+            "app_permissions": str(MEMBER_PERMISSIONS),
             "entitlements": [],
             "attachment_size_limit": 10_485_760,
         }
@@ -275,6 +345,7 @@ class Player:
                 "guild_id": str(GUILD_ID),
                 "guild": {"id": str(GUILD_ID), "locale": "en-US", "features": []},
                 "guild_locale": "en-US",
+                "app_permissions": str(self.world.app_permissions),
                 "channel_id": str(GUILD_CHANNEL_ID),
                 "channel": {
                     "id": str(GUILD_CHANNEL_ID),
@@ -300,7 +371,7 @@ class Player:
                     "pending": False,
                     "nick": None,
                     "avatar": None,
-                    "permissions": "2248473465835073",
+                    "permissions": str(self.permissions),
                 },
                 "context": 0,
                 "authorizing_integration_owners": {"0": str(GUILD_ID)},
@@ -309,16 +380,19 @@ class Player:
             payload["message"] = self.fake.message_payload(message)
         return payload
 
-    def command_payload(self, name: str, **options: str) -> dict[str, Any]:
+    def command_payload(self, name: str, **options: str | int) -> dict[str, Any]:
         data = {
             "id": str(self.fake.new_id()),
             "name": name,
             "type": 1,
-            "options": [{"name": k, "type": 3, "value": v} for k, v in options.items()],
+            "options": [
+                {"name": k, "type": 4 if isinstance(v, int) else 3, "value": v}
+                for k, v in options.items()
+            ],
         }
         return self.payload(APPLICATION_COMMAND, data)
 
-    async def command(self, name: str, **options: str) -> Exchange:
+    async def command(self, name: str, **options: str | int) -> Exchange:
         """Type ``/name option:value`` (options by their default English names)."""
         return await self.world.feed(self.command_payload(name, **options))
 

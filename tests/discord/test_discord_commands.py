@@ -146,8 +146,12 @@ async def test_stop_and_start_again(world: World, quiz: Quiz) -> None:
 @pytest.mark.parametrize(
     ("locale", "language", "names"),
     [
-        ("en-US", "en", ["/quiz", "/progress", "/language", "/stop", "/help"]),
-        ("ru", "ru", ["/тест", "/прогресс", "/язык", "/стоп", "/помощь"]),
+        (
+            "en-US",
+            "en",
+            ["/quiz", "/review", "/round", "/leaderboard", "/progress", "/language", "/stop"],
+        ),
+        ("ru", "ru", ["/тест", "/повтор", "/раунд", "/рейтинг", "/прогресс", "/язык", "/помощь"]),
     ],
 )
 async def test_help_names_commands_as_the_client_shows_them(
@@ -183,3 +187,14 @@ async def test_command_spam_is_slowed_down_but_answers_are_not(world: World, qui
         letter = pick_letter(quiz, message, "en", correct=True)
         message = (await alice.press_letter(message, letter)).last
     assert "8/8" in text_of(message)
+
+
+async def test_leaderboard_before_anyone_finished_and_for_an_unknown_quiz(world: World) -> None:
+    alice = world.user("Alice")
+    empty = await alice.command("leaderboard")
+    assert empty.notice == visible(t("leaderboard_empty", "en"))
+    named = await alice.command("leaderboard", quiz=SEED_QUIZ)  # a named quiz: its empty board
+    assert not named.last.ephemeral
+    assert text_of(named.last).count(visible(t("leaderboard_empty", "en"))) == 2
+    unknown = await alice.command("leaderboard", quiz="knitting")
+    assert 'There is no quiz "knitting"' in unknown.notice

@@ -5,8 +5,12 @@ from __future__ import annotations
 import dataclasses
 import io
 
+import discord
+
 from adapters.discord import discord_sync_command, sync_commands
-from adapters.discord.sync import FINGERPRINT_KEY, FINGERPRINT_SCOPE
+from adapters.discord.commands import CALLBACKS, build_tree
+from adapters.discord.sync import FINGERPRINT_KEY, FINGERPRINT_SCOPE, command_payload, fingerprint
+from adapters.discord.translator import QuizTranslator
 from bot.engine import QuizEngine
 from bot.storage import SQLiteStorage
 from quizbot.settings import Settings
@@ -42,7 +46,18 @@ async def test_the_commands_as_registered(
 ) -> None:
     await sync_commands(settings, storage=storage)
     commands = {c["name"]: c for c in fake_discord.commands["global"]}
-    assert sorted(commands) == ["help", "language", "progress", "quiz", "stop"]
+    assert sorted(commands) == [
+        "help",
+        "language",
+        "leaderboard",
+        "progress",
+        "quiz",
+        "reload",
+        "review",
+        "round",
+        "stats",
+        "stop",
+    ]
     quiz = commands["quiz"]
     assert quiz["name_localizations"]["ru"] == "тест"
     assert quiz["description_localizations"] == {
@@ -62,12 +77,43 @@ async def test_the_commands_as_registered(
     ]
     assert {c["name_localizations"]["ru"] for c in commands.values()} == {
         "тест",
+        "повтор",
+        "раунд",
+        "рейтинг",
         "прогресс",
         "язык",
         "стоп",
         "помощь",
+        "перезагрузка",
+        "статистика",
     }
-    assert all(c["contexts"] == [0, 1] for c in commands.values())  # servers and bot DMs
+    assert commands["review"]["description_localizations"]["ru"] == "Повторить вопросы с ошибками"
+    # Servers and bot DMs, except rounds, which are played in a server channel.
+    assert commands["round"]["contexts"] == [0]
+    assert all(c["contexts"] == [0, 1] for n, c in commands.items() if n != "round")
+    quiz_option, seconds = commands["round"]["options"]
+    assert quiz_option["autocomplete"] is True
+    assert (seconds["type"], seconds["min_value"], seconds["max_value"]) == (4, 5, 600)
+    assert seconds["required"] is False and seconds["name_localizations"]["ru"] == "секунды"
+    # Hidden from members without Administrator by default; everyone else's are visible.
+    assert {n for n, c in commands.items() if c["default_member_permissions"] is not None} == {
+        "reload",
+        "stats",
+    }
+    assert int(commands["reload"]["default_member_permissions"]) == 8  # Administrator
+    assert int(commands["stats"]["default_member_permissions"]) == 8
+
+
+async def test_the_fingerprint_changes_when_a_command_is_added(
+    fake_discord: FakeDiscord, settings: Settings, storage: SQLiteStorage
+) -> None:
+    client = discord.Client(intents=discord.Intents.none())
+    tree = build_tree(client)
+    await tree.set_translator(QuizTranslator())
+    payload = await command_payload(tree, None)
+    fewer = [c for c in payload if c["name"] != "round"]
+    assert fingerprint(payload, 1, "global") != fingerprint(fewer, 1, "global")
+    assert fingerprint(payload, 1, "global") == fingerprint(list(payload), 1, "global")
 
 
 async def test_discord_sync_command_always_syncs(
@@ -80,7 +126,7 @@ async def test_discord_sync_command_always_syncs(
     await make_client(engine)
     # `quizbot discord-sync`: opens the database from the settings itself.
     result = await sync_commands(settings)
-    assert result.synced and result.target == "global" and result.commands == 5
+    assert result.synced and result.target == "global" and result.commands == len(CALLBACKS)
     guild = await sync_commands(settings, guild_id=GUILD_ID)
     assert guild.target == f"guild {GUILD_ID}"
     assert fake_discord.command_syncs == ["global", "global", f"guild {GUILD_ID}"]
@@ -114,10 +160,14 @@ async def test_quizbot_discord_sync_reports_what_it_did(
 ) -> None:
     out, err = io.StringIO(), io.StringIO()
     assert await discord_sync_command(settings, out=out, err=err) == 0
-    assert out.getvalue() == "Registered 5 slash commands globally (may take a while to appear).\n"
+    assert out.getvalue() == (
+        f"Registered {len(CALLBACKS)} slash commands globally (may take a while to appear).\n"
+    )
     out = io.StringIO()
     assert await discord_sync_command(settings, GUILD_ID, out=out, err=err) == 0
-    assert out.getvalue() == f"Registered 5 slash commands in server {GUILD_ID} (available now).\n"
+    assert out.getvalue() == (
+        f"Registered {len(CALLBACKS)} slash commands in server {GUILD_ID} (available now).\n"
+    )
     assert err.getvalue() == ""
     # A server the bot is not in; a wrong token; no token.
     assert await discord_sync_command(settings, 42, out=out, err=err) == 1

@@ -10,8 +10,12 @@ import pytest
 
 from adapters.discord.buttons import (
     ANSWER_TEMPLATE,
+    ROUND_START_TEMPLATE,
+    ROUND_TEMPLATE,
     START_TEMPLATE,
     AnswerButton,
+    RoundAnswerButton,
+    RoundStartButton,
     StartButton,
     is_known_custom_id,
     option_label,
@@ -95,3 +99,21 @@ def test_option_labels_carry_the_text_only_when_it_fits() -> None:
     assert option_label("A", "Short") == "A. Short"
     assert option_label("B", "x" * 77) == "B. " + "x" * 77
     assert option_label("C", "x" * 78) == "C"
+
+
+def test_round_button_ids_stay_short_and_round_trip() -> None:
+    answer = RoundAnswerButton(10**18 - 1, 9999, 99, label="A")
+    assert len(answer.custom_id) <= 100
+    match = re.fullmatch(ROUND_TEMPLATE, answer.custom_id)
+    assert match and (match["round"], match["number"], match["option"]) == (
+        str(10**18 - 1),
+        "9999",
+        "99",
+    )
+    pick = RoundStartButton("q" * 40, 600, label="Quiz")
+    assert len(pick.custom_id) <= 100
+    match = re.fullmatch(ROUND_START_TEMPLATE, pick.custom_id)
+    assert match and match["seconds"] == "600"
+    assert RoundStartButton("quiz", label="Quiz").custom_id == "qz1:g:quiz"
+    assert is_known_custom_id("qz1:r:1:1:0") and is_known_custom_id("qz1:g:checkpoint-sharding")
+    assert not is_known_custom_id("qz1:r:1:1") and not is_known_custom_id("qz1:g:Bad Id")
