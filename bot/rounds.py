@@ -305,15 +305,17 @@ class GroupRounds:
             return RoundAnswerResult(RoundAnswerOutcome.CLOSED, t("round_closed", ui))
         answers = await engine.storage.round_answers(round_.id)
         participants = {a.user_id for a in answers}
+        earlier = {a.user_id for a in answers if a.number < number}
         answered = {a.user_id for a in answers if a.number == number}
         outcome = RoundAnswerOutcome.ACCEPTED if inserted else RoundAnswerOutcome.DUPLICATE
         notice = t("round_answer_taken" if inserted else "round_first_counts", ui)
+        # Who plays is known from earlier questions only: on the first one, wait for the time.
         return RoundAnswerResult(
             outcome,
             notice,
             answered=len(answered),
             participants=len(participants),
-            everyone_answered=participants <= answered,
+            everyone_answered=bool(earlier) and earlier <= answered,
         )
 
     def _scoreboard(self, answers: list[RoundAnswer]) -> tuple[ScoreLine, ...]:

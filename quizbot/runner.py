@@ -38,8 +38,9 @@ async def run_bots(settings: Settings, stop_event: asyncio.Event | None = None) 
         adapters: list[ChatAdapter] = []
         if settings.telegram_token:
             from adapters.telegram import TelegramAdapter
+            from quizbot.charts import render_stats_png
 
-            adapters.append(TelegramAdapter(app.engine, settings))
+            adapters.append(TelegramAdapter(app.engine, settings, stats_chart=render_stats_png))
         if settings.discord_token:
             from adapters.discord import DiscordAdapter
 

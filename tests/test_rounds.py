@@ -96,13 +96,13 @@ async def test_a_member_answering_twice_is_counted_once(engine, catalog):
 async def test_the_question_closes_early_when_every_participant_answered(engine, catalog):
     question = (await engine.rounds.start("telegram", CHAT, HOST, SEED_QUIZ)).question
     a = await engine.rounds.answer(question.round_id, member(1), 1, 0)
-    assert a.everyone_answered  # one participant so far, and they answered
+    assert not a.everyone_answered  # on question 1 nobody knows who else is playing yet
     reveal = await engine.rounds.close(question.round_id, 1)
     second = reveal.next_question
     b = await engine.rounds.answer(second.round_id, member(2), 2, 0)  # a late joiner
     assert (b.participants, b.answered, b.everyone_answered) == (2, 1, False)
     c = await engine.rounds.answer(second.round_id, member(1), 2, 1)
-    assert c.everyone_answered
+    assert c.everyone_answered  # member 1, the one participant so far, has answered
 
 
 async def test_time_up_refuses_answers_and_the_due_question_is_revealed(engine, clock):

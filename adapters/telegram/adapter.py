@@ -2,22 +2,29 @@
 
 Handlers stay thin: decode what Telegram sent, call the engine, render, send. Every button
 carries what it means (see :mod:`adapters.telegram.callback_data`) and poll links live in
-storage, so nothing a user can press depends on this process's memory.
+storage, so nothing a user can press depends on this process's memory. Group rounds are run by
+:class:`~adapters.telegram.group_rounds.RoundRunner`; webhook mode serves updates and a health
+check from :class:`~adapters.telegram.webhook.WebhookServer`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dtm
+import functools
 import hashlib
 import json
 import logging
+import re
 from collections import OrderedDict
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 from urllib.parse import urlsplit
 
 from telegram import (
     BotCommand,
+    BotCommandScopeChat,
     CallbackQuery,
     Chat,
     InlineKeyboardMarkup,
@@ -27,7 +34,7 @@ from telegram import (
     Update,
     User,
 )
-from telegram.constants import ChatType, ParseMode
+from telegram.constants import ChatMemberStatus, ChatType, ParseMode
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import (
     AIORateLimiter,
@@ -35,10 +42,14 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
+    MessageHandler,
     PollAnswerHandler,
+    filters,
 )
 
 from adapters.telegram import callback_data as cb
+from adapters.telegram.budget import ChatBudget
+from adapters.telegram.group_rounds import RoundRunner, RoundTiming
 from adapters.telegram.polls import POLL_SCOPE, PollLink, plan_poll
 from adapters.telegram.rendering import (
     answered_question,
@@ -58,9 +69,18 @@ from adapters.telegram.rendering import (
     stop_confirmation,
     toast,
 )
+from adapters.telegram.round_rendering import (
+    leaderboard_message,
+    reload_report,
+    round_picker,
+    stats_report,
+)
 from adapters.telegram.texts import command_descriptions, tt
+from adapters.telegram.webhook import WebhookServer
 from bot.engine import QuizEngine
-from bot.i18n import SUPPORTED_LANGUAGES, t
+from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
+from bot.rounds import RoundAnswerOutcome, RoundStartOutcome
+from bot.stats import QuizStats
 from bot.views import (
     AnswerFeedback,
     AnswerOutcome,
@@ -77,6 +97,11 @@ PLATFORM = "telegram"
 DEFAULT_BASE_URL = "https://api.telegram.org/bot"
 CHAT_MODE_SCOPE = "telegram:chat-mode"  # chat id -> "poll" | "buttons"
 COMMANDS_SCOPE = "telegram:commands"  # bot id -> fingerprint of the last setMyCommands
+# "<chat id>:<user id>" -> the seconds per question asked for while a round's quiz is picked
+ROUND_LIMIT_SCOPE = "telegram:round-limit"
+GROUP_CHATS = (ChatType.GROUP, ChatType.SUPERGROUP)
+CHAT_ADMINS = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+_SECONDS = re.compile(r"[0-9]{1,6}")
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.POLL_ANSWER]
 REMEMBERED_MESSAGES = 4096
 _OptionIndex = Literal[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]  # what PTB's send_poll types accept
@@ -84,6 +109,8 @@ NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
 Context = ContextTypes.DEFAULT_TYPE
 TelegramApplication = Application[Any, Any, Any, Any, Any, Any]
+Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
+StatsChart = Callable[[QuizStats], bytes]
 
 
 def participant(user: User) -> Participant:
@@ -123,7 +150,10 @@ class TelegramAdapter:
         listen: str = "0.0.0.0",
         polling_timeout: float = 10.0,
         max_retries: int = 5,
+        round_timing: RoundTiming | None = None,
+        stats_chart: StatsChart | None = None,
     ) -> None:
+        """``stats_chart`` (optional) renders a quiz's statistics as a PNG for /stats."""
         if not settings.telegram_token:
             raise ValueError("TELEGRAM_BOT_TOKEN is not set")
         self.engine = engine
@@ -133,17 +163,25 @@ class TelegramAdapter:
         self.listen = listen
         self.polling_timeout = polling_timeout
         self.max_retries = max_retries
+        self.timing = round_timing or RoundTiming()
+        self.stats_chart = stats_chart
         self.application: TelegramApplication | None = None
+        self.webhook: WebhookServer | None = None
         # Only to avoid "message is not modified" on quick repeated presses; presses are
         # understood without it (after a restart it is empty and the press's own copy of the
         # message is used instead).
         self._shown: OrderedDict[tuple[int, int], _Shown] = OrderedDict()
+        self._budget = ChatBudget(
+            self.timing.chat_budget, self.timing.window, speed=self.timing.speed
+        )
+        self._rounds = RoundRunner(engine, PLATFORM, self.timing, self._budget)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
     def build_application(self) -> TelegramApplication:
         """The Application with its handlers; not started."""
-        application = (
+        speed = self.timing.speed
+        builder = (
             Application.builder()
             .token(self.token)
             .base_url(self.base_url)
@@ -151,9 +189,9 @@ class TelegramAdapter:
             .rate_limiter(
                 AIORateLimiter(
                     overall_max_rate=30,  # Telegram's limits: 30 messages a second,
-                    overall_time_period=1,
+                    overall_time_period=1 / speed,
                     group_max_rate=20,  # 20 a minute in one group
-                    group_time_period=60,
+                    group_time_period=60 / speed,
                     # A 429 waits retry_after and is sent again; after this many it is logged.
                     max_retries=self.max_retries,
                 )
@@ -161,46 +199,67 @@ class TelegramAdapter:
             # One update at a time, in order: a double tap's second press sees the first's
             # result, and a one-shot menu cannot act twice.
             .concurrent_updates(False)
-            .build()
         )
-        commands = {
+        if self.settings.webhook_url:
+            builder = builder.updater(None)  # updates come from our own web server
+        application = builder.build()
+        commands: dict[str, Handler] = {
             "start": self._cmd_start,
             "quiz": self._cmd_quiz,
+            "review": self._cmd_review,
             "progress": self._cmd_progress,
+            "leaderboard": self._cmd_leaderboard,
             "language": self._cmd_language,
             "stop": self._cmd_stop,
             "mode": self._cmd_mode,
             "help": self._cmd_help,
+            "reload": self._cmd_reload,
+            "stats": self._cmd_stats,
         }
         for command, callback in commands.items():
-            application.add_handler(CommandHandler(command, callback))
-        application.add_handler(CallbackQueryHandler(self._on_callback))
-        application.add_handler(PollAnswerHandler(self._on_poll_answer))
+            application.add_handler(CommandHandler(command, self._guarded(callback)))
+        application.add_handler(CallbackQueryHandler(self._guarded(self._on_callback)))
+        application.add_handler(PollAnswerHandler(self._guarded(self._on_poll_answer)))
+        # Last: any other command (the handlers above take theirs first).
+        application.add_handler(MessageHandler(filters.COMMAND, self._guarded(self._cmd_unknown)))
         application.add_error_handler(self._on_error)
         return application
 
     async def start(self) -> None:
-        """Connect, register the commands and take updates in the background."""
+        """Connect, register the commands and take updates in the background.
+
+        In webhook mode the HTTP server binds ``PORT`` first, before anything talks to
+        Telegram, so the platform's port check passes however slow Telegram is.
+        """
         application = self.build_application()
-        await application.initialize()
         self.application = application
         try:
+            webhook_url = self.settings.webhook_url
+            secret = self.settings.webhook_secret or webhook_secret_for(self.token)
+            if webhook_url:
+                self.webhook = WebhookServer(
+                    urlsplit(webhook_url).path,
+                    secret,
+                    functools.partial(self._queue_update, application),
+                    self.engine.storage.healthy,
+                )
+                await self.webhook.start(self.listen, self.settings.port)
+                log.info("telegram: webhook server on %s:%s", self.listen, self.settings.port)
+            await application.initialize()
             await self._sync_commands(application)
             await application.start()
-            updater = application.updater
-            assert updater is not None
-            if self.settings.webhook_url:
-                await updater.start_webhook(
-                    listen=self.listen,
-                    port=self.settings.port,
-                    url_path=urlsplit(self.settings.webhook_url).path.strip("/"),
-                    webhook_url=self.settings.webhook_url,
-                    secret_token=self.settings.webhook_secret or webhook_secret_for(self.token),
+            if webhook_url:
+                await application.bot.set_webhook(
+                    webhook_url,
+                    secret_token=secret,
                     allowed_updates=ALLOWED_UPDATES,
+                    # Updates sent while the bot was down are still handled.
                     drop_pending_updates=False,
                 )
-                log.info("telegram: webhook listening on %s:%s", self.listen, self.settings.port)
+                log.info("telegram: webhook set")
             else:
+                updater = application.updater
+                assert updater is not None
                 await updater.start_polling(
                     timeout=dtm.timedelta(seconds=self.polling_timeout),
                     allowed_updates=ALLOWED_UPDATES,
@@ -208,40 +267,114 @@ class TelegramAdapter:
                     drop_pending_updates=False,
                 )
                 log.info("telegram: long polling")
+            self._rounds.attach(application.bot)
+            await self._rounds.resume()
         except BaseException:
             await self.stop()
             raise
 
+    @staticmethod
+    async def _queue_update(application: TelegramApplication, data: dict[str, Any]) -> None:
+        """One update from the webhook, handed to the Application like the Updater would."""
+        update = Update.de_json(data, application.bot)
+        await application.update_queue.put(update)
+
     async def stop(self) -> None:
-        """Stop taking updates, finish the ones in hand, close the connections."""
+        """Stop taking updates, finish the ones in hand, stop the round timers (rounds go on
+        after a restart), close the connections."""
         application, self.application = self.application, None
+        webhook, self.webhook = self.webhook, None
+        if webhook is not None:
+            await webhook.stop()
         if application is None:
             return
         if application.updater is not None and application.updater.running:
             await application.updater.stop()
         if application.running:
             await application.stop()
+        await self._rounds.shutdown()
         await application.shutdown()
 
     async def _sync_commands(self, application: TelegramApplication) -> None:
-        """setMyCommands for every language, once per change of the command list."""
+        """setMyCommands for every language, and for each admin's own chat a menu with the
+        admin commands; once per change of the lists."""
+        admins = sorted(self.settings.admin_telegram_ids)
         menus = {lang: command_descriptions(lang) for lang in SUPPORTED_LANGUAGES}
-        fingerprint = hashlib.sha256(json.dumps(menus, sort_keys=True).encode()).hexdigest()
+        admin_menus = {lang: command_descriptions(lang, admin=True) for lang in SUPPORTED_LANGUAGES}
+        wanted = {"menus": menus, "admin_menus": admin_menus, "admins": admins}
+        fingerprint = hashlib.sha256(json.dumps(wanted, sort_keys=True).encode()).hexdigest()
         key = str(application.bot.id)
+        admins_key = f"{key}:admins"
         storage = self.engine.storage
         if await storage.get_value(COMMANDS_SCOPE, key) == fingerprint:
             return
+        bot = application.bot
         try:
-            default = [BotCommand(c, d) for c, d in menus["en"]]
-            await application.bot.set_my_commands(default)
+            await bot.set_my_commands([BotCommand(c, d) for c, d in menus["en"]])
             for lang, menu in menus.items():
-                await application.bot.set_my_commands(
-                    [BotCommand(c, d) for c, d in menu], language_code=lang
-                )
+                await bot.set_my_commands([BotCommand(c, d) for c, d in menu], language_code=lang)
         except TelegramError:
             log.warning("telegram: could not register the command menu", exc_info=True)
             return
-        await storage.set_value(COMMANDS_SCOPE, key, fingerprint)
+        complete = True
+        for admin in admins:
+            scope = BotCommandScopeChat(int(admin))
+            try:
+                # Chat-scoped menus outrank the default ones, so every language needs one.
+                await bot.set_my_commands(
+                    [BotCommand(c, d) for c, d in admin_menus["en"]], scope=scope
+                )
+                for lang, menu in admin_menus.items():
+                    await bot.set_my_commands(
+                        [BotCommand(c, d) for c, d in menu], scope=scope, language_code=lang
+                    )
+            except TelegramError as error:  # e.g. an admin who never opened the bot's chat
+                log.warning("telegram: no admin command menu for %s (%s)", admin, error)
+                complete = False
+        before = json.loads(await storage.get_value(COMMANDS_SCOPE, admins_key) or "[]")
+        for former in set(before) - set(admins):
+            scope = BotCommandScopeChat(int(former))
+            try:
+                await bot.delete_my_commands(scope=scope)
+                for lang in SUPPORTED_LANGUAGES:
+                    await bot.delete_my_commands(scope=scope, language_code=lang)
+            except TelegramError as error:
+                log.warning("telegram: could not remove the admin menu of %s (%s)", former, error)
+                complete = False
+        await storage.set_value(COMMANDS_SCOPE, admins_key, json.dumps(admins))
+        if complete:  # else the next start tries again
+            await storage.set_value(COMMANDS_SCOPE, key, fingerprint)
+
+    def _guarded(self, handler: Handler) -> Handler:
+        """``handler``, but an exception is logged and the user told briefly, never raised."""
+
+        @functools.wraps(handler)
+        async def run(update: Update, context: Context) -> None:
+            try:
+                await handler(update, context)
+            except Exception:
+                log.exception(
+                    "telegram: %s failed on update %s", handler.__name__, update.update_id
+                )
+                await self._apologize(update, context)
+
+        return run
+
+    async def _apologize(self, update: Update, context: Context) -> None:
+        user = update.effective_user
+        # No storage here: it may be what failed.
+        ui = resolve_language(
+            None, user.language_code if user else None, SUPPORTED_LANGUAGES, DEFAULT_LANGUAGE
+        )
+        text = tt("error", ui)
+        try:
+            if update.callback_query is not None:
+                await update.callback_query.answer(toast(text))
+            elif update.effective_chat is not None and update.effective_message is not None:
+                self._spend(update.effective_chat.id)
+                await context.bot.send_message(update.effective_chat.id, text)
+        except TelegramError:
+            log.warning("telegram: could not tell the user about the failure", exc_info=True)
 
     async def _on_error(self, update: object, context: Context) -> None:
         log.error("telegram: error while handling %r", update, exc_info=context.error)
@@ -254,6 +387,12 @@ class TelegramAdapter:
         self._shown.move_to_end(key)
         while len(self._shown) > REMEMBERED_MESSAGES:
             self._shown.popitem(last=False)
+
+    def _spend(self, chat_id: int) -> None:
+        """Count a send to a group towards its per-minute budget (rounds pace themselves by
+        it; replies to commands are never held back)."""
+        if chat_id < 0:
+            self._budget.record(chat_id)
 
     def _current(self, message: Message) -> _Shown:
         known = self._shown.get((message.chat.id, message.message_id))
@@ -272,6 +411,7 @@ class TelegramAdapter:
         sent = None
         for index, chunk in enumerate(chunks):
             keyboard = markup if index == len(chunks) - 1 else None
+            self._spend(chat_id)
             sent = await context.bot.send_message(
                 chat_id,
                 chunk,
@@ -297,6 +437,7 @@ class TelegramAdapter:
         wanted = _Shown(plain_text(first), keyboard)
         chat_id = message.chat.id
         if self._current(message) != wanted:
+            self._spend(chat_id)
             try:
                 await context.bot.edit_message_text(
                     first,
@@ -333,6 +474,7 @@ class TelegramAdapter:
         if html is not None:
             await self._edit(context, message, html)
             return
+        self._spend(message.chat.id)
         try:
             await context.bot.edit_message_reply_markup(
                 chat_id=message.chat.id, message_id=message.message_id, reply_markup=None
@@ -369,6 +511,7 @@ class TelegramAdapter:
         plan = plan_poll(question, correct_option_id, explanation)
         if plan is None:
             return False
+        self._spend(chat_id)
         message = await context.bot.send_poll(
             chat_id,
             plan.question,
@@ -443,7 +586,20 @@ class TelegramAdapter:
         chat, user = update.effective_chat, update.effective_user
         if chat is None or user is None:
             return
-        await self._start_quiz(context, chat, user, context.args[0] if context.args else None)
+        args = context.args or []
+        if args and args[0].lower() == "group":
+            await self._cmd_group_round(context, chat, user, args[1:])
+            return
+        await self._start_quiz(context, chat, user, args[0] if args else None)
+
+    async def _cmd_review(self, update: Update, context: Context) -> None:
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        quiz_id = context.args[0] if context.args else None
+        result = await self.engine.start_review(participant(user), quiz_id, chat_id=str(chat.id))
+        # The same question messages and buttons as /quiz: answers go through answer_at.
+        await self._after_start(context, chat, user, result)
 
     async def _start_quiz(
         self,
@@ -484,6 +640,8 @@ class TelegramAdapter:
         chat, user = update.effective_chat, update.effective_user
         if chat is None or user is None:
             return
+        if chat.type in GROUP_CHATS and await self._stop_round(update, context, chat, user):
+            return
         who = participant(user)
         ui = await self.engine.interface_language(who)
         active = await self.engine.active_attempt(who)
@@ -520,7 +678,180 @@ class TelegramAdapter:
         if chat is None or user is None:
             return
         ui = await self.engine.interface_language(participant(user))
-        await self._send(context, chat.id, help_message(ui))
+        await self._send(context, chat.id, help_message(ui, admin=self._is_admin(user)))
+
+    async def _cmd_leaderboard(self, update: Update, context: Context) -> None:
+        """In a group, its members' best scores; in a private chat, everyone's."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        who = participant(user)
+        ui = await self.engine.interface_language(who)
+        here = chat.type != ChatType.PRIVATE
+        named = context.args[0] if context.args else None
+        if named is not None and self.engine.catalog.get(named) is None:
+            await self._send(context, chat.id, notice(self._unknown_quiz(named, ui), ui))
+            return
+        quiz_ids = [named] if named else [q.id for q in self.engine.catalog.all()]
+        boards = []
+        for quiz_id in quiz_ids:
+            board = await self.engine.rounds.leaderboard(
+                quiz_id,
+                who,
+                platform=PLATFORM if here else None,
+                chat_id=str(chat.id) if here else None,
+            )
+            if board is not None and (board.lines or named):
+                boards.append(board)
+        if not boards:
+            await self._send(context, chat.id, notice(t("leaderboard_empty", ui), ui))
+            return
+        await self._send(context, chat.id, leaderboard_message(boards, ui, here=here))
+
+    def _unknown_quiz(self, quiz_id: str, language: str) -> str:
+        available = ", ".join(q.id for q in self.engine.catalog.all())
+        return t("unknown_quiz", language, quiz=quiz_id, available=available)
+
+    # -- admin commands ------------------------------------------------------------------------
+
+    def _is_admin(self, user: User) -> bool:
+        return str(user.id) in self.settings.admin_telegram_ids
+
+    async def _cmd_reload(self, update: Update, context: Context) -> None:
+        """Re-read the quiz files; a broken file keeps its previous version live."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        if not self._is_admin(user):
+            await self._cmd_unknown(update, context)
+            return
+        ui = await self.engine.interface_language(participant(user))
+        # Reading and validating files is blocking work: keep the event loop free meanwhile.
+        report = await asyncio.to_thread(self.engine.catalog.reload)
+        live = len(self.engine.catalog)
+        log.info(
+            "telegram: quizzes reloaded by %s: %d live, %d errors",
+            user.id,
+            live,
+            len(report.errors),
+        )
+        await self._send(context, chat.id, reload_report(report, live, ui))
+
+    async def _cmd_stats(self, update: Update, context: Context) -> None:
+        """Per quiz: attempts, completions, average score, hardest question (and a chart)."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        if not self._is_admin(user):
+            await self._cmd_unknown(update, context)
+            return
+        ui = await self.engine.interface_language(participant(user))
+        named = context.args[0] if context.args else None
+        if named is not None and self.engine.catalog.get(named) is None:
+            await self._send(context, chat.id, notice(self._unknown_quiz(named, ui), ui))
+            return
+        stats = await self.engine.stats(named, language=ui)
+        await self._send(context, chat.id, stats_report(stats, ui))
+        if self.stats_chart is not None:
+            await self._send_charts(context, chat.id, stats)
+
+    async def _send_charts(
+        self, context: Context, chat_id: int, stats: Sequence[QuizStats]
+    ) -> None:
+        assert self.stats_chart is not None
+        for quiz in stats:
+            if not any(q.answered for q in quiz.questions):
+                continue
+            try:
+                # In the event loop on purpose: plotting libraries are rarely thread-safe,
+                # and another adapter may draw at the same time.
+                png = self.stats_chart(quiz)
+            except Exception:
+                log.warning("telegram: no stats chart for %s", quiz.quiz_id, exc_info=True)
+                return
+            self._spend(chat_id)
+            await context.bot.send_photo(chat_id, png, caption=quiz.title[:1024])
+
+    async def _cmd_unknown(self, update: Update, context: Context) -> None:
+        """Any command the bot does not have (and admin commands for everyone else). In
+        groups only commands addressed to this bot by name get an answer: the others may be
+        for another bot."""
+        chat, user, message = update.effective_chat, update.effective_user, update.effective_message
+        if chat is None or user is None or message is None:
+            return
+        if chat.type != ChatType.PRIVATE:
+            command = (message.text or "").split(maxsplit=1)[0] if message.text else ""
+            _, _, target = command.partition("@")
+            if not target or target.lower() != (context.bot.username or "").lower():
+                return
+        ui = await self.engine.interface_language(participant(user))
+        await self._send(context, chat.id, notice(tt("unknown_command", ui), ui))
+
+    # -- group rounds --------------------------------------------------------------------------
+
+    async def _cmd_group_round(
+        self, context: Context, chat: Chat, user: User, args: Sequence[str]
+    ) -> None:
+        """``/quiz group [quiz] [seconds]``: a round the whole group plays together."""
+        if chat.type not in GROUP_CHATS:
+            ui = await self.engine.interface_language(participant(user))
+            await self._send(context, chat.id, notice(tt("round_group_only", ui), ui))
+            return
+        quiz_id, seconds = _round_args(args)
+        await self._begin_round(context, chat, user, quiz_id, seconds)
+
+    async def _begin_round(
+        self, context: Context, chat: Chat, user: User, quiz_id: str | None, seconds: int | None
+    ) -> None:
+        who = participant(user)
+        start = await self.engine.rounds.start(
+            PLATFORM, str(chat.id), who, quiz_id, time_limit=seconds
+        )
+        lang = start.language
+        if start.outcome in (RoundStartOutcome.CHOOSE, RoundStartOutcome.UNKNOWN_QUIZ):
+            # The picker's buttons cannot carry the seconds too (64 bytes): keep them aside.
+            key = f"{chat.id}:{user.id}"
+            await self.engine.storage.set_value(
+                ROUND_LIMIT_SCOPE, key, str(seconds) if seconds else None
+            )
+            await self._remember_user(chat, user)
+            heading = start.notice if start.outcome is RoundStartOutcome.UNKNOWN_QUIZ else None
+            rendered = round_picker(start.quizzes, lang, user.id, heading)
+            await self._send(context, chat.id, rendered.html, rendered.markup)
+            return
+        await self._send(context, chat.id, notice(start.notice, lang))
+        if start.question is not None:  # started, or already running: make sure it runs
+            self._rounds.ensure(start.question)
+
+    async def _stop_round(self, update: Update, context: Context, chat: Chat, user: User) -> bool:
+        """/stop in a group with a round running: its starter or a chat admin ends it with
+        the scoreboard so far. False when no round is running."""
+        running = await self.engine.storage.active_round(PLATFORM, str(chat.id))
+        if running is None:
+            return False
+        who = participant(user)
+        admin = running.starter_id != str(user.id) and await self._is_chat_admin(
+            context, chat, user, update.effective_message
+        )
+        outcome = await self.engine.rounds.stop(PLATFORM, str(chat.id), who, is_chat_admin=admin)
+        if isinstance(outcome, str):
+            ui = await self.engine.interface_language(who)
+            await self._send(context, chat.id, notice(outcome, ui))
+        else:
+            await self._rounds.stopped(outcome)
+        return True
+
+    async def _is_chat_admin(
+        self, context: Context, chat: Chat, user: User, message: Message | None
+    ) -> bool:
+        if message is not None and message.sender_chat is not None:
+            return message.sender_chat.id == chat.id  # an anonymous admin speaks as the group
+        try:
+            member = await context.bot.get_chat_member(chat.id, user.id)
+        except TelegramError as error:
+            log.warning("telegram: cannot check chat admin rights (%s)", error)
+            return False
+        return member.status in CHAT_ADMINS
 
     # -- buttons -------------------------------------------------------------------------------
 
@@ -563,6 +894,17 @@ class TelegramAdapter:
                 await self._on_stop(context, query, who, attempt_id, confirm)
             case cb.SetMode(poll):
                 await self._on_mode(context, query, who, poll)
+            case cb.RoundAnswer(round_id, number, index):
+                result = await self.engine.rounds.answer(round_id, who, number, index)
+                await query.answer(toast(result.notice))
+                if result.outcome is RoundAnswerOutcome.ACCEPTED:
+                    self._rounds.on_answer(
+                        round_id, number, result.answered, result.everyone_answered
+                    )
+            case cb.PickRound(quiz_id, owner_id):
+                if await self._refuse_foreign_menu(query, who, owner_id, "quiz"):
+                    return
+                await self._on_pick_round(context, query, who, quiz_id)
             case None:
                 await self._toast_invalid(query, who)
 
@@ -626,6 +968,23 @@ class TelegramAdapter:
         await self._start_quiz(
             context, query.message.chat, query.from_user, quiz_id, restart=restart
         )
+
+    async def _on_pick_round(
+        self, context: Context, query: CallbackQuery, who: Participant, quiz_id: str
+    ) -> None:
+        if not self._menu_open(query):
+            await self._already_done(query, who)
+            return
+        await query.answer()
+        await self._close_menu(context, query, None)
+        message = query.message
+        if message is None:
+            return
+        key = f"{message.chat.id}:{query.from_user.id}"
+        seconds = await self.engine.storage.get_value(ROUND_LIMIT_SCOPE, key)
+        limit = int(seconds) if seconds and _SECONDS.fullmatch(seconds) else None
+        await self.engine.storage.set_value(ROUND_LIMIT_SCOPE, key, None)
+        await self._begin_round(context, message.chat, query.from_user, quiz_id, limit)
 
     async def _on_other_quiz(
         self, context: Context, query: CallbackQuery, who: Participant
@@ -712,6 +1071,17 @@ class TelegramAdapter:
             await self._send(context, link.chat_id, feedback_message(feedback))
         owner = who.display_name if link.chat_id != answer.user.id else None
         await self._send_next(context, link.chat_id, feedback, owner)
+
+
+def _round_args(args: Sequence[str]) -> tuple[str | None, int | None]:
+    """The quiz id and seconds per question of ``/quiz group [quiz] [seconds]``, any order."""
+    quiz_id = seconds = None
+    for arg in args:
+        if _SECONDS.fullmatch(arg):
+            seconds = int(arg)
+        elif quiz_id is None:
+            quiz_id = arg
+    return quiz_id, seconds
 
 
 def _owner(chat: Chat, user: User) -> str | None:

@@ -14,6 +14,8 @@ Forms (``v1`` is the version; a new layout gets ``v2`` and old buttons decode to
     v1:l:<language>:<user id>                         choose the interface language
     v1:s:<attempt>:<1|0>                              confirm or cancel stopping an attempt
     v1:m:<p|b>                                        this chat's question mode: polls or buttons
+    v1:g:<round>:<question number>:<option index>     answer in a group round (any member)
+    v1:p:<quiz id>:<user id>                          pick the quiz of a group round user asked for
 """
 
 from __future__ import annotations
@@ -75,7 +77,30 @@ class SetMode:
     poll: bool
 
 
-CallbackData = Answer | PickQuiz | Retry | OtherQuiz | ChooseLanguage | StopConfirm | SetMode
+@dataclass(frozen=True)
+class RoundAnswer:
+    round_id: int
+    question_number: int  # 1-based, in the round's order
+    option_index: int  # 0-based, in the order the round shows
+
+
+@dataclass(frozen=True)
+class PickRound:
+    quiz_id: str
+    user_id: int  # who asked for the round (the picker is theirs)
+
+
+CallbackData = (
+    Answer
+    | PickQuiz
+    | Retry
+    | OtherQuiz
+    | ChooseLanguage
+    | StopConfirm
+    | SetMode
+    | RoundAnswer
+    | PickRound
+)
 
 
 def encode(data: CallbackData) -> str:
@@ -105,6 +130,15 @@ def encode(data: CallbackData) -> str:
             text = f"{VERSION}:s:{attempt_id}:{1 if confirm else 0}"
         case SetMode(poll):
             text = f"{VERSION}:m:{'p' if poll else 'b'}"
+        case RoundAnswer(round_id, number, index):
+            _check(0 <= round_id <= MAX_ID, "round id")
+            _check(1 <= number <= MAX_QUESTION_NUMBER, "question number")
+            _check(0 <= index <= MAX_OPTION_INDEX, "option index")
+            text = f"{VERSION}:g:{round_id}:{number}:{index}"
+        case PickRound(quiz_id, user_id):
+            _check(QUIZ_ID.fullmatch(quiz_id) is not None, "quiz id")
+            _check(0 <= user_id <= MAX_USER_ID, "user id")
+            text = f"{VERSION}:p:{quiz_id}:{user_id}"
     if len(text.encode()) > MAX_BYTES:  # cannot happen within the bounds above; never send it
         raise ValueError(f"callback_data over {MAX_BYTES} bytes: {text!r}")
     return text
@@ -138,6 +172,14 @@ def decode(raw: str | None) -> CallbackData | None:
                 return StopConfirm(_int(attempt, MAX_ID), flag == "1")
             case "m", [("p" | "b") as mode]:
                 return SetMode(mode == "p")
+            case "g", [round_id, number, index]:
+                return RoundAnswer(
+                    _int(round_id, MAX_ID),
+                    _int(number, MAX_QUESTION_NUMBER, low=1),
+                    _int(index, MAX_OPTION_INDEX),
+                )
+            case "p", [quiz_id, user_id] if QUIZ_ID.fullmatch(quiz_id):
+                return PickRound(quiz_id, _int(user_id, MAX_USER_ID))
     except ValueError:
         return None
     return None

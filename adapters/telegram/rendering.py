@@ -70,7 +70,7 @@ def visible_length(html_text: str) -> int:
     return utf16_len(plain_text(html_text))
 
 
-def _wrap(tag: str, escaped: str) -> str:
+def wrap_lines(tag: str, escaped: str) -> str:
     """``<tag>`` around every non-empty line, so no tag spans a line break."""
     return "\n".join(
         f"<{tag}>{line}</{tag}>" if line.strip() else line for line in escaped.split("\n")
@@ -82,7 +82,7 @@ def _direction(html_text: str, language: str) -> str:
     return paragraph(html_text, language)
 
 
-def _label(text: str, language: str, limit: int = MAX_BUTTON_LABEL) -> str:
+def button_label(text: str, language: str, limit: int = MAX_BUTTON_LABEL) -> str:
     """Button text: one line, not empty, shortened with an ellipsis when very long."""
     label = " ".join(text.split()) or "…"
     if len(label) > limit:
@@ -175,9 +175,13 @@ def _balance_tags(chunks: Sequence[str]) -> list[str]:
 # -- questions ----------------------------------------------------------------------------
 
 
-def options_on_buttons(question: QuestionView) -> bool:
+def options_fit_buttons(options: Sequence[OptionView]) -> bool:
     """Whether every option fits comfortably on a button of its own."""
-    return all(len(strip_controls(o.text)) <= BUTTON_OPTION_CHARS for o in question.options)
+    return all(len(strip_controls(o.text)) <= BUTTON_OPTION_CHARS for o in options)
+
+
+def options_on_buttons(question: QuestionView) -> bool:
+    return options_fit_buttons(question.options)
 
 
 def progress_line(question: QuestionView) -> str:
@@ -190,10 +194,10 @@ def _head(question: QuestionView, owner: str | None) -> list[str]:
     lines = [esc(progress_line(question))]
     if owner:
         lines.append(esc(tt("owner_line", question.language, name=owner)))
-    return [*lines, "", _wrap("b", esc(question.text))]
+    return [*lines, "", wrap_lines("b", esc(question.text))]
 
 
-def _option_line(option: OptionView) -> str:
+def option_line(option: OptionView) -> str:
     return f"{option.letter}. {option.text}"
 
 
@@ -207,11 +211,11 @@ def question_message(question: QuestionView, owner: str | None = None) -> Render
     if options_on_buttons(question):
         for index, option in enumerate(question.options):
             data = cb.encode(cb.Answer(question.attempt_id, question.number, index))
-            label = _label(_option_line(option), question.language)
+            label = button_label(option_line(option), question.language)
             rows.append([InlineKeyboardButton(label, callback_data=data)])
     else:
         lines.append("")
-        lines.extend(esc(_option_line(o)) for o in question.options)
+        lines.extend(esc(option_line(o)) for o in question.options)
         buttons = [
             InlineKeyboardButton(
                 option.letter,
@@ -229,12 +233,12 @@ def feedback_lines(feedback: AnswerFeedback) -> list[str]:
     lang = feedback.language
     lines = [esc(feedback.notice if feedback.correct is None else _verdict(feedback))]
     if feedback.chosen is not None:
-        lines.append(esc(t("your_answer", lang, answer=_option_line(feedback.chosen))))
+        lines.append(esc(t("your_answer", lang, answer=option_line(feedback.chosen))))
     if not feedback.correct and feedback.correct_option is not None:
-        answer = _option_line(feedback.correct_option)
-        lines.append(_wrap("b", esc(t("correct_answer", lang, answer=answer))))
+        answer = option_line(feedback.correct_option)
+        lines.append(wrap_lines("b", esc(t("correct_answer", lang, answer=answer))))
     if not feedback.correct and feedback.wrong_note:
-        lines.append(_wrap("i", esc(feedback.wrong_note)))
+        lines.append(wrap_lines("i", esc(feedback.wrong_note)))
     if feedback.explanation:
         lines += ["", f"<b>{esc(t('explanation', lang))}:</b> {esc(feedback.explanation)}"]
     return lines
@@ -250,7 +254,7 @@ def answered_question(feedback: AnswerFeedback, owner: str | None = None) -> str
     lines = _head(feedback.question, owner)
     if not options_on_buttons(feedback.question):
         lines.append("")
-        lines.extend(esc(_option_line(o)) for o in feedback.question.options)
+        lines.extend(esc(option_line(o)) for o in feedback.question.options)
     lines += ["", *feedback_lines(feedback)]
     return _direction("\n".join(lines), feedback.language)
 
@@ -282,11 +286,11 @@ def result_message(result: QuizResult, owner: str | None = None) -> Rendered:
         [
             [
                 InlineKeyboardButton(
-                    _label(t("retry", lang), lang),
+                    button_label(t("retry", lang), lang),
                     callback_data=cb.encode(cb.Retry(result.attempt_id)),
                 ),
                 InlineKeyboardButton(
-                    _label(t("other_quiz", lang), lang),
+                    button_label(t("other_quiz", lang), lang),
                     callback_data=cb.encode(cb.OtherQuiz(result.attempt_id)),
                 ),
             ]
@@ -306,7 +310,7 @@ def _quiz_buttons(
     for quiz in quizzes:
         label = tt("play_button", language, title=quiz.title) if play else quiz.title
         data = cb.encode(cb.PickQuiz(quiz.id, user_id))
-        rows.append([InlineKeyboardButton(_label(label, language), callback_data=data)])
+        rows.append([InlineKeyboardButton(button_label(label, language), callback_data=data)])
     return InlineKeyboardMarkup(rows)
 
 
@@ -331,9 +335,11 @@ def start_message(quizzes: Sequence[QuizSummary], language: str, user_id: int) -
         for quiz in quizzes:
             summary = t("quiz_summary", language, title=quiz.title, count=quiz.question_count)
             level = _level(quiz, language)
-            lines.append("• " + _wrap("b", esc(summary)) + (f" · {esc(level)}" if level else ""))
+            lines.append(
+                "• " + wrap_lines("b", esc(summary)) + (f" · {esc(level)}" if level else "")
+            )
             if quiz.description:
-                lines.append(_wrap("i", esc(quiz.description)))
+                lines.append(wrap_lines("i", esc(quiz.description)))
         lines.append("")
         lines.append(esc(tt("start_hint", language)))
     else:
@@ -342,9 +348,12 @@ def start_message(quizzes: Sequence[QuizSummary], language: str, user_id: int) -
     return Rendered(_direction("\n".join(lines), language), markup)
 
 
-def help_message(language: str) -> str:
+def help_message(language: str, *, admin: bool = False) -> str:
+    """What the bot does, every command, and how group rounds start; admins also see theirs."""
     lines = [esc(t("welcome", language)), "", f"<b>{esc(tt('commands_heading', language))}</b>"]
-    lines += [f"/{command} — {esc(text)}" for command, text in command_descriptions(language)]
+    commands = command_descriptions(language, admin=admin)
+    lines += [f"/{command} — {esc(text)}" for command, text in commands]
+    lines += ["", esc(tt("help_group", language))]
     return _direction("\n".join(lines), language)
 
 
@@ -400,11 +409,11 @@ def stop_confirmation(title: str, attempt_id: int, language: str) -> Rendered:
         [
             [
                 InlineKeyboardButton(
-                    _label(t("stop_yes", language), language),
+                    button_label(t("stop_yes", language), language),
                     callback_data=cb.encode(cb.StopConfirm(attempt_id, True)),
                 ),
                 InlineKeyboardButton(
-                    _label(t("stop_no", language), language),
+                    button_label(t("stop_no", language), language),
                     callback_data=cb.encode(cb.StopConfirm(attempt_id, False)),
                 ),
             ]

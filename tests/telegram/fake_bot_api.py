@@ -4,8 +4,10 @@ It listens on a loopback port, answers like Telegram (``{"ok": true, "result": .
 Message, Poll and User objects), serves updates the test injects through ``getUpdates`` (long
 polling aware), records every call, and rejects what Telegram rejects: text over 4096 characters
 after entity parsing, malformed HTML, callback_data over 64 bytes, empty button text, edits to
-identical content ("message is not modified"), poll limits, answering a callback query twice.
-It can answer the next calls of a method with 429 Too Many Requests and a ``retry_after``.
+identical content ("message is not modified"), poll limits, answering a callback query twice,
+and more than 20 messages and edits a minute in one group (429, as Telegram does). It can answer
+the next calls of a method with 429 Too Many Requests and a ``retry_after``, delay a method,
+and say who administers a group (``getChatMember``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import math
 import re
 import time
 from collections import defaultdict, deque
@@ -34,6 +37,15 @@ POLL_OPTION = 100
 POLL_EXPLANATION = 200
 POLL_EXPLANATION_LINE_FEEDS = 2
 POLL_OPTIONS = (2, 10)
+GROUP_LIMIT = 20  # messages and edits per minute in one group
+# What counts towards GROUP_LIMIT.
+SENDING_METHODS = {
+    "sendMessage",
+    "editMessageText",
+    "editMessageReplyMarkup",
+    "sendPoll",
+    "sendPhoto",
+}
 
 # Parameters PTB sends JSON-encoded; every other parameter is a plain string.
 JSON_PARAMS = {
@@ -189,6 +201,8 @@ class StoredMessage:
     entities: list[dict[str, Any]] = field(default_factory=list)
     reply_markup: dict[str, Any] | None = None
     poll: dict[str, Any] | None = None
+    photo: list[dict[str, Any]] | None = None
+    caption: str | None = None
     edit_date: int | None = None
 
     @property
@@ -214,6 +228,10 @@ class StoredMessage:
                 data["entities"] = self.entities
         if self.poll is not None:
             data["poll"] = self.poll
+        if self.photo is not None:
+            data["photo"] = self.photo
+        if self.caption is not None:
+            data["caption"] = self.caption
         if self.reply_markup is not None:
             data["reply_markup"] = self.reply_markup
         if self.edit_date is not None:
@@ -253,6 +271,13 @@ class FakeBotApi:
         self.commands: dict[tuple[str, str], list[dict[str, str]]] = {}
         self.webhook: dict[str, Any] = {}
         self.faults: dict[str, deque[int]] = defaultdict(deque)
+        self.delays: dict[str, float] = {}  # method -> seconds before it is answered
+        self.chat_admins: dict[int, dict[int, str]] = defaultdict(dict)  # chat -> user -> status
+        self.photos: list[bytes] = []
+        # Telegram's per-group limit; tests that run time faster shrink the window to match.
+        self.group_limit = GROUP_LIMIT
+        self.rate_window = 60.0
+        self._group_sends: dict[int, deque[float]] = defaultdict(deque)
         self._update_ids = itertools.count(1)
         self._message_ids: dict[int, itertools.count[int]] = {}
         self._ids = itertools.count(1)
@@ -290,8 +315,11 @@ class FakeBotApi:
                 {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401
             )
         params = await self._params(request)
+        if method in self.delays:
+            await asyncio.sleep(self.delays[method])
         call = ApiCall(index=len(self.calls), method=method, params=params, ok=False)
         try:
+            self._check_group_rate(method, params)
             if self.faults[method]:
                 retry_after = self.faults[method].popleft()
                 raise ApiError(
@@ -316,7 +344,49 @@ class FakeBotApi:
             return web.json_response(body, status=error.code)
         call.ok, call.result = True, result
         self._record(call)
+        group = self._group_id(params)
+        if method in SENDING_METHODS and group is not None:
+            self._group_sends[group].append(call.at)
         return web.json_response({"ok": True, "result": result})
+
+    @staticmethod
+    def _group_id(params: dict[str, Any]) -> int | None:
+        try:
+            chat_id = int(params.get("chat_id", 0))
+        except (TypeError, ValueError):
+            return None
+        return chat_id if chat_id < 0 else None
+
+    def _check_group_rate(self, method: str, params: dict[str, Any]) -> None:
+        chat_id = self._group_id(params)
+        if method not in SENDING_METHODS or chat_id is None:
+            return
+        sent = self._group_sends[chat_id]
+        now = time.monotonic()
+        while sent and sent[0] <= now - self.rate_window:
+            sent.popleft()
+        if len(sent) >= self.group_limit:
+            retry_after = max(1, math.ceil(sent[0] + self.rate_window - now))
+            raise ApiError(
+                429, f"Too Many Requests: retry after {retry_after}", {"retry_after": retry_after}
+            )
+
+    def busiest_window(self, chat_id: int, window: float | None = None) -> int:
+        """The most messages and edits the bot made in ``chat_id`` within any ``window``
+        seconds (default: the rate window)."""
+        window = self.rate_window if window is None else window
+        times = sorted(
+            c.at
+            for c in self.calls
+            if c.ok and c.method in SENDING_METHODS and self._group_id(c.params) == chat_id
+        )
+        best = 0
+        start = 0
+        for end, at in enumerate(times):
+            while times[start] <= at - window:
+                start += 1
+            best = max(best, end - start + 1)
+        return best
 
     async def _params(self, request: web.Request) -> dict[str, Any]:
         if request.content_type == "application/json":
@@ -325,6 +395,9 @@ class FakeBotApi:
         form = await request.post()
         params: dict[str, Any] = {}
         for key, value in form.items():
+            if isinstance(value, web.FileField):  # an uploaded file (multipart)
+                params[key] = value.file.read()
+                continue
             text = value if isinstance(value, str) else str(value)
             if key in JSON_PARAMS:
                 try:
@@ -657,6 +730,48 @@ class FakeBotApi:
             raise bad_request("poll has already been closed")
         message.poll["is_closed"] = True
         return message.poll
+
+    def api_sendPhoto(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        photo = params.get("photo")
+        if not isinstance(photo, bytes) or not photo:
+            raise bad_request("wrong file identifier/HTTP URL specified")
+        if not photo.startswith(b"\x89PNG") and not photo.startswith(b"\xff\xd8"):
+            raise bad_request("IMAGE_PROCESS_FAILED")
+        caption = params.get("caption")
+        if caption is not None and utf16_len(str(caption)) > 1024:
+            raise bad_request("message caption is too long")
+        self.photos.append(photo)
+        message = self._new_message(chat, self.bot_user)
+        file_id = f"photo{len(self.photos)}"
+        message.photo = [{"file_id": file_id, "file_unique_id": file_id, "width": 1, "height": 1}]
+        message.caption = None if caption is None else str(caption)
+        return message.to_dict()
+
+    def api_getChatMember(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        user_id = int(params.get("user_id", 0))
+        user = {"id": user_id, "is_bot": False, "first_name": f"User {user_id}"}
+        status = self.chat_admins[chat["id"]].get(user_id, "member")
+        member: dict[str, Any] = {"status": status, "user": user}
+        if status == "creator":
+            member["is_anonymous"] = False
+        elif status == "administrator":
+            member |= {
+                "can_be_edited": False,
+                "is_anonymous": False,
+                "can_manage_chat": True,
+                "can_delete_messages": True,
+                "can_manage_video_chats": True,
+                "can_restrict_members": True,
+                "can_promote_members": False,
+                "can_change_info": True,
+                "can_invite_users": True,
+                "can_post_stories": False,
+                "can_edit_stories": False,
+                "can_delete_stories": False,
+            }
+        return member
 
     def api_setMyCommands(self, params: dict[str, Any]) -> Any:
         commands = params.get("commands")

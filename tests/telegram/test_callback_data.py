@@ -23,6 +23,13 @@ payloads = st.one_of(
     st.builds(cb.ChooseLanguage, st.sampled_from(["en", "bn", "ur", "ru"]), user_ids),
     st.builds(cb.StopConfirm, ids, st.booleans()),
     st.builds(cb.SetMode, st.booleans()),
+    st.builds(
+        cb.RoundAnswer,
+        ids,
+        st.integers(min_value=1, max_value=cb.MAX_QUESTION_NUMBER),
+        st.integers(min_value=0, max_value=cb.MAX_OPTION_INDEX),
+    ),
+    st.builds(cb.PickRound, quiz_ids, user_ids),
 )
 
 
@@ -60,6 +67,11 @@ def test_forged_or_old_payloads_decode_to_none() -> None:
         "v1:l:english:1",
         "v1:s:1:yes",
         "v1:m:x",
+        "v1:g:1:1",
+        "v1:g:1:0:0",
+        "v1:g:x:1:0",
+        "v1:p:Bad_Quiz:1",
+        "v1:p:quiz",
         "v0:a:1:1:0",
         "v2:a:1:1:0",
         "v1:a:1:1:0" + "0" * 60,
@@ -74,6 +86,8 @@ def test_out_of_range_values_are_not_encoded() -> None:
         cb.PickQuiz("No Spaces", 1),
         cb.PickQuiz("x" * 41, 1),
         cb.ChooseLanguage("en", cb.MAX_USER_ID + 1),
+        cb.RoundAnswer(1, 1, cb.MAX_OPTION_INDEX + 1),
+        cb.PickRound("x" * 41, 1),
     ]
     for data in cases:
         try:

@@ -37,7 +37,17 @@ async def test_commands_are_registered_in_every_language(
 ) -> None:
     adapter = await launch(engine)
     menus = {lang: api.commands[(DEFAULT_SCOPE, lang)] for lang in ("", "en", "bn", "ur", "ru")}
-    names = ["start", "quiz", "progress", "language", "stop", "mode", "help"]
+    names = [
+        "start",
+        "quiz",
+        "review",
+        "progress",
+        "leaderboard",
+        "language",
+        "stop",
+        "mode",
+        "help",
+    ]
     for menu in menus.values():
         assert [c["command"] for c in menu] == names
     assert menus[""] == menus["en"]
@@ -64,8 +74,11 @@ async def test_start_and_help(api: FakeBotApi, engine: QuizEngine, launch: Launc
     assert clean(question.text).startswith("প্রশ্ন 1/8")
     me.send("/help")
     help_text = clean((await me.message()).text)
-    for command in ("/start", "/quiz", "/progress", "/language", "/stop", "/mode", "/help"):
+    for command in ("/start", "/quiz", "/review", "/progress", "/leaderboard", "/language"):
         assert command in help_text
+    for command in ("/stop", "/mode", "/help", "/quiz group"):
+        assert command in help_text
+    assert "/reload" not in help_text and "/stats" not in help_text  # not an admin
     assert api.failed_calls() == []
 
 

@@ -1,4 +1,5 @@
-"""How the bot talks to the Bot API: rate limits, webhook mode, and the process lifecycle."""
+"""How the bot talks to the Bot API: rate limits, webhook mode and its health check, and the
+process lifecycle."""
 
 from __future__ import annotations
 
@@ -12,11 +13,14 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from adapters.telegram import TelegramAdapter
 from adapters.telegram.adapter import webhook_secret_for
+from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
+from bot.storage import SQLiteStorage
 from quizbot.settings import Settings
-from tests.conftest import QUIZ_DIR, ROOT
+from tests.conftest import QUIZ_DIR, ROOT, FakeClock
 from tests.telegram.conftest import Launch
 from tests.telegram.fake_bot_api import TOKEN, FakeBotApi
 from tests.telegram.helpers import Chatter, clean
@@ -28,6 +32,25 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+def webhook_settings(api: FakeBotApi, port: int) -> Settings:
+    return Settings(
+        quiz_dir=QUIZ_DIR,
+        telegram_token=TOKEN,
+        telegram_api_base_url=api.base_url,
+        webhook_url="https://bot.example.org/telegram/hook",
+        webhook_secret="s3cret_Token-1",
+        port=port,
+    )
+
+
+async def get_health(port: int) -> tuple[int, object]:
+    async with (
+        aiohttp.ClientSession() as http,
+        http.get(f"http://127.0.0.1:{port}/healthz") as response,
+    ):
+        return response.status, await response.json()
 
 
 # PTB itself reads RetryAfter.retry_after, which warns about its future type.
@@ -54,17 +77,10 @@ async def test_webhook_mode_takes_updates_with_the_secret_token_only(
     api: FakeBotApi, engine: QuizEngine, launch: Launch
 ) -> None:
     port = free_port()
-    settings = Settings(
-        quiz_dir=QUIZ_DIR,
-        telegram_token=TOKEN,
-        telegram_api_base_url=api.base_url,
-        webhook_url="https://bot.example.org/telegram/hook",
-        webhook_secret="s3cret_Token-1",
-        port=port,
-    )
-    await launch(engine, settings)
+    await launch(engine, webhook_settings(api, port))
     assert api.webhook["url"] == "https://bot.example.org/telegram/hook"
     assert api.webhook["secret_token"] == "s3cret_Token-1"
+    assert api.webhook["allowed_updates"] == ["message", "callback_query", "poll_answer"]
     assert api.calls_of("getUpdates") == []
     user = api.user(5002, "Umar")
     me = Chatter(api, user, api.private_chat(user))
@@ -74,6 +90,14 @@ async def test_webhook_mode_takes_updates_with_the_secret_token_only(
             update = api.text_update(user, me.chat, "/help")
             async with http.post(url, json=update, headers=headers) as response:
                 assert response.status == 403
+        secret = {SECRET_HEADER: "s3cret_Token-1"}
+        async with http.post(url, data=b"{not json", headers=secret) as response:
+            assert response.status == 400  # not from Telegram
+        unreadable = {"update_id": 7, "message": {"text": "no date, no chat"}}
+        async with http.post(url, json=unreadable, headers=secret) as response:
+            assert response.status == 200  # unreadable, logged, and not to be sent again
+        async with http.get(url, headers=secret) as response:
+            assert response.status == 405  # updates are POSTed
         mark = len(api.calls)
         update = api.text_update(user, me.chat, "/progress")
         async with http.post(url, json=update, headers={SECRET_HEADER: "s3cret_Token-1"}) as resp:
@@ -96,6 +120,51 @@ async def test_webhook_secret_defaults_to_one_derived_from_the_token(
     )
     await launch(engine, settings)
     assert api.webhook["secret_token"] == webhook_secret_for(TOKEN)
+
+
+async def test_healthz_answers_200_while_the_database_works_and_503_when_not(
+    api: FakeBotApi, catalog: QuizCatalog, launch: Launch, tmp_path: Path
+) -> None:
+    storage = SQLiteStorage(tmp_path / "health.db")
+    await storage.open()
+    engine = QuizEngine(catalog, storage, clock=FakeClock())
+    port = free_port()
+    await launch(engine, webhook_settings(api, port))
+    assert await get_health(port) == (200, {"status": "ok"})
+    await storage.close()  # the database is gone: a real SQLiteStorage, closed
+    status, body = await get_health(port)
+    assert status == 503
+    assert body == {"status": "unavailable", "database": "down"}
+
+
+async def test_the_port_is_bound_before_telegram_answers(
+    api: FakeBotApi, engine: QuizEngine
+) -> None:
+    """A platform waiting for $PORT sees it at once, even when Telegram is slow to answer."""
+    api.delays["getMe"] = 1.5
+    port = free_port()
+    adapter = TelegramAdapter(engine, webhook_settings(api, port), listen="127.0.0.1")
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    starting = asyncio.create_task(adapter.start())
+    try:
+        while True:
+            try:
+                status, _ = await get_health(port)
+                break
+            except aiohttp.ClientConnectionError:
+                assert loop.time() - began < 1.0, "the port was not bound within a second"
+                await asyncio.sleep(0.02)
+        assert status == 200
+        assert not starting.done()  # still waiting for getMe
+        await asyncio.wait_for(starting, 10)
+        assert api.webhook["url"] == "https://bot.example.org/telegram/hook"
+    finally:
+        if not starting.done():
+            starting.cancel()
+        await adapter.stop()
+    with pytest.raises(aiohttp.ClientConnectionError):  # stop() released the port
+        await get_health(port)
 
 
 async def test_quizbot_run_polls_and_stops_on_sigterm(api: FakeBotApi, tmp_path: Path) -> None:

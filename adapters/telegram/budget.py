@@ -1,0 +1,82 @@
+"""How many messages and edits the bot may still send to a group chat this minute.
+
+Telegram allows about 20 messages a minute in a group and answers more with 429 Too Many
+Requests, which would stall a round. The budget keeps the bot's own count lower (15 by default)
+with a sliding window, so a round's essential messages (question, reveal, ranking) always get a
+slot and its optional ones (countdown edits) are simply skipped when slots run short.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from collections.abc import Callable
+
+
+class ChatBudget:
+    """A sliding-window count of sends per chat. Times are in seconds of ``now()``."""
+
+    def __init__(
+        self,
+        limit: int = 15,
+        window: float = 60.0,
+        *,
+        now: Callable[[], float] = time.monotonic,
+        speed: float = 1.0,
+    ) -> None:
+        if limit < 1 or window <= 0 or speed <= 0:
+            raise ValueError("a budget needs a positive limit, window and speed")
+        self.limit = limit
+        self.window = window
+        self._now = now
+        self._speed = speed  # window seconds per real second (tests run faster)
+        self._sent: dict[int, deque[float]] = {}
+
+    def _recent(self, chat_id: int) -> deque[float]:
+        sent = self._sent.setdefault(chat_id, deque())
+        horizon = self._clock() - self.window
+        while sent and sent[0] <= horizon:
+            sent.popleft()
+        if not sent:
+            # Forget idle chats, so the dict stays as small as the set of busy chats.
+            del self._sent[chat_id]
+            return deque()
+        return sent
+
+    def _clock(self) -> float:
+        return self._now() * self._speed
+
+    def used(self, chat_id: int) -> int:
+        return len(self._recent(chat_id))
+
+    def free(self, chat_id: int) -> int:
+        return max(0, self.limit - self.used(chat_id))
+
+    def record(self, chat_id: int) -> None:
+        """Count a send that happens regardless (a reply to a command)."""
+        self._recent(chat_id)
+        self._sent.setdefault(chat_id, deque()).append(self._clock())
+
+    def try_take(self, chat_id: int, *, keep: int = 0) -> bool:
+        """Take a slot for an optional send, leaving ``keep`` slots for essential ones."""
+        if self.free(chat_id) <= keep:
+            return False
+        self.record(chat_id)
+        return True
+
+    def wait_time(self, chat_id: int, slots: int = 1) -> float:
+        """Window seconds until ``slots`` sends could be taken at once (0 when they can now)."""
+        sent = self._recent(chat_id)
+        over = len(sent) + min(slots, self.limit) - self.limit
+        if over <= 0:
+            return 0.0
+        return max(0.0, sent[over - 1] + self.window - self._clock())
+
+    async def take(self, chat_id: int) -> None:
+        """Take a slot for an essential send, waiting for one to free up when needed."""
+        # Slots free up with time, not with an event; another waiter may win the slot, so the
+        # wait is re-checked after each sleep.
+        while (wait := self.wait_time(chat_id)) > 0:  # noqa: ASYNC110
+            await asyncio.sleep(wait / self._speed + 0.001)
+        self.record(chat_id)

@@ -1,0 +1,268 @@
+"""Group rounds, leaderboards and the admin reports as Telegram messages.
+
+Pure functions like :mod:`adapters.telegram.rendering`: HTML with everything escaped, tags that
+never span a line break, right-to-left paragraphs where the language needs them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from adapters.telegram import callback_data as cb
+from adapters.telegram.rendering import (
+    LETTERS_PER_ROW,
+    MAX_MESSAGE,
+    Rendered,
+    button_label,
+    esc,
+    option_line,
+    options_fit_buttons,
+    visible_length,
+    wrap_lines,
+)
+from adapters.telegram.texts import tt
+from bot.i18n import t
+from bot.quiz_loader import LoadReport
+from bot.rounds import Leaderboard, RoundEnd, RoundQuestion, RoundReveal, ScoreLine
+from bot.stats import QuizStats
+from bot.text_direction import paragraph, prepare
+from bot.views import QuizSummary, progress_bar
+
+SCOREBOARD_TOP = 10  # lines of the scoreboard after each question
+MAX_NAME = 64
+MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
+
+
+def _name(name: str) -> str:
+    """A member's name on one line, not absurdly long."""
+    flat = " ".join(name.split()) or "?"
+    return flat if len(flat) <= MAX_NAME else flat[: MAX_NAME - 1] + "…"
+
+
+# -- the question message ------------------------------------------------------------------
+
+
+def round_keyboard(question: RoundQuestion) -> InlineKeyboardMarkup:
+    """One button per option: the option itself when all are short, else its letter."""
+
+    def data(index: int) -> str:
+        return cb.encode(cb.RoundAnswer(question.round_id, question.number, index))
+
+    if options_fit_buttons(question.options):
+        return InlineKeyboardMarkup(
+            [
+                [
+                    InlineKeyboardButton(
+                        button_label(option_line(o), question.language), callback_data=data(i)
+                    )
+                ]
+                for i, o in enumerate(question.options)
+            ]
+        )
+    buttons = [
+        InlineKeyboardButton(o.letter, callback_data=data(i))
+        for i, o in enumerate(question.options)
+    ]
+    return InlineKeyboardMarkup(
+        [buttons[i : i + LETTERS_PER_ROW] for i in range(0, len(buttons), LETTERS_PER_ROW)]
+    )
+
+
+def _progress(question: RoundQuestion) -> str:
+    label = t("question_progress", question.language, number=question.number, total=question.total)
+    return esc(f"👥 {label} {progress_bar(question.number, question.total)}")
+
+
+def round_body(question: RoundQuestion) -> str:
+    """Progress, question and (when the buttons carry only letters) the options."""
+    lines = [_progress(question), "", wrap_lines("b", esc(question.text))]
+    if not options_fit_buttons(question.options):
+        lines.append("")
+        lines.extend(esc(option_line(o)) for o in question.options)
+    return "\n".join(lines)
+
+
+def round_status(question: RoundQuestion, answered: int, seconds_left: int | None) -> str:
+    """``⏳ 25 s left · Answers: 3`` while open (``seconds_left``), the closed line after."""
+    lang = question.language
+    count = t("round_answers_count", lang, count=answered)
+    if seconds_left is None:
+        return esc(f"⌛ {t('round_closed', lang)} · {count}")
+    return esc(f"{t('round_time_left', lang, seconds=seconds_left)} · {count}")
+
+
+def round_live_fits(question: RoundQuestion) -> bool:
+    """Whether the question and its status fit one message (else the status and the buttons
+    go in a short message of their own after the question, and only that one is edited)."""
+    sample = round_body(question) + "\n\n" + round_status(question, 10**6, 10**4)
+    return visible_length(sample) <= MAX_MESSAGE
+
+
+def round_live(
+    question: RoundQuestion, answered: int, seconds_left: int | None, *, with_body: bool
+) -> str:
+    """The message that shows the countdown and the answer count (and is edited)."""
+    head = round_body(question) if with_body else _progress(question)
+    html = head + "\n\n" + round_status(question, answered, seconds_left)
+    return paragraph(html, question.language)
+
+
+# -- reveal and ending -----------------------------------------------------------------------
+
+
+def _score_lines(
+    scoreboard: Sequence[ScoreLine], language: str, limit: int | None, total: int | None
+) -> list[str]:
+    shown = scoreboard if limit is None else scoreboard[:limit]
+    lines = []
+    for line in shown:
+        score = f"{line.score}/{total}" if total else str(line.score)
+        medal = MEDALS.get(line.rank, "")
+        lines.append(esc(f"{medal}{line.rank}. {_name(line.name)} — {score}"))
+    if limit is not None and len(scoreboard) > limit:
+        lines.append(esc(tt("more_lines", language, count=len(scoreboard) - limit)))
+    return lines
+
+
+def round_reveal(reveal: RoundReveal, top: int = SCOREBOARD_TOP) -> str:
+    """The closed question: its answer and why, how many chose each option, the top 10."""
+    lang = reveal.language
+    label = t("question_progress", lang, number=reveal.number, total=reveal.total)
+    answer = t("correct_answer", lang, answer=option_line(reveal.correct_option))
+    lines = [
+        wrap_lines("b", esc(f"📣 {label}")),
+        esc(reveal.question_text),
+        "",
+        wrap_lines("b", esc(answer)),
+    ]
+    if reveal.explanation:
+        lines.append(f"<b>{esc(t('explanation', lang))}:</b> {esc(reveal.explanation)}")
+    lines.append("")
+    answered = sum(c.count for c in reveal.counts)
+    lines.append(esc(t("round_answers_count", lang, count=answered)))
+    for count in reveal.counts:
+        mark = "✅" if count.correct else "▫️"
+        lines.append(esc(f"{mark} {option_line(count.option)} — {count.count}"))
+    lines += ["", f"<b>{esc(t('scoreboard', lang))}</b>"]
+    if reveal.scoreboard:
+        lines += _score_lines(reveal.scoreboard, lang, top, reveal.number)
+    else:
+        lines.append(esc(tt("round_no_answers", lang)))
+    return paragraph("\n".join(lines), lang)
+
+
+def round_end(end: RoundEnd) -> str:
+    """The final ranking: everyone who answered, best first."""
+    lang = end.language
+    lines = [wrap_lines("b", esc(end.notice)), ""]
+    if end.scoreboard:
+        lines += _score_lines(end.scoreboard, lang, None, end.total)
+    else:
+        lines.append(esc(tt("round_no_answers", lang)))
+    return paragraph("\n".join(lines), lang)
+
+
+def round_picker(
+    quizzes: Sequence[QuizSummary], language: str, user_id: int, notice: str | None = None
+) -> Rendered:
+    """Which quiz the group plays; the buttons are for whoever asked for the round."""
+    lines = [esc(notice or tt("round_choose", language)), ""]
+    rows = []
+    for number, quiz in enumerate(quizzes, start=1):
+        summary = t("quiz_summary", language, title=quiz.title, count=quiz.question_count)
+        lines.append(f"{number}. {esc(summary)}")
+        data = cb.encode(cb.PickRound(quiz.id, user_id))
+        rows.append([InlineKeyboardButton(button_label(quiz.title, language), callback_data=data)])
+    return Rendered(paragraph("\n".join(lines), language), InlineKeyboardMarkup(rows))
+
+
+# -- leaderboards ----------------------------------------------------------------------------
+
+
+def _duration(seconds: float) -> str:
+    whole = max(0, round(seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
+
+
+def leaderboard_message(boards: Sequence[Leaderboard], language: str, *, here: bool) -> str:
+    """Each quiz's best members (score, then time); ``here``: of this chat, else everyone."""
+    scope = tt("leaderboard_here" if here else "leaderboard_everyone", language)
+    blocks = []
+    for board in boards:
+        lang = board.language
+        title = t("leaderboard_title", lang, title=board.quiz_title)
+        lines = [wrap_lines("b", esc(title)), esc(f"({scope})")]
+        if not board.lines:
+            lines.append(esc(t("leaderboard_empty", lang)))
+        for line in board.lines:
+            medal = MEDALS.get(line.rank, "")
+            text = (
+                f"{medal}{line.rank}. {_name(line.name)} — {line.best}/{board.total} · "
+                f"{_duration(line.seconds)}"
+            )
+            lines.append(esc(text))
+        blocks.append(paragraph("\n".join(lines), lang))
+    if not blocks:
+        return paragraph(esc(t("no_quizzes", language)), language)
+    return "\n\n".join(blocks)
+
+
+# -- admin reports ---------------------------------------------------------------------------
+
+
+def reload_report(report: LoadReport, live: int, language: str) -> str:
+    """How many quizzes are live after /reload, and every error as ``file:line: problem``."""
+    lines = [esc(tt("reload_done", language, count=live))]
+    if report.errors:
+        lines += ["", esc(tt("reload_problems", language, count=len(report.errors)))]
+        lines += [f"<code>{esc(' '.join(str(p).split()))}</code>" for p in report.errors]
+    else:
+        lines.append(esc(tt("reload_clean", language)))
+    return paragraph("\n".join(lines), language)
+
+
+def stats_report(stats: Sequence[QuizStats], language: str) -> str:
+    """Per quiz: attempts, completions, average score and the hardest question."""
+    lines = [wrap_lines("b", esc(tt("stats_title", language)))]
+    if not stats:
+        lines.append(esc(t("no_quizzes", language)))
+    for quiz in stats:
+        average = (
+            "–"
+            if quiz.average_score is None
+            else f"{quiz.average_score:.1f}/{quiz.total_questions}"
+        )
+        lines += [
+            "",
+            wrap_lines("b", esc(prepare(quiz.title, language))),
+            esc(
+                tt(
+                    "stats_summary",
+                    language,
+                    attempts=quiz.attempts,
+                    completed=quiz.completed,
+                    average=average,
+                )
+            ),
+        ]
+        hardest = quiz.hardest
+        if hardest is None or hardest.percent_correct is None:
+            lines.append(esc(tt("stats_no_answers", language)))
+        else:
+            text = " ".join(hardest.text.split())
+            lines.append(
+                esc(
+                    tt(
+                        "stats_hardest",
+                        language,
+                        number=hardest.number,
+                        text=prepare(text, language),
+                        percent=round(hardest.percent_correct),
+                    )
+                )
+            )
+    return paragraph("\n".join(lines), language)
