@@ -172,3 +172,32 @@ async def test_sigkill_at_random_points_loses_no_acknowledged_answer(tmp_path: P
         assert resumes_checked > CRASH_RUNS
     finally:
         await api.close()
+
+
+async def test_sigterm_during_a_busy_run_exits_0_with_every_acknowledged_answer(tmp_path: Path):
+    api = FakeBotApi(max_poll_wait=0.2)
+    await api.start()
+    db = tmp_path / "term.db"
+    players = [Player(api, 50 + n, random.Random(n)) for n in range(USERS)]
+    try:
+        proc = await start_bot(api, db)
+        stop = asyncio.Event()
+        tasks = [asyncio.create_task(p.play(stop)) for p in players]
+        await api.wait_for("answerCallbackQuery", within=30)  # the load is under way
+        await asyncio.sleep(0.5)
+        proc.terminate()  # SIGTERM, as a PaaS sends before a restart
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        code = await asyncio.wait_for(proc.wait(), timeout=15)
+        stopped_after = loop.time() - started
+        stop.set()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        assert code == 0
+        assert stopped_after < 10  # platforms SIGKILL after 30 s; we promise 10
+        acked = acknowledged(api, players)
+        assert acked
+        check_database(db, acked)
+    finally:
+        await api.close()
