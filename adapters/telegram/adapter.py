@@ -76,6 +76,7 @@ from adapters.telegram.round_rendering import (
     stats_report,
 )
 from adapters.telegram.texts import command_descriptions, tt
+from adapters.telegram.update_processor import PerUserUpdateProcessor
 from adapters.telegram.webhook import WebhookServer
 from bot.engine import QuizEngine
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
@@ -196,9 +197,9 @@ class TelegramAdapter:
                     max_retries=self.max_retries,
                 )
             )
-            # One update at a time, in order: a double tap's second press sees the first's
-            # result, and a one-shot menu cannot act twice.
-            .concurrent_updates(False)
+            # Users concurrently, each user's own updates in order: a double tap's second
+            # press sees the first's result, and a one-shot menu cannot act twice.
+            .concurrent_updates(PerUserUpdateProcessor())
         )
         if self.settings.webhook_url:
             builder = builder.updater(None)  # updates come from our own web server
