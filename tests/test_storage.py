@@ -214,3 +214,26 @@ async def test_two_replicas_answering_the_same_question_at_once_record_it_once(c
     finally:
         for replica in replicas:
             await replica.close()
+
+
+async def test_reads_after_a_confirmed_write_see_it_under_heavy_concurrency(catalog, storage):
+    """Each answer's confirmation must be visible to the next read, with a thousand users
+    answering at once (a read left open on the reader connection would pin an old snapshot and
+    the next answer would be refused as stale)."""
+    engine = QuizEngine(catalog, storage)
+    users = [Participant("load", f"u{n}") for n in range(1000)]
+    questions = [(await engine.start(who, SEED_QUIZ)).question for who in users]
+
+    async def answer_all(who, question):
+        outcomes = []
+        for _ in range(8):
+            feedback = await engine.answer_at(who, question.attempt_id, question.number, 0)
+            outcomes.append(feedback.outcome)
+            question = feedback.next_question
+        return outcomes
+
+    results = await asyncio.gather(
+        *(answer_all(w, q) for w, q in zip(users, questions, strict=True))
+    )
+    refused = [o for outcomes in results for o in outcomes if o is not AnswerOutcome.ACCEPTED]
+    assert refused == []

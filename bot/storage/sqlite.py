@@ -388,8 +388,11 @@ class SQLiteStorage(Storage):
         return self._reader
 
     async def _fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        async with self._read_conn().execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        # One step, in aiosqlite's thread: a statement left open between execute() and fetch
+        # (while hundreds of reads interleave) keeps the reader on an old snapshot, and a
+        # confirmed answer would look unanswered to the very next read.
+        rows = await self._read_conn().execute_fetchall(sql, params)
+        return list(rows)
 
     async def schema_version(self) -> int:
         rows = await self._fetchall("SELECT version FROM schema_version")
