@@ -9,6 +9,7 @@ presses, locale fallback, scores.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import math
 import random
@@ -208,13 +209,19 @@ class QuizEngine:
         questions = [quiz.question(qid) for qid in attempt.question_order]
         return [q for q in questions if q is not None]
 
+    @staticmethod
+    def _option_ids(attempt: AttemptRecord, question: Question) -> list[str]:
+        """The question's option ids in the order the attempt shows them (options added to the
+        quiz since come last, removed ones are skipped)."""
+        stored = attempt.option_order.get(question.id, ())
+        option_ids = [oid for oid in stored if question.option(oid) is not None]
+        return option_ids + [o.id for o in question.options if o.id not in option_ids]
+
     def _question_view(
         self, attempt: AttemptRecord, quiz: Quiz, question: Question, language: str
     ) -> QuestionView:
         order = self._order(attempt, quiz)
-        stored = attempt.option_order.get(question.id, ())
-        option_ids = [oid for oid in stored if question.option(oid) is not None]
-        option_ids += [o.id for o in question.options if o.id not in option_ids]
+        option_ids = self._option_ids(attempt, question)
         options = []
         for letter, option_id in zip(LETTERS, option_ids, strict=False):
             option = question.option(option_id)
@@ -312,17 +319,21 @@ class QuizEngine:
     ) -> AnswerFeedback:
         """Answer by position, as compact buttons carry it: the question's number in the
         attempt (1-based) and the option's index in the order the attempt shows (0-based)."""
-        attempt = await self.storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
-        if attempt is not None:
-            quiz = self.catalog.get(attempt.quiz_id)
-            order = self._order(attempt, quiz) if quiz else []
-            if quiz is not None and 1 <= question_number <= len(order):
-                question = order[question_number - 1]
-                view = self._question_view(attempt, quiz, question, quiz.default_language)
-                if 0 <= option_index < len(view.options):
-                    option_id = view.options[option_index].id
-                    return await self.answer(who, attempt_id, question.id, option_id)
-        return await self._refusal(who, AnswerOutcome.INVALID)
+        try:
+            attempt = await self.storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
+            quiz = self.catalog.get(attempt.quiz_id) if attempt else None
+            if attempt is None or quiz is None:
+                return await self._refusal(who, AnswerOutcome.INVALID)
+            order = self._order(attempt, quiz)
+            if not 1 <= question_number <= len(order):
+                return await self._refusal(who, AnswerOutcome.INVALID)
+            question = order[question_number - 1]
+            option_ids = self._option_ids(attempt, question)
+            if not 0 <= option_index < len(option_ids):
+                return await self._refusal(who, AnswerOutcome.INVALID)
+            return await self._answer(who, attempt, question.id, option_ids[option_index])
+        except StorageError:
+            return await self._failed(who, attempt_id)
 
     async def answer(
         self, who: Participant, attempt_id: int, question_id: str, option_id: str
@@ -330,18 +341,21 @@ class QuizEngine:
         """Record an answer, once. Never raises for bad ids (INVALID) nor when the database
         fails after its retries (FAILED: nothing was recorded, the user may press again)."""
         try:
-            return await self._answer(who, attempt_id, question_id, option_id)
+            attempt = await self.storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
+            return await self._answer(who, attempt, question_id, option_id)
         except StorageError:
-            log.exception("answer not stored (attempt %s, question %s)", attempt_id, question_id)
-            ui = DEFAULT_LANGUAGE
-            with contextlib.suppress(StorageError):
-                ui = await self.interface_language(who)
-            return AnswerFeedback(AnswerOutcome.FAILED, t("try_again", ui), ui)
+            return await self._failed(who, attempt_id)
+
+    async def _failed(self, who: Participant, attempt_id: int) -> AnswerFeedback:
+        log.exception("answer not stored (attempt %s)", attempt_id)
+        ui = DEFAULT_LANGUAGE
+        with contextlib.suppress(StorageError):
+            ui = await self.interface_language(who)
+        return AnswerFeedback(AnswerOutcome.FAILED, t("try_again", ui), ui)
 
     async def _answer(
-        self, who: Participant, attempt_id: int, question_id: str, option_id: str
+        self, who: Participant, attempt: AttemptRecord | None, question_id: str, option_id: str
     ) -> AnswerFeedback:
-        attempt = await self.storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
         if attempt is None:
             return await self._refusal(who, AnswerOutcome.INVALID)
         if (attempt.platform, attempt.user_id) != (who.platform, who.user_id):
@@ -391,7 +405,8 @@ class QuizEngine:
         inserted = inserted or stored == candidate
         answers = [*answers, stored] if inserted else await self.storage.answers(attempt.id)
         if inserted:
-            attempt = await self.storage.get_attempt(attempt.id) or attempt
+            if remaining == 1:  # this answer completed the attempt, in the same commit
+                attempt = dataclasses.replace(attempt, status=AttemptStatus.COMPLETED)
             return self._feedback(
                 AnswerOutcome.ACCEPTED, attempt, quiz, question, answers, stored, language
             )
