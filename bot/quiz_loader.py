@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -23,6 +23,7 @@ MAX_FILE_BYTES = 1024 * 1024
 MAX_QUESTIONS = 500
 MIN_OPTIONS, MAX_OPTIONS = 2, 10
 MAX_TEXT_CHARS = 10_000
+MAX_NESTING = 50
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 LANGUAGE_PATTERN = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})?$")
 
@@ -85,17 +86,41 @@ class _YamlProblem(Exception):
         self.message = message
 
 
-class _LineLoader(yaml.SafeLoader):
-    """SafeLoader that keeps line numbers and refuses aliases (no YAML bombs)."""
+if TYPE_CHECKING:
+    _FastSafeLoader = yaml.SafeLoader
+else:  # libyaml's parser is several times faster; the pure-Python one is the fallback
+    _FastSafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()  # type: ignore[no-untyped-call]
+
+class _LineLoader(_FastSafeLoader):
+    """SafeLoader (on libyaml when available) that keeps line numbers and refuses aliases."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.claimed: set[int] = set()
+
+    def claim(self, node: yaml.Node, line: int) -> None:
+        """Refuse a node met twice: only an alias (*name) can do that, and aliases can
+        multiply a small file into a huge structure (a YAML bomb)."""
+        if id(node) in self.claimed:
             raise _YamlProblem(
-                event.start_mark.line + 1,
-                "YAML aliases (*name) are not allowed in quiz files; write the text out",
+                line, "YAML aliases (*name) are not allowed in quiz files; write the text out"
             )
-        return super().compose_node(parent, index)
+        self.claimed.add(id(node))
+
+
+def _check_nesting(text: str) -> None:
+    """Refuse deep nesting before building anything: the parser's event stream is flat, while
+    composing nested nodes recurses (and libyaml's composer would crash on it)."""
+    depth = 0
+    for event in yaml.parse(text, Loader=_FastSafeLoader):
+        if isinstance(event, yaml.SequenceStartEvent | yaml.MappingStartEvent):
+            depth += 1
+            if depth > MAX_NESTING:
+                line = event.start_mark.line + 1 if event.start_mark else 1
+                raise _YamlProblem(line, f"nesting deeper than {MAX_NESTING} levels")
+        elif isinstance(event, yaml.SequenceEndEvent | yaml.MappingEndEvent):
+            depth -= 1
 
 
 def _construct_map(loader: _LineLoader, node: yaml.MappingNode) -> Any:
@@ -104,8 +129,10 @@ def _construct_map(loader: _LineLoader, node: yaml.MappingNode) -> Any:
     data.key_lines = {}
     yield data
     for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
         line = key_node.start_mark.line + 1
+        loader.claim(key_node, line)
+        loader.claim(value_node, line)
+        key = loader.construct_object(key_node, deep=True)
         try:
             hash(key)
         except TypeError:
@@ -122,6 +149,7 @@ def _construct_list(loader: _LineLoader, node: yaml.SequenceNode) -> Any:
     data.item_lines = []
     yield data
     for item in node.value:
+        loader.claim(item, data.line)
         data.append(loader.construct_object(item, deep=True))
         data.item_lines.append(item.start_mark.line + 1)
 
@@ -139,6 +167,7 @@ def parse_yaml(text: str) -> Any:
     """Parse YAML text safely, keeping line numbers; raises ``_YamlProblem``."""
     loader: _LineLoader | None = None
     try:
+        _check_nesting(text)
         loader = _LineLoader(text)  # the reader already checks characters here
         return loader.get_single_data()
     except yaml.reader.ReaderError as exc:

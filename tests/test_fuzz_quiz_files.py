@@ -112,3 +112,10 @@ def test_date_like_text_is_text_not_a_crash():
     assert report.errors == []
     assert report.quizzes[0].title.get("en") == "2001-13-01"
     check("title: !!timestamp 2001-13-01\n")
+
+
+def test_deep_block_nesting_is_refused_with_its_line():
+    text = "title:\n" + "".join("  " * i + "a:\n" for i in range(1, 60))
+    report = load_quiz_text(text, "deep.yaml", "deep")
+    (error,) = report.errors
+    assert error.line == 51 and "nesting deeper than 50 levels" in error.message
