@@ -4,8 +4,9 @@ The round lives in the database (open question, its deadline, every member's fir
 a restarted process picks it up where it was: :meth:`GroupRounds.due` lists questions whose
 time is up and :meth:`GroupRounds.close` reveals them. Closing is a compare-and-set on the
 question number, so two timers (or two replicas) never reveal the same question twice, and an
-answer racing the close is either counted or refused by the database. Adapters own the timers,
-the countdown display and the pause between questions.
+answer racing the close is either counted or refused by the database. The timers, the pause
+between questions and the live refresh of the open question are driven by
+:class:`bot.round_driver.RoundDriver`; adapters own only how a round looks and is sent.
 """
 
 from __future__ import annotations
@@ -142,6 +143,8 @@ class RoundEnd:
     stopped: bool
     language: str
     notice: str
+    platform: str = ""
+    chat_id: str = ""  # where the round was played
 
 
 @dataclass(frozen=True)
@@ -211,7 +214,7 @@ class GroupRounds:
         quizzes = engine.catalog.all()
         if not quizzes:
             return RoundStart(RoundStartOutcome.NO_QUIZZES, ui, t("no_quizzes", ui))
-        running = await engine.storage.active_round(platform, chat_id)
+        running = await self.running(platform, chat_id)
         if running is not None:
             quiz = engine.catalog.get(running.quiz_id)
             if quiz is not None:
@@ -446,7 +449,7 @@ class GroupRounds:
         or a notice saying why not."""
         engine = self.engine
         ui = await engine.interface_language(who)
-        round_ = await engine.storage.active_round(platform, chat_id)
+        round_ = await self.running(platform, chat_id)
         if round_ is None:
             return t("round_none", ui)
         if who.user_id != round_.starter_id and not is_chat_admin:
@@ -477,19 +480,29 @@ class GroupRounds:
             stopped=stopped,
             language=lang,
             notice=t(key, lang, title=title),
+            platform=round_.platform,
+            chat_id=round_.chat_id,
         )
 
-    async def due(self) -> list[tuple[int, int]]:
-        """(round id, question number) of every open question whose time is up."""
-        rounds = await self.engine.storage.rounds_due(self.engine.clock())
-        return [(r.id, r.current) for r in rounds]
+    async def running(self, platform: str, chat_id: str) -> RoundRecord | None:
+        """The chat's active round, or None."""
+        return await self.engine.storage.active_round(platform, chat_id)
 
-    async def open_questions(self) -> list[RoundQuestion]:
-        """Every active round's open question (for re-arming timers after a restart)."""
+    async def due(self, platform: str | None = None) -> list[tuple[int, int]]:
+        """(round id, question number) of every open question whose time is up (on
+        ``platform`` only, when given)."""
+        rounds = await self.engine.storage.rounds_due(self.engine.clock())
+        return [(r.id, r.current) for r in rounds if platform in (None, r.platform)]
+
+    async def open_questions(self, platform: str | None = None) -> list[RoundQuestion]:
+        """Every active round's open question (on ``platform`` only, when given), for
+        re-arming timers after a restart; rounds whose quiz is gone are left out."""
         engine = self.engine
         rounds = await engine.storage.rounds_due(engine.clock() + FAR_FUTURE)
         views = []
         for round_ in rounds:
+            if platform not in (None, round_.platform):
+                continue
             quiz = engine.catalog.get(round_.quiz_id)
             if quiz is not None:
                 views.append(self._question(round_, quiz, round_.current))

@@ -144,6 +144,29 @@ async def test_a_restart_mid_question_continues_the_round(catalog, storage, cloc
     assert sum(c.count for c in reveal.counts) == 2
 
 
+async def test_due_and_open_questions_of_one_platform_and_the_running_round(engine, clock):
+    ours = (await engine.rounds.start("telegram", CHAT, HOST, SEED_QUIZ, time_limit=10)).question
+    guest = Participant("discord", "host", "Host", "en")
+    theirs = (await engine.rounds.start("discord", CHAT, guest, SEED_QUIZ, time_limit=10)).question
+    assert {q.round_id for q in await engine.rounds.open_questions()} == {
+        ours.round_id,
+        theirs.round_id,
+    }
+    assert [q.round_id for q in await engine.rounds.open_questions("telegram")] == [ours.round_id]
+    assert [q.round_id for q in await engine.rounds.open_questions("discord")] == [theirs.round_id]
+    clock.now += timedelta(seconds=11)
+    assert sorted(await engine.rounds.due()) == sorted([(ours.round_id, 1), (theirs.round_id, 1)])
+    assert await engine.rounds.due("telegram") == [(ours.round_id, 1)]
+    assert await engine.rounds.due("slack") == []
+    running = await engine.rounds.running("telegram", CHAT)
+    assert running is not None and (running.id, running.starter_id) == (ours.round_id, "host")
+    assert await engine.rounds.running("telegram", "group-2") is None
+    ended = await engine.rounds.stop("telegram", CHAT, HOST)
+    assert (ended.platform, ended.chat_id) == ("telegram", CHAT)
+    assert await engine.rounds.running("telegram", CHAT) is None
+    assert (await engine.rounds.running("discord", CHAT)).id == theirs.round_id
+
+
 async def test_one_round_per_chat_and_only_the_starter_or_an_admin_stops_it(engine):
     await engine.rounds.start("telegram", CHAT, HOST, SEED_QUIZ)
     again = await engine.rounds.start("telegram", CHAT, member(3), SEED_QUIZ)

@@ -643,7 +643,7 @@ class QuizHandlers:
         moderator = may_moderate(interaction)
 
         async def stop() -> tuple[RoundEnd | str, str] | None:
-            running = await self.engine.storage.active_round(PLATFORM, chat)
+            running = await self.engine.rounds.running(PLATFORM, chat)
             if running is None:
                 return None
             mine = running.starter_id == who.user_id

@@ -827,7 +827,7 @@ class TelegramAdapter:
     async def _stop_round(self, update: Update, context: Context, chat: Chat, user: User) -> bool:
         """/stop in a group with a round running: its starter or a chat admin ends it with
         the scoreboard so far. False when no round is running."""
-        running = await self.engine.storage.active_round(PLATFORM, str(chat.id))
+        running = await self.engine.rounds.running(PLATFORM, str(chat.id))
         if running is None:
             return False
         who = participant(user)

@@ -13,12 +13,13 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
 
 from bot.quiz import Question, Quiz
+from bot.round_driver import ManualClock
 from bot.storage import SQLiteStorage
 from bot.text_direction import strip_controls
 from tests.discord.discord_fake_api import (
@@ -180,32 +181,12 @@ class SlowStorage(SQLiteStorage):
         return await super().record_answer(*args, **kwargs)
 
 
-class VirtualClock:
-    """The engine's clock and the rounds' clock in one: time moves only when a test says.
-
-    ``sleep`` is the :class:`adapters.discord.group_rounds.RoundClock` protocol: every
-    ``advance`` wakes all sleepers, which look at the time again.
-    """
+class VirtualClock(ManualClock):
+    """The engine's clock and the rounds' clock in one: time moves only when a test says
+    (:meth:`advance` wakes all sleepers, which look at the time again)."""
 
     def __init__(self, start: datetime | None = None) -> None:
-        self.now = start or datetime(2026, 1, 1, tzinfo=UTC)
-        self._wakes: set[asyncio.Event] = set()
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    async def sleep(self, until: datetime, wake: asyncio.Event) -> None:
-        while self.now < until and not wake.is_set():
-            self._wakes.add(wake)
-            try:
-                await wake.wait()
-            finally:
-                self._wakes.discard(wake)
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
-        for wake in list(self._wakes):
-            wake.set()
+        super().__init__(start or datetime(2026, 1, 1, tzinfo=UTC))
 
 
 class World:

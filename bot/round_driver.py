@@ -1,0 +1,523 @@
+"""Driving group rounds over time, for any chat platform.
+
+The engine (:class:`bot.rounds.GroupRounds`) keeps every round in the database and decides what
+happens; something still has to act when the time comes. A :class:`RoundDriver` runs one task
+per round this process drives, which for each question:
+
+1. waits until the question opens (the pause after the previous reveal) and posts it, or, after
+   a restart, adopts the message a previous process posted (its id is kept in the storage's
+   key-value table);
+2. refreshes that message (countdown, answer count) at most once every
+   :attr:`RoundTiming.edit_interval`, and only when it would show something new, so a burst of
+   answers becomes one edit;
+3. closes the question when its time is up, or early once everyone taking part answered it
+   (:meth:`RoundDriver.on_answer`), takes its buttons off and posts the reveal; after the last
+   question, the final ranking. The next question follows after the pause.
+
+:meth:`RoundDriver.resume` carries on with every round a previous process left open (questions
+whose time ran out meanwhile are revealed at once), :meth:`RoundDriver.shutdown` stops the
+tasks and leaves the rounds in the database, :meth:`RoundDriver.stopped` halts a round that was
+stopped early.
+
+A platform subclasses the driver and implements the abstract hooks: how a question, a refresh,
+a closed question, a reveal and a ranking look and are sent, and how the open question's message
+is recorded. Time goes through a :class:`RoundClock`: the engine's clock and real sleeps by
+default (:class:`SystemClock`, which can also run faster), or a :class:`ManualClock` that
+moves only when told to.
+"""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+
+from bot.rounds import RoundEnd, RoundQuestion, RoundReveal
+from bot.views import Participant
+
+if TYPE_CHECKING:
+    from bot.engine import QuizEngine
+
+MIN_SLEEP = 0.005  # real seconds: a clock that stalls short of a moment cannot make a loop spin
+
+
+def message_scope(platform: str) -> str:
+    """The key-value scope that maps a round id to the message showing its open question."""
+    return f"{platform}:round-message"
+
+
+@dataclass(frozen=True)
+class RoundTiming:
+    """The pace of group rounds, in seconds."""
+
+    pause: float = 5.0  # between a reveal and the next question
+    edit_interval: float = 5.0  # at most one refresh of the open question this often
+    retry: float = 5.0  # after an unexpected error, carry on with the round this much later
+
+
+class RoundClock(Protocol):
+    """Time as rounds see it: the engine's clock, and a way to wait for a moment."""
+
+    def __call__(self) -> datetime: ...
+
+    async def sleep(self, until: datetime, wake: asyncio.Event) -> None:
+        """Return at ``until`` or as soon as ``wake`` is set (early returns are fine)."""
+
+
+class SystemClock:
+    """The engine's clock and asyncio's timers, ``speed`` times faster than real time (tests
+    pair it with an engine clock that runs as fast)."""
+
+    def __init__(self, now: Callable[[], datetime], *, speed: float = 1.0) -> None:
+        if speed <= 0:
+            raise ValueError("a clock needs a positive speed")
+        self._now = now
+        self.speed = speed
+
+    def __call__(self) -> datetime:
+        return self._now()
+
+    async def sleep(self, until: datetime, wake: asyncio.Event) -> None:
+        left = (until - self._now()).total_seconds()
+        if left > 0 and not wake.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), max(left / self.speed, MIN_SLEEP))
+
+
+class ManualClock:
+    """Time that moves only when :meth:`advance` says (tests, simulations). Give it to the
+    engine as well, so that the rounds and the engine agree on the time."""
+
+    def __init__(self, start: datetime) -> None:
+        self.now = start
+        self._wakes: set[asyncio.Event] = set()
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    async def sleep(self, until: datetime, wake: asyncio.Event) -> None:
+        while self.now < until and not wake.is_set():
+            self._wakes.add(wake)
+            try:
+                await wake.wait()
+            finally:
+                self._wakes.discard(wake)
+
+    def advance(self, seconds: float) -> None:
+        """Move time on, and wake every sleeper to look at it again."""
+        self.now += timedelta(seconds=seconds)
+        for wake in list(self._wakes):
+            wake.set()
+
+
+@dataclass
+class LiveQuestion:
+    """The open question of a round this process drives.
+
+    Platforms that keep more about the question's message subclass it (see
+    :meth:`RoundDriver.new_live`).
+    """
+
+    question: RoundQuestion
+    message_id: int | None = None  # the message with its status and buttons, once posted
+    answered: int = 0  # answers counted so far (from accepted answers)
+    shown: str | None = None  # what that message shows (a key from RoundDriver.content)
+    last_refresh: datetime | None = None  # when it was last posted or refreshed
+    close_now: bool = False  # everyone taking part answered it
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+L = TypeVar("L", bound=LiveQuestion)
+
+
+class RoundDriver(abc.ABC, Generic[L]):
+    """Drives the group rounds of one platform in this process."""
+
+    #: Errors of the platform meaning the round can no longer post in its chat (the bot was
+    #: removed, say): the round is then ended rather than retried.
+    fatal_errors: ClassVar[tuple[type[Exception], ...]] = ()
+
+    def __init__(
+        self,
+        engine: QuizEngine,
+        platform: str,
+        *,
+        timing: RoundTiming | None = None,
+        clock: RoundClock | None = None,
+    ) -> None:
+        self.engine = engine
+        self.platform = platform
+        self.timing = timing or RoundTiming()
+        self.clock: RoundClock = clock or SystemClock(engine.clock)
+        self.message_scope = message_scope(platform)
+        self.log = logging.getLogger(f"quizbot.{platform}")
+        self._tasks: dict[int, asyncio.Task[None]] = {}  # round id -> its driver
+        self._live: dict[int, L] = {}
+        self._sleeping: dict[int, tuple[datetime, asyncio.Event]] = {}
+        self._background: set[asyncio.Task[None]] = set()
+
+    # -- what a platform implements ---------------------------------------------------------
+
+    @abc.abstractmethod
+    def new_live(self, question: RoundQuestion) -> L:
+        """A fresh record of the open question ``question``."""
+
+    @abc.abstractmethod
+    def content(self, live: L, answered: int, seconds_left: float) -> str:
+        """What the question's message would show with ``answered`` answers and
+        ``seconds_left`` to go (may be negative), as a short key: equal keys mean the same
+        message, so it is not refreshed."""
+
+    @abc.abstractmethod
+    async def post_question(self, live: L, answered: int, seconds_left: float) -> int | None:
+        """Post the question that just opened; the id of the message with its status and
+        buttons (the one :meth:`refresh` and :meth:`close_question` edit), if any."""
+
+    @abc.abstractmethod
+    async def refresh(self, live: L, answered: int, seconds_left: float) -> bool:
+        """Edit the open question's message to show ``answered`` answers and
+        ``seconds_left``; whether it now does (False: skipped, or it did not work)."""
+
+    @abc.abstractmethod
+    async def close_question(self, live: L, answered: int, outcome: RoundReveal | RoundEnd) -> None:
+        """The question closed (revealed, or its round stopped): final count, buttons off."""
+
+    @abc.abstractmethod
+    async def post_reveal(self, reveal: RoundReveal) -> None:
+        """Post a closed question's answer, counts and scoreboard."""
+
+    @abc.abstractmethod
+    async def post_end(self, end: RoundEnd) -> None:
+        """Post the final ranking of a round that ran to its end."""
+
+    @abc.abstractmethod
+    def message_fields(self, live: L) -> dict[str, object]:
+        """What the stored record of the open question's message keeps besides its number
+        and message id: at least ``live.shown`` (JSON values, under short keys)."""
+
+    @abc.abstractmethod
+    def adopt_fields(self, live: L, fields: dict[str, Any]) -> None:
+        """Take ``shown`` (and the platform's own fields) from a stored record of ``live``'s
+        question; KeyError, TypeError or ValueError when it is not usable."""
+
+    async def post_stopped(self, end: RoundEnd) -> None:
+        """Post the ranking of a round stopped early (by default like :meth:`post_end`)."""
+        await self.post_end(end)
+
+    def pause_seconds(self, question: RoundQuestion) -> float:
+        """The pause between revealing ``question`` and opening the next one."""
+        return self.timing.pause
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    async def resume(self) -> None:
+        """Carry on with the rounds a previous process left running; a round whose quiz is
+        gone is ended. Questions whose time ran out meanwhile are revealed at once."""
+        rounds = self.engine.rounds
+        due = await rounds.due(self.platform)
+        questions = await rounds.open_questions(self.platform)
+        playable = {question.round_id for question in questions}
+        for round_id, number in due:
+            if round_id not in playable:  # its quiz is gone: closing ends it
+                await rounds.close(round_id, number)
+                await self.forget(round_id)
+        for question in questions:
+            self.ensure(question)
+        if questions:
+            self.log.info(
+                "%s: resumed %d group rounds (%d overdue)", self.platform, len(questions), len(due)
+            )
+
+    async def shutdown(self) -> None:
+        """Stop every timer; the rounds stay in the database for the next process."""
+        tasks = [*self._tasks.values(), *self._background]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._tasks.clear()
+        self._live.clear()
+        self._sleeping.clear()
+        self._background.clear()
+
+    def ensure(self, question: RoundQuestion) -> None:
+        """Run the round of ``question`` unless this process already does."""
+        if question.round_id in self._tasks:
+            return
+        task = asyncio.create_task(self._drive(question), name=f"round-{question.round_id}")
+        self._tasks[question.round_id] = task
+
+    def running(self, round_id: int) -> bool:
+        """Whether this process drives the round."""
+        return round_id in self._tasks
+
+    def settled(self) -> bool:
+        """Whether every round is waiting for the clock, with nothing to do before it moves
+        (what tests driving a virtual clock wait for)."""
+        if self._background:
+            return False
+        now = self.clock()
+        for round_id, task in self._tasks.items():
+            if task.done():
+                continue
+            sleeping = self._sleeping.get(round_id)
+            if sleeping is None or sleeping[0] <= now or sleeping[1].is_set():
+                return False
+        return True
+
+    # -- events from the handlers -------------------------------------------------------------
+
+    def on_answer(self, round_id: int, number: int, answered: int, everyone: bool) -> None:
+        """An accepted answer: count it (shown at the next refresh) and close the question
+        early when everyone taking part has answered it."""
+        live = self._live.get(round_id)
+        if live is None:
+            if round_id not in self._tasks:  # a round another replica started, or whose
+                self._spawn(self._adopt(round_id))  # driver ended on an error
+            return
+        if live.question.number != number:
+            return
+        live.answered = max(live.answered, answered)
+        # On question 1 everyone who answered is everyone taking part: closing then would
+        # shut out all but the fastest member.
+        if everyone and number > 1:
+            live.close_now = True
+        live.wake.set()
+
+    def stopped(self, end: RoundEnd) -> Awaitable[object]:
+        """The round was stopped: halt its driver now, so nothing more is posted for it, then
+        close its open question and post :meth:`post_stopped` in the background.
+
+        Returns at once; await the result to wait until the driver has halted.
+        """
+        task = self._tasks.pop(end.round_id, None)
+        if task is not None:
+            task.cancel()
+        live = self._live.pop(end.round_id, None)
+        self._sleeping.pop(end.round_id, None)
+        self._spawn(self._finish_stopped(task, live, end))
+        return asyncio.gather(*([task] if task else []), return_exceptions=True)
+
+    async def _finish_stopped(
+        self, task: asyncio.Task[None] | None, live: L | None, end: RoundEnd
+    ) -> None:
+        if task is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        try:
+            if live is not None:
+                await self._close(live, live.answered, end)
+            await self.post_stopped(end)
+            await self.forget(end.round_id)
+        except Exception:
+            self.log.exception("%s: could not close stopped round %s", self.platform, end.round_id)
+
+    # -- the driver ---------------------------------------------------------------------------
+
+    async def _drive(self, question: RoundQuestion) -> None:
+        round_id = question.round_id
+        current: RoundQuestion | None = question
+        try:
+            while current is not None:
+                try:
+                    current = await self._play(current)
+                except self.fatal_errors as error:
+                    self.log.warning(
+                        "%s: round %s cannot post (%s); ending it", self.platform, round_id, error
+                    )
+                    await self._abandon(question)
+                    current = None
+                except Exception:
+                    self.log.exception(
+                        "%s: round %s failed; carrying on shortly", self.platform, round_id
+                    )
+                    current = await self._recover(round_id)
+        except Exception:
+            self.log.exception("%s: round %s stopped running", self.platform, round_id)
+        finally:
+            if self._tasks.get(round_id) is asyncio.current_task():
+                del self._tasks[round_id]
+                self._live.pop(round_id, None)
+                self._sleeping.pop(round_id, None)
+
+    async def _play(self, question: RoundQuestion) -> RoundQuestion | None:
+        """Show one question until its time is up (or everyone answered), reveal it; the next
+        question, or None when the round is over."""
+        round_id = question.round_id
+        live = self.new_live(question)
+        self._live[round_id] = live
+        await self._show(live)
+        await self._countdown(live)
+        pause = self.pause_seconds(question)
+        reveal = await self.engine.rounds.close(round_id, question.number, pause_seconds=pause)
+        self._live.pop(round_id, None)
+        if reveal is None:
+            return None  # stopped, or revealed by another process, which now runs it
+        await self._close(live, sum(c.count for c in reveal.counts), reveal)
+        await self.post_reveal(reveal)
+        if reveal.finished or reveal.next_question is None:
+            await self.post_end(await self.engine.rounds.ending(round_id))
+            await self.forget(round_id)
+            return None
+        return reveal.next_question
+
+    async def _show(self, live: L) -> None:
+        """Post the question when it opens, or adopt the message a previous process posted."""
+        question = live.question
+        if await self._recall(live):
+            live.answered = await self._count(question)
+            # When the previous process last refreshed is unknown: wait a full interval.
+            live.last_refresh = self.clock()
+            return
+        while self.clock() < question.opens_at:
+            live.wake.clear()
+            await self._sleep(live, question.opens_at)
+        if self.clock() >= question.deadline:
+            return  # its time ran out while no process ran the round: just reveal it
+        live.answered = answered = await self._count(question)
+        left = self._left(question.deadline)
+        message_id = await self.post_question(live, answered, left)
+        if message_id is None:
+            return
+        live.message_id, live.last_refresh = message_id, self.clock()
+        live.shown = self.content(live, answered, left)
+        await self._remember(live)
+
+    async def _countdown(self, live: L) -> None:
+        """Wait for the deadline or an early close, refreshing the question's message at most
+        once an interval and only when it would show something new: answers in between are
+        coalesced into one refresh."""
+        interval = timedelta(seconds=self.timing.edit_interval)
+        deadline = live.question.deadline
+        while True:
+            live.wake.clear()
+            now = self.clock()
+            if live.close_now or now >= deadline:
+                return
+            if live.last_refresh is None or live.last_refresh > now:  # (a clock set back)
+                live.last_refresh = now
+            due = live.last_refresh + interval
+            if due <= now:
+                if self._news(live, now):
+                    await self._refresh(live, now)
+                    continue
+                due = now + interval  # nothing new yet: a countdown may change by then
+            until = min(deadline, due) if self._news(live, due) else deadline
+            await self._sleep(live, until)
+
+    def _news(self, live: L, at: datetime) -> bool:
+        """Whether the question's message would show something else at ``at``."""
+        if live.message_id is None:
+            return False
+        left = (live.question.deadline - at).total_seconds()
+        return self.content(live, live.answered, left) != live.shown
+
+    async def _refresh(self, live: L, now: datetime) -> None:
+        answered, left = live.answered, (live.question.deadline - now).total_seconds()
+        shown = self.content(live, answered, left)
+        live.last_refresh = now
+        if await self.refresh(live, answered, left):
+            live.shown = shown
+            await self._remember(live)
+
+    async def _close(self, live: L, answered: int, outcome: RoundReveal | RoundEnd) -> None:
+        if live.message_id is None:
+            return
+        await self.close_question(live, answered, outcome)
+        live.message_id = None
+
+    async def _count(self, question: RoundQuestion) -> int:
+        answers = await self.engine.storage.round_answers(question.round_id)
+        return sum(1 for a in answers if a.number == question.number)
+
+    async def _recover(self, round_id: int) -> RoundQuestion | None:
+        """After an error: wait, then carry on from the round's open question (if any)."""
+        while True:
+            until = self.clock() + timedelta(seconds=self.timing.retry)
+            await self._sleep_for(round_id, until, asyncio.Event())
+            try:
+                return await self._open_question(round_id)
+            except Exception:
+                self.log.warning(
+                    "%s: round %s: storage unavailable", self.platform, round_id, exc_info=True
+                )
+
+    async def _adopt(self, round_id: int) -> None:
+        try:
+            question = await self._open_question(round_id)
+        except Exception:
+            self.log.exception("%s: could not pick up round %s", self.platform, round_id)
+            return
+        if question is not None:
+            self.ensure(question)
+
+    async def _open_question(self, round_id: int) -> RoundQuestion | None:
+        for question in await self.engine.rounds.open_questions(self.platform):
+            if question.round_id == round_id:
+                return question
+        return None
+
+    async def _abandon(self, question: RoundQuestion) -> None:
+        """End a round whose chat the bot can no longer post in."""
+        try:
+            rounds = self.engine.rounds
+            running = await rounds.running(self.platform, question.chat_id)
+            if running is not None and running.id == question.round_id:
+                starter = Participant(self.platform, running.starter_id)
+                await rounds.stop(self.platform, question.chat_id, starter, is_chat_admin=True)
+            await self.forget(question.round_id)
+        except Exception:
+            self.log.exception("%s: could not end round %s", self.platform, question.round_id)
+
+    async def _remember(self, live: L) -> None:
+        """Record which message shows the open question, for a restarted process."""
+        if live.message_id is None or live.shown is None:
+            return
+        record = {"v": 1, "n": live.question.number, "m": live.message_id}
+        raw = json.dumps(record | self.message_fields(live))
+        await self.engine.storage.set_value(self.message_scope, str(live.question.round_id), raw)
+
+    async def _recall(self, live: L) -> bool:
+        """Adopt the message a previous process posted for the open question, if any."""
+        raw = await self.engine.storage.get_value(self.message_scope, str(live.question.round_id))
+        if not raw:
+            return False
+        try:
+            record = json.loads(raw)
+            if int(record["n"]) != live.question.number:
+                return False
+            message_id = int(record["m"])
+            self.adopt_fields(live, record)
+        except (ValueError, KeyError, TypeError):
+            return False
+        live.message_id = message_id
+        return True
+
+    async def forget(self, round_id: int) -> None:
+        await self.engine.storage.set_value(self.message_scope, str(round_id), None)
+
+    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coroutine)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    # -- time ---------------------------------------------------------------------------------
+
+    def _left(self, when: datetime) -> float:
+        """Seconds from now until ``when``."""
+        return (when - self.clock()).total_seconds()
+
+    async def _sleep(self, live: L, until: datetime) -> None:
+        await self._sleep_for(live.question.round_id, until, live.wake)
+
+    async def _sleep_for(self, round_id: int, until: datetime, wake: asyncio.Event) -> None:
+        self._sleeping[round_id] = (until, wake)
+        try:
+            await self.clock.sleep(until, wake)
+        finally:
+            self._sleeping.pop(round_id, None)

@@ -1,0 +1,370 @@
+"""The round driver on its own: a platform that only records what it would post, the real
+engine on SQLite, and a manual clock that moves only when a test says."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.catalog import QuizCatalog
+from bot.engine import QuizEngine
+from bot.round_driver import LiveQuestion, ManualClock, RoundDriver, RoundTiming, message_scope
+from bot.rounds import RoundEnd, RoundQuestion, RoundReveal
+from bot.storage import RoundStatus, SQLiteStorage
+from bot.views import Participant
+from tests.conftest import SEED_QUIZ
+
+PLATFORM = "chat"
+CHAT = "room-1"
+SECONDS = 10
+TIMING = RoundTiming(pause=3.0, edit_interval=5.0, retry=4.0)
+HOST = Participant(PLATFORM, "host", "Host", "en")
+START = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+class Gone(Exception):
+    """The chat is gone: the platform's fatal error."""
+
+
+class Recorder(RoundDriver[LiveQuestion]):
+    """A platform that posts nothing: it records what it would post, and when (seconds of
+    the clock since START)."""
+
+    fatal_errors = (Gone,)
+
+    def __init__(self, engine: QuizEngine, clock: ManualClock, *, countdown: bool = False):
+        super().__init__(engine, PLATFORM, timing=TIMING, clock=clock)
+        self.countdown = countdown  # whether the message shows the seconds left
+        self.events: list[tuple[Any, ...]] = []
+        self.failures: list[Exception] = []  # raised by the next posts of a question
+        self._ids = 100
+
+    def _record(self, *event: Any) -> None:
+        self.events.append((*event, (self.clock() - START).total_seconds()))
+
+    def kinds(self) -> list[str]:
+        return [event[0] for event in self.events]
+
+    def new_live(self, question: RoundQuestion) -> LiveQuestion:
+        return LiveQuestion(question)
+
+    def content(self, live: LiveQuestion, answered: int, seconds_left: float) -> str:
+        if self.countdown:
+            return f"{answered} answers, {max(1, math.ceil(seconds_left))} s"
+        return f"{answered} answers"
+
+    async def post_question(self, live: LiveQuestion, answered: int, seconds_left: float) -> int:
+        if self.failures:
+            raise self.failures.pop(0)
+        self._ids += 1
+        self._record("question", live.question.number, answered)
+        return self._ids
+
+    async def refresh(self, live: LiveQuestion, answered: int, seconds_left: float) -> bool:
+        self._record("refresh", live.question.number, self.content(live, answered, seconds_left))
+        return True
+
+    async def close_question(
+        self, live: LiveQuestion, answered: int, outcome: RoundReveal | RoundEnd
+    ) -> None:
+        why = "stopped" if isinstance(outcome, RoundEnd) else "early" if live.close_now else "time"
+        self._record("close", live.question.number, live.message_id, answered, why)
+
+    async def post_reveal(self, reveal: RoundReveal) -> None:
+        self._record("reveal", reveal.number, sum(c.count for c in reveal.counts))
+
+    async def post_end(self, end: RoundEnd) -> None:
+        self._record("end", "stopped" if end.stopped else "finished", end.chat_id)
+
+    def message_fields(self, live: LiveQuestion) -> dict[str, object]:
+        return {"shown": live.shown}
+
+    def adopt_fields(self, live: LiveQuestion, fields: dict[str, Any]) -> None:
+        live.shown = str(fields["shown"])
+
+
+Make = Callable[..., Recorder]
+
+
+@pytest.fixture
+def engine(catalog: QuizCatalog, storage: SQLiteStorage) -> QuizEngine:
+    return QuizEngine(catalog, storage, clock=ManualClock(START))
+
+
+@pytest.fixture
+def clock(engine: QuizEngine) -> ManualClock:
+    assert isinstance(engine.clock, ManualClock)
+    return engine.clock
+
+
+@pytest.fixture
+async def make(engine: QuizEngine, clock: ManualClock) -> AsyncIterator[Make]:
+    """New drivers (processes), on ``engine`` unless told otherwise; all stopped at the end."""
+    made: list[Recorder] = []
+
+    def new(on: QuizEngine | None = None, *, countdown: bool = False) -> Recorder:
+        made.append(Recorder(on or engine, clock, countdown=countdown))
+        return made[-1]
+
+    yield new
+    for recorder in made:
+        await recorder.shutdown()
+
+
+@pytest.fixture
+def driver(make: Make) -> Recorder:
+    return make()
+
+
+async def settle(*drivers: RoundDriver[Any]) -> None:
+    """Wait until every round waits for the clock with nothing to do before it moves."""
+    deadline = time.monotonic() + 10
+    calm = 0
+    while calm < 2:  # twice in a row: nothing woke up in between
+        await asyncio.sleep(0.005)
+        calm = calm + 1 if all(d.settled() for d in drivers) else 0
+        assert time.monotonic() < deadline, "the rounds did not settle"
+
+
+async def advance(clock: ManualClock, seconds: float, *drivers: RoundDriver[Any]) -> None:
+    await settle(*drivers)
+    clock.advance(seconds)
+    await settle(*drivers)
+
+
+async def start(
+    engine: QuizEngine, platform: str = PLATFORM, chat: str = CHAT, seconds: int = SECONDS
+) -> RoundQuestion:
+    host = Participant(platform, "host", "Host", "en")
+    started = await engine.rounds.start(platform, chat, host, SEED_QUIZ, time_limit=seconds)
+    assert started.question is not None
+    return started.question
+
+
+async def launch(driver: Recorder, **options: Any) -> RoundQuestion:
+    """Start a round and let ``driver`` post its first question."""
+    question = await start(driver.engine, **options)
+    driver.ensure(question)
+    await settle(driver)
+    return question
+
+
+async def restart(driver: Recorder) -> None:
+    """What a new process does at start."""
+    await driver.resume()
+    await settle(driver)
+
+
+async def answer(driver: RoundDriver[Any], question: RoundQuestion, who: str) -> None:
+    """What a platform's handler does with a member's press."""
+    member = Participant(PLATFORM, who, who, "en")
+    result = await driver.engine.rounds.answer(question.round_id, member, question.number, 0)
+    driver.on_answer(question.round_id, question.number, result.answered, result.everyone_answered)
+
+
+async def open_question(engine: QuizEngine) -> RoundQuestion:
+    (question,) = await engine.rounds.open_questions(PLATFORM)
+    return question
+
+
+async def recorded_message(engine: QuizEngine, question: RoundQuestion) -> str | None:
+    return await engine.storage.get_value(message_scope(PLATFORM), str(question.round_id))
+
+
+async def test_a_round_runs_question_refresh_reveal_pause_next_question_end(
+    engine: QuizEngine, clock: ManualClock, driver: Recorder
+) -> None:
+    question = await launch(driver)
+    assert driver.events == [("question", 1, 0, 0)]
+    for name in ("Ana", "Ben", "Cy"):  # a burst of answers...
+        await answer(driver, question, name)
+    await advance(clock, 4, driver)
+    assert driver.kinds() == ["question"]  # ...waits for the interval...
+    await advance(clock, 1, driver)
+    assert driver.events[1:] == [("refresh", 1, "3 answers", 5)]  # ...and is one refresh
+    await advance(clock, SECONDS - 5 - 1, driver)
+    assert len(driver.events) == 2  # nothing new to show: no refresh
+    await advance(clock, 1, driver)  # time is up
+    assert driver.events[2:] == [("close", 1, 101, 3, "time", 10), ("reveal", 1, 3, 10)]
+    await advance(clock, TIMING.pause - 1, driver)
+    assert len(driver.events) == 4  # the pause
+    await advance(clock, 1, driver)
+    assert driver.events[4:] == [("question", 2, 0, 13)]
+    for _ in range(2, 9):  # nobody answers the rest
+        await advance(clock, SECONDS, driver)
+        await advance(clock, TIMING.pause, driver)
+    numbers = [event[1] for event in driver.events if event[0] == "question"]
+    assert numbers == list(range(1, 9))
+    assert driver.kinds()[-3:] == ["close", "reveal", "end"]
+    assert driver.events[-1][:3] == ("end", "finished", CHAT)
+    assert "refresh" not in driver.kinds()[2:]
+    assert not driver.running(question.round_id)
+    assert await engine.rounds.running(PLATFORM, CHAT) is None
+    assert await recorded_message(engine, question) is None
+
+
+async def test_a_countdown_is_refreshed_every_interval_and_never_shows_the_same_twice(
+    clock: ManualClock, make: Make
+) -> None:
+    driver = make(countdown=True)
+    question = await launch(driver, seconds=30)
+    for second in range(1, 30):
+        if second in (2, 3, 8):
+            await answer(driver, question, f"m{second}")
+        await advance(clock, 1, driver)
+    refreshes = [(event[2], event[3]) for event in driver.events if event[0] == "refresh"]
+    assert refreshes == [
+        ("2 answers, 25 s", 5),
+        ("3 answers, 20 s", 10),
+        ("3 answers, 15 s", 15),
+        ("3 answers, 10 s", 20),
+        ("3 answers, 5 s", 25),
+    ]
+    await advance(clock, 1, driver)
+    assert driver.kinds()[-2:] == ["close", "reveal"]
+
+
+async def test_a_question_closes_early_once_everyone_taking_part_answered(
+    engine: QuizEngine, clock: ManualClock, driver: Recorder
+) -> None:
+    first = await launch(driver)
+    await answer(driver, first, "Ana")
+    await answer(driver, first, "Ben")
+    await settle(driver)
+    assert driver.kinds() == ["question"]  # question 1 waits for latecomers
+    await advance(clock, SECONDS, driver)
+    await advance(clock, TIMING.pause, driver)
+    second = await open_question(engine)
+    assert second.number == 2
+    await answer(driver, second, "Ana")
+    await settle(driver)
+    assert driver.kinds()[-1] == "question"
+    await answer(driver, second, "Ben")  # the last of the two: no need to wait
+    await settle(driver)
+    assert driver.events[-2:] == [("close", 2, 102, 2, "early", 13), ("reveal", 2, 2, 13)]
+    await advance(clock, TIMING.pause, driver)
+    assert driver.events[-1] == ("question", 3, 0, 16)
+
+
+async def test_shutdown_leaves_the_round_in_the_database_and_a_restart_reveals_what_is_due(
+    engine: QuizEngine,
+    catalog: QuizCatalog,
+    clock: ManualClock,
+    db_path: Path,
+    driver: Recorder,
+    make: Make,
+) -> None:
+    question = await launch(driver)
+    elsewhere = await start(engine, platform="other", chat="room-2")  # not this driver's
+    await answer(driver, question, "Ana")
+    await driver.shutdown()
+    assert not driver.running(question.round_id)
+    clock.advance(5 * SECONDS)  # down for a while
+    await asyncio.sleep(0.05)
+    assert driver.kinds() == ["question"]  # nothing ran out while it was down
+    running = await engine.rounds.running(PLATFORM, CHAT)
+    assert running is not None and running.status is RoundStatus.ACTIVE
+    assert await engine.rounds.due(PLATFORM) == [(question.round_id, 1)]
+    assert await engine.rounds.due("other") == [(elsewhere.round_id, 1)]
+
+    storage = SQLiteStorage(db_path)  # a new process on the same database
+    await storage.open()
+    try:
+        restarted = make(QuizEngine(catalog, storage, clock=clock))
+        await restart(restarted)
+        # Revealed at once, in the message the first process posted (not posted again).
+        assert restarted.events == [("close", 1, 101, 1, "time", 50), ("reveal", 1, 1, 50)]
+        assert await restarted.engine.rounds.due(PLATFORM) == []
+        assert not restarted.running(elsewhere.round_id)
+        await advance(clock, TIMING.pause, restarted)
+        assert restarted.events[-1] == ("question", 2, 0, 53)
+        await restarted.shutdown()
+    finally:
+        await storage.close()
+
+
+async def test_a_round_whose_quiz_is_gone_is_ended_at_restart(
+    engine: QuizEngine, clock: ManualClock, driver: Recorder, make: Make
+) -> None:
+    question = await launch(driver)
+    await driver.shutdown()
+    clock.advance(SECONDS)
+    without = QuizEngine(QuizCatalog(), engine.storage, clock=clock)  # the quiz was removed
+    restarted = make(without)
+    await restart(restarted)
+    assert restarted.events == []
+    assert not restarted.running(question.round_id)
+    assert await without.rounds.running(PLATFORM, CHAT) is None
+    assert await recorded_message(without, question) is None
+
+
+async def test_a_restart_mid_question_adopts_its_message_and_keeps_counting(
+    clock: ManualClock, driver: Recorder, make: Make
+) -> None:
+    question = await launch(driver)
+    await answer(driver, question, "Ana")
+    await advance(clock, 2, driver)
+    await driver.shutdown()  # before the count was shown
+    restarted = make()
+    await restart(restarted)
+    assert restarted.events == []  # the question's message is the first process's
+    await answer(restarted, question, "Ben")
+    # The first process may have refreshed just before it stopped: a full interval.
+    await advance(clock, 4, restarted)
+    assert restarted.events == []
+    await advance(clock, 1, restarted)
+    assert restarted.events == [("refresh", 1, "2 answers", 7)]
+    await advance(clock, 3, restarted)
+    assert restarted.events[1:] == [("close", 1, 101, 2, "time", 10), ("reveal", 1, 2, 10)]
+
+
+async def test_a_stopped_round_halts_at_once_and_shows_its_ranking(
+    engine: QuizEngine, clock: ManualClock, driver: Recorder
+) -> None:
+    question = await launch(driver)
+    await answer(driver, question, "Ana")
+    end = await engine.rounds.stop(PLATFORM, CHAT, HOST)
+    assert isinstance(end, RoundEnd) and end.chat_id == CHAT
+    await driver.stopped(end)  # a platform may wait until the driver halted...
+    assert not driver.running(question.round_id)
+    name = f"round-{question.round_id}"
+    assert all(task.done() for task in asyncio.all_tasks() if task.get_name() == name)
+    await settle(driver)  # ...and the question is closed in the background
+    assert driver.events[1:] == [("close", 1, 101, 1, "stopped", 0), ("end", "stopped", CHAT, 0)]
+    await advance(clock, 10 * SECONDS, driver)
+    assert len(driver.events) == 3  # no timer is left
+    assert await recorded_message(engine, question) is None
+
+
+async def test_an_error_is_retried_later_and_a_fatal_one_ends_the_round(
+    engine: QuizEngine, clock: ManualClock, driver: Recorder
+) -> None:
+    driver.failures.append(RuntimeError("a hiccup"))
+    question = await launch(driver)
+    assert driver.events == []
+    await advance(clock, TIMING.retry, driver)
+    assert driver.events == [("question", 1, 0, TIMING.retry)]
+    await advance(clock, SECONDS - TIMING.retry, driver)
+    driver.failures.append(Gone("the chat was deleted"))
+    await advance(clock, TIMING.pause, driver)
+    assert driver.kinds() == ["question", "close", "reveal"]
+    assert not driver.running(question.round_id)
+    round_ = await engine.storage.get_round(question.round_id)
+    assert round_ is not None and round_.status is RoundStatus.STOPPED
+
+
+async def test_an_answer_to_a_round_no_task_runs_picks_it_up(
+    engine: QuizEngine, driver: Recorder
+) -> None:
+    question = await start(engine)  # started by another replica, say
+    await answer(driver, question, "Ana")
+    await settle(driver)
+    assert driver.running(question.round_id)
+    assert driver.events == [("question", 1, 1, 0)]
