@@ -80,6 +80,7 @@ from adapters.telegram.update_processor import PerUserUpdateProcessor
 from adapters.telegram.webhook import WebhookServer
 from bot.engine import QuizEngine
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
+from bot.rate_limit import CommandRateLimiter
 from bot.rounds import RoundAnswerOutcome, RoundStartOutcome
 from bot.stats import QuizStats
 from bot.views import (
@@ -153,8 +154,11 @@ class TelegramAdapter:
         max_retries: int = 5,
         round_timing: RoundTiming | None = None,
         stats_chart: StatsChart | None = None,
+        limiter: CommandRateLimiter | None = None,
     ) -> None:
-        """``stats_chart`` (optional) renders a quiz's statistics as a PNG for /stats."""
+        """``stats_chart`` (optional) renders a quiz's statistics as a PNG for /stats;
+        ``limiter`` caps each user's commands (so one user cannot spend the bot's sending
+        budget for everyone)."""
         if not settings.telegram_token:
             raise ValueError("TELEGRAM_BOT_TOKEN is not set")
         self.engine = engine
@@ -166,6 +170,7 @@ class TelegramAdapter:
         self.max_retries = max_retries
         self.timing = round_timing or RoundTiming()
         self.stats_chart = stats_chart
+        self.limiter = limiter or CommandRateLimiter()
         self.application: TelegramApplication | None = None
         self.webhook: WebhookServer | None = None
         # Only to avoid "message is not modified" on quick repeated presses; presses are
@@ -218,7 +223,7 @@ class TelegramAdapter:
             "stats": self._cmd_stats,
         }
         for command, callback in commands.items():
-            application.add_handler(CommandHandler(command, self._guarded(callback)))
+            application.add_handler(CommandHandler(command, self._guarded(self._limited(callback))))
         application.add_handler(CallbackQueryHandler(self._guarded(self._on_callback)))
         application.add_handler(PollAnswerHandler(self._guarded(self._on_poll_answer)))
         # Last: any other command (the handlers above take theirs first).
@@ -358,6 +363,25 @@ class TelegramAdapter:
                     "telegram: %s failed on update %s", handler.__name__, update.update_id
                 )
                 await self._apologize(update, context)
+
+        return run
+
+    def _limited(self, handler: Handler) -> Handler:
+        """``handler`` within the user's command budget: over it, one notice, then silence."""
+
+        @functools.wraps(handler)
+        async def run(update: Update, context: Context) -> None:
+            user = update.effective_user
+            if user is None:
+                await handler(update, context)
+                return
+            decision = self.limiter.check(PLATFORM, str(user.id))
+            if decision.allowed:
+                await handler(update, context)
+            elif decision.notify and update.effective_chat is not None:
+                ui = await self.engine.interface_language(participant(user))
+                self._spend(update.effective_chat.id)
+                await context.bot.send_message(update.effective_chat.id, t("slow_down", ui))
 
         return run
 

@@ -191,3 +191,26 @@ async def test_another_quiz_button_shows_the_picker(
     query = stranger.press(picker, picker.buttons[0]["callback_data"])
     assert await stranger.toast(query) == "These buttons are Kofi's — send /quiz to get your own."
     assert api.failed_calls() == []
+
+
+async def test_a_user_spamming_commands_is_told_once_then_ignored(
+    api: FakeBotApi, engine: QuizEngine, launch: Launch
+) -> None:
+    await launch(engine)
+    spammer = api.user(4801, "Spam")
+    me = Chatter(api, spammer, api.private_chat(spammer))
+    calm = api.user(4802, "Calm")
+    other = Chatter(api, calm, api.private_chat(calm))
+    start = len(api.calls)
+    for _ in range(12):
+        api.send_text(spammer, me.chat, "/help")
+    other.send("/help")
+    await other.message()  # someone else is served meanwhile
+    await me.barrier()
+    replies = [
+        clean(c.params.get("text"))
+        for c in api.calls_of("sendMessage", after=start)
+        if int(c.params["chat_id"]) == me.chat_id
+    ]
+    assert replies.count(clean(t("slow_down", "en"))) == 1
+    assert len(replies) == 6  # the burst of 5, then one notice, then silence
