@@ -43,8 +43,9 @@ async def run_bots(settings: Settings, stop_event: asyncio.Event | None = None) 
             adapters.append(TelegramAdapter(app.engine, settings, stats_chart=render_stats_png))
         if settings.discord_token:
             from adapters.discord import DiscordAdapter
+            from quizbot.charts import render_stats_png
 
-            adapters.append(DiscordAdapter(app.engine, settings))
+            adapters.append(DiscordAdapter(app.engine, settings, stats_chart=render_stats_png))
         started: list[ChatAdapter] = []
         try:
             for adapter in adapters:

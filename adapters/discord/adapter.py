@@ -20,7 +20,7 @@ import discord
 from adapters.discord.buttons import DYNAMIC_ITEMS, is_known_custom_id
 from adapters.discord.commands import build_tree
 from adapters.discord.group_rounds import RoundClock, RoundRunner, RoundTiming
-from adapters.discord.handlers import DEFER_AFTER, QuizHandlers
+from adapters.discord.handlers import DEFER_AFTER, QuizHandlers, StatsChart
 from adapters.discord.sync import sync_if_changed
 from adapters.discord.translator import QuizTranslator
 from bot.engine import QuizEngine
@@ -47,6 +47,7 @@ class QuizClient(discord.Client):
         limiter: CommandRateLimiter | None = None,
         round_timing: RoundTiming | None = None,
         round_clock: RoundClock | None = None,
+        stats_chart: StatsChart | None = None,
         **options: Any,
     ) -> None:
         # No privileged intents: interactions arrive regardless. The guilds intent keeps
@@ -65,6 +66,7 @@ class QuizClient(discord.Client):
             defer_after=defer_after,
             limiter=limiter,
             admin_ids=settings.admin_discord_ids,
+            stats_chart=stats_chart,
         )
         self.tree = build_tree(self)
 
@@ -104,12 +106,18 @@ class DiscordAdapter:
     name = "discord"
 
     def __init__(
-        self, engine: QuizEngine, settings: Settings, *, defer_after: float = DEFER_AFTER
+        self,
+        engine: QuizEngine,
+        settings: Settings,
+        *,
+        defer_after: float = DEFER_AFTER,
+        stats_chart: StatsChart | None = None,
     ) -> None:
+        """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``."""
         if not settings.discord_token:
             raise ValueError("DISCORD_BOT_TOKEN is not set")
         self.settings = settings
-        self.client = QuizClient(engine, settings, defer_after=defer_after)
+        self.client = QuizClient(engine, settings, defer_after=defer_after, stats_chart=stats_chart)
         self._gateway: asyncio.Task[None] | None = None
 
     async def start(self) -> None:

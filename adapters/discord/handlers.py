@@ -29,7 +29,8 @@ member allowed to manage messages asks (anyone else's ``/stop`` still stops thei
 ``/reload`` and ``/stats`` are for the user ids in ``ADMIN_DISCORD_IDS``; anyone else is told
 the command is unknown and nothing else happens. (Their registration also hides them from
 members without the Administrator permission in servers, but that is the server's setting to
-change; the id check is the guard.)
+change; the id check is the guard.) With a ``stats_chart``, ``/stats`` for one quiz that has
+answers also shows the quiz's chart (a PNG attachment, as the embed's image).
 
 Commands (and the start/list buttons, which also create messages) go through a per-user rate
 limiter; answering is paced by the quiz itself and is not limited.
@@ -44,7 +45,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -83,10 +86,12 @@ from bot.views import (
 )
 
 DEFER_AFTER = 2.0  # seconds; Discord drops interactions not acknowledged within 3
+UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9._-]")
 
 log = logging.getLogger("quizbot.discord")
 T = TypeVar("T")
 Boards = list[tuple[Leaderboard | None, Leaderboard]]  # per quiz: this channel's, everyone's
+StatsChart = Callable[[QuizStats], bytes]  # a quiz's statistics as a PNG
 
 
 @dataclass
@@ -96,6 +101,7 @@ class Outgoing:
     content: str | None = None
     embeds: Sequence[discord.Embed] = ()
     view: discord.ui.View | None = None
+    files: Sequence[discord.File] = ()
 
     def send_kwargs(self) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"embeds": list(self.embeds)}
@@ -103,12 +109,21 @@ class Outgoing:
             kwargs["content"] = rendering.notice(self.content)
         if self.view is not None:
             kwargs["view"] = self.view
+        if self.files:
+            kwargs["files"] = list(self.files)
         return kwargs
 
     def edit_kwargs(self) -> dict[str, Any]:
         # Edits replace everything, so say explicitly what goes away.
         content = rendering.notice(self.content) if self.content else None
-        return {"content": content, "embeds": list(self.embeds), "view": self.view}
+        kwargs: dict[str, Any] = {
+            "content": content,
+            "embeds": list(self.embeds),
+            "view": self.view,
+        }
+        if self.files:
+            kwargs["attachments"] = list(self.files)
+        return kwargs
 
 
 def participant(interaction: discord.Interaction[Any]) -> Participant:
@@ -165,12 +180,15 @@ class QuizHandlers:
         defer_after: float = DEFER_AFTER,
         limiter: CommandRateLimiter | None = None,
         admin_ids: frozenset[str] = frozenset(),
+        stats_chart: StatsChart | None = None,
     ) -> None:
+        """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``."""
         self.engine = engine
         self.rounds = rounds
         self.defer_after = defer_after
         self.limiter = limiter or CommandRateLimiter()
         self.admin_ids = admin_ids
+        self.stats_chart = stats_chart
         self._in_flight: set[asyncio.Task[Any]] = set()
 
     # -- plumbing -------------------------------------------------------------------------
@@ -758,5 +776,29 @@ class QuizHandlers:
                 assert quiz_id is not None
                 await self._notice(interaction, self._unknown_quiz(quiz_id, language), language)
                 return
-            pages = stats_pages(stats, language)
-            await self._reply(interaction, _pages_to_messages(pages), private=True)
+            messages = _pages_to_messages(stats_pages(stats, language))
+            if len(stats) == 1:
+                await self._attach_chart(interaction, stats[0], messages[-1])
+            await self._reply(interaction, messages, private=True)
+
+    async def _attach_chart(
+        self, interaction: discord.Interaction[Any], quiz: QuizStats, message: Outgoing
+    ) -> None:
+        """The quiz's chart as the image of the message's last embed, when there is a chart
+        renderer and anything to draw. Without a chart (it failed) the text stands alone."""
+        if self.stats_chart is None or not message.embeds:
+            return
+        if not any(question.answered for question in quiz.questions):
+            return
+        if not interaction.response.is_done():
+            # Drawing blocks the event loop (on purpose: plotting libraries are rarely
+            # thread-safe, and another adapter may draw at the same time), so acknowledge first.
+            await self._think(interaction, private=True)()
+        try:
+            png = self.stats_chart(quiz)
+        except Exception:
+            log.warning("discord: no stats chart for %s", quiz.quiz_id, exc_info=True)
+            return
+        filename = f"stats-{UNSAFE_FILENAME.sub('_', quiz.quiz_id)}.png"
+        message.embeds[-1].set_image(url=f"attachment://{filename}")
+        message.files = [discord.File(io.BytesIO(png), filename=filename)]

@@ -11,6 +11,10 @@ request with its arrival time, and answers like Discord does when the bot breaks
 Bots also post and edit through channel endpoints (group rounds do): a channel the bot may not
 post in answers 403 "Missing Permissions", a deleted message or channel 404, and an edit that
 would leave a message exactly as it was counts as a violation (it wastes a rate-limited call).
+
+Messages with files arrive as multipart/form-data (``payload_json`` plus ``files[n]``, as
+discord.py sends them); the fake keeps each message's attachments and refuses more than
+:data:`MAX_ATTACHMENTS` files or over :data:`MAX_UPLOAD_BYTES` in one request, as Discord does.
 """
 
 from __future__ import annotations
@@ -25,11 +29,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import discord
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, web
 
 API = "/api/v10"
 TOKEN = "fake-bot-token"
 RESPONSE_WINDOW = 3.0
+MAX_ATTACHMENTS = 10  # files per message
+MAX_UPLOAD_BYTES = 25 * 1024 * 1024  # all the files of one request together
 
 # Interaction callback types.
 CHANNEL_MESSAGE = 4
@@ -58,6 +64,7 @@ EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 LOCALES = {locale.value for locale in discord.Locale}
 COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
+FILE_PART = re.compile(r"^files\[(\d+)\]$")
 
 
 @dataclass
@@ -71,6 +78,25 @@ class Recorded:
     interaction_id: int | None = None
     status: int = 200
     stamp: Any = None  # FakeDiscord.stamp() on arrival (a test's virtual time)
+    files: list[Upload] = field(default_factory=list)  # multipart ``files[n]`` parts
+
+
+@dataclass
+class Upload:
+    """One ``files[n]`` part of a multipart request."""
+
+    index: int
+    filename: str
+    data: bytes
+
+
+@dataclass
+class Attachment:
+    """A file on a stored message."""
+
+    id: int
+    filename: str
+    data: bytes
 
 
 @dataclass
@@ -87,6 +113,7 @@ class Message:
     viewer: int | None = None  # ephemeral: the one user who sees it
     interaction_id: int | None = None
     edits: int = 0
+    attachments: list[Attachment] = field(default_factory=list)
 
     @property
     def ephemeral(self) -> bool:
@@ -95,8 +122,10 @@ class Message:
     def shown(self) -> tuple[str, list[dict[str, Any]], list[dict[str, Any]]]:
         return self.content, self.embeds, self.components
 
-    def apply(self, body: dict[str, Any]) -> None:
-        """An edit: the fields present replace the old ones."""
+    def apply(self, body: dict[str, Any], added: list[Attachment] | None = None) -> None:
+        """An edit: the fields present replace the old ones. ``attachments`` lists the files
+        to keep (existing ids) besides the new ones; without it, new files are added."""
+        self.attachments = kept_attachments(self, body) + (added or [])
         if "content" in body:
             self.content = body["content"] or ""
         if "embeds" in body:
@@ -105,6 +134,23 @@ class Message:
             self.components = body["components"] or []
         self.flags &= ~LOADING
         self.edits += 1
+
+
+def kept_attachments(message: Message | None, body: dict[str, Any]) -> list[Attachment]:
+    """The attachments a message keeps through an edit (none for a new message)."""
+    if message is None:
+        return []
+    if "attachments" not in body:
+        return list(message.attachments)
+    keep = {str(a.get("id")) for a in body["attachments"] or []}
+    return [a for a in message.attachments if str(a.id) in keep]
+
+
+def attachments_after(
+    message: Message | None, body: dict[str, Any], files: list[Upload]
+) -> list[Attachment]:
+    """A message's attachments once the request is applied (new ones without ids yet)."""
+    return kept_attachments(message, body) + [Attachment(0, u.filename, u.data) for u in files]
 
 
 @dataclass
@@ -176,9 +222,39 @@ def _check_embed(embed: dict[str, Any], where: str) -> tuple[list[str], int]:
     return problems, size
 
 
-def check_message(body: dict[str, Any], *, creating: bool) -> list[str]:
-    """Everything in a message payload that Discord would refuse."""
+def check_uploads(body: dict[str, Any], files: list[Upload]) -> list[str]:
+    """What Discord would refuse in a request's files (before they reach a message)."""
     problems = []
+    if len(files) > MAX_ATTACHMENTS:
+        problems.append(f"{len(files)} files (limit {MAX_ATTACHMENTS})")
+    described = {str(a.get("id")) for a in body.get("attachments") or []}
+    for upload in files:
+        if not upload.filename:
+            problems.append(f"files[{upload.index}] without a filename")
+        if described and str(upload.index) not in described:
+            problems.append(f"files[{upload.index}] is not in attachments")
+    return problems
+
+
+def check_attachments(body: dict[str, Any], attachments: list[Attachment]) -> list[str]:
+    """A message's attachments after a request: how many, and what its embeds refer to."""
+    problems = []
+    if len(attachments) > MAX_ATTACHMENTS:
+        problems.append(f"{len(attachments)} attachments (limit {MAX_ATTACHMENTS})")
+    names = {a.filename for a in attachments}
+    for number, embed in enumerate(body.get("embeds") or []):
+        for part in ("image", "thumbnail"):
+            url = (embed.get(part) or {}).get("url") or ""
+            if url.startswith("attachment://") and url.removeprefix("attachment://") not in names:
+                problems.append(f"embed {number} {part} refers to a missing {url}")
+    return problems
+
+
+def check_message(
+    body: dict[str, Any], *, creating: bool, files: list[Upload] | None = None
+) -> list[str]:
+    """Everything in a message payload (and its files) that Discord would refuse."""
+    problems = check_uploads(body, files or [])
     content = body.get("content")
     if content is not None and len(content) > 2000:
         problems.append(f"content has {len(content)} characters (limit 2000)")
@@ -221,7 +297,7 @@ def check_message(body: dict[str, Any], *, creating: bool) -> list[str]:
                     custom_ids.append(custom_id)
     if len(custom_ids) != len(set(custom_ids)):
         problems.append("duplicate custom_id in one message")
-    if creating and not (content or embeds or rows):
+    if creating and not (content or embeds or rows or files):
         problems.append("cannot send an empty message")
     return problems
 
@@ -369,7 +445,16 @@ class FakeDiscord:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": [],
+            "attachments": [
+                {
+                    "id": str(a.id),
+                    "filename": a.filename,
+                    "size": len(a.data),
+                    "url": f"{self.base_url}/attachments/{a.id}/{a.filename}",
+                    "proxy_url": f"{self.base_url}/attachments/{a.id}/{a.filename}",
+                }
+                for a in message.attachments
+            ],
             "pinned": False,
             "application_id": str(self.app_id),
             "webhook_id": str(self.app_id),
@@ -425,14 +510,46 @@ class FakeDiscord:
 
     async def _record(self, request: web.Request) -> Recorded:
         body: Any = None
-        if request.can_read_body:
+        files: list[Upload] = []
+        if request.content_type == "multipart/form-data":
+            body, files = await self._read_multipart(request)
+        elif request.can_read_body:
             text = await request.text()
             body = json.loads(text) if text else None
-        recorded = Recorded(request.method, request.path, body, time.monotonic())
+        recorded = Recorded(request.method, request.path, body, time.monotonic(), files=files)
         if self.stamp is not None:
             recorded.stamp = self.stamp()
         self.requests.append(recorded)
         return recorded
+
+    @staticmethod
+    async def _read_multipart(request: web.Request) -> tuple[Any, list[Upload]]:
+        """``payload_json`` (the JSON body) and the ``files[n]`` parts of a multipart body."""
+        body: Any = None
+        files: list[Upload] = []
+        async for part in await request.multipart():
+            assert isinstance(part, BodyPartReader), "nested multipart"
+            data = bytes(await part.read())
+            if part.name == "payload_json":
+                body = json.loads(data) if data else None
+            elif (found := FILE_PART.match(part.name or "")) is not None:
+                files.append(Upload(int(found[1]), part.filename or "", data))
+            else:
+                raise ValueError(f"unexpected multipart field {part.name!r}")
+        return body, files
+
+    def _uploaded(self, recorded: Recorded) -> list[Attachment]:
+        """The request's files as attachments of a message (with new ids)."""
+        return [Attachment(self.new_id(), u.filename, u.data) for u in recorded.files]
+
+    def _too_large(self, recorded: Recorded) -> web.Response | None:
+        """Discord's answer to a request whose files are over the upload limit (else None)."""
+        total = sum(len(u.data) for u in recorded.files)
+        if total <= MAX_UPLOAD_BYTES:
+            return None
+        self._violation(f"{recorded.method} {recorded.path}: {total} bytes of files")
+        recorded.status = 413
+        return self._error(DiscordError(413, 40005, "Request entity too large"))
 
     @staticmethod
     def _error(error: DiscordError) -> web.Response:
@@ -456,7 +573,13 @@ class FakeDiscord:
     def _authorized(self, request: web.Request) -> bool:
         return request.headers.get("Authorization") == f"Bot {TOKEN}"
 
-    def _new_message(self, interaction: Interaction, body: dict[str, Any], flags: int) -> Message:
+    def _new_message(
+        self,
+        interaction: Interaction,
+        body: dict[str, Any],
+        flags: int,
+        attachments: list[Attachment] | None = None,
+    ) -> Message:
         ephemeral = bool(flags & EPHEMERAL)
         message = Message(
             id=self.new_id(),
@@ -468,6 +591,7 @@ class FakeDiscord:
             components=body.get("components") or [],
             viewer=interaction.user_id if ephemeral else None,
             interaction_id=interaction.id,
+            attachments=attachments or [],
         )
         self.messages[message.id] = message
         return message
@@ -559,8 +683,16 @@ class FakeDiscord:
             return self._refuse(
                 recorded, [f"callback type {kind} for interaction type {interaction.type}"], "reply"
             )
+        if (too_large := self._too_large(recorded)) is not None:
+            return too_large
+        if recorded.files and kind not in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
+            return self._refuse(recorded, [f"files with callback type {kind}"], "reply")
         if kind in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
-            problems = check_message(data, creating=kind == CHANNEL_MESSAGE)
+            edited = None
+            if kind == UPDATE_MESSAGE and interaction.message_id is not None:
+                edited = self.messages.get(interaction.message_id)
+            problems = check_message(data, creating=kind == CHANNEL_MESSAGE, files=recorded.files)
+            problems += check_attachments(data, attachments_after(edited, data, recorded.files))
             if problems:
                 return self._refuse(recorded, problems, "reply")
         if kind == AUTOCOMPLETE_RESULT:
@@ -579,14 +711,16 @@ class FakeDiscord:
         message: Message | None = None
         flags = data.get("flags", 0) or 0
         if kind == CHANNEL_MESSAGE:
-            message = self._new_message(interaction, data, flags & EPHEMERAL)
+            message = self._new_message(
+                interaction, data, flags & EPHEMERAL, self._uploaded(recorded)
+            )
         elif kind == DEFERRED_CHANNEL_MESSAGE:
             message = self._new_message(interaction, {}, (flags & EPHEMERAL) | LOADING)
         elif kind in (UPDATE_MESSAGE, DEFERRED_UPDATE_MESSAGE):
             assert interaction.message_id is not None
             message = self.messages[interaction.message_id]
             if kind == UPDATE_MESSAGE:
-                message.apply(data)
+                message.apply(data, self._uploaded(recorded))
         interaction.response_type = kind
         interaction.responded_at = now
         interaction.original_id = message.id if message else None
@@ -629,10 +763,14 @@ class FakeDiscord:
             self._violation(f"{request.method} {request.path}: unknown message")
             return self._error(DiscordError(404, 10008, "Unknown Message"))
         if request.method == "PATCH":
-            problems = check_message(recorded.body or {}, creating=False)
+            if (too_large := self._too_large(recorded)) is not None:
+                return too_large
+            body = recorded.body or {}
+            problems = check_message(body, creating=False, files=recorded.files)
+            problems += check_attachments(body, attachments_after(message, body, recorded.files))
             if problems:
                 return self._refuse(recorded, problems, "edit")
-            message.apply(recorded.body or {})
+            message.apply(body, self._uploaded(recorded))
         elif request.method == "DELETE":
             del self.messages[message.id]
             return web.Response(status=204)
@@ -645,11 +783,15 @@ class FakeDiscord:
         except DiscordError as error:
             self._violation(f"{request.method} {request.path}: {error.message}")
             return self._error(error)
+        if (too_large := self._too_large(recorded)) is not None:
+            return too_large
         body = recorded.body or {}
-        problems = check_message(body, creating=True)
+        problems = check_message(body, creating=True, files=recorded.files)
+        problems += check_attachments(body, attachments_after(None, body, recorded.files))
         if problems:
             return self._refuse(recorded, problems, "followup")
-        message = self._new_message(interaction, body, (body.get("flags") or 0) & EPHEMERAL)
+        flags = (body.get("flags") or 0) & EPHEMERAL
+        message = self._new_message(interaction, body, flags, self._uploaded(recorded))
         return _json(self.message_payload(message))
 
     def _channel(self, request: web.Request, recorded: Recorded) -> int:

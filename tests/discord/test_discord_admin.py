@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -14,10 +15,21 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.quiz import Quiz
+from bot.stats import QuizStats
 from bot.storage import SQLiteStorage
+from quizbot.charts import ChartsUnavailable, render_stats_png
 from quizbot.settings import Settings
 from tests.conftest import QUIZ_DIR, SEED_QUIZ, FakeClock
-from tests.discord.discord_fake_api import FakeDiscord
+from tests.discord.discord_fake_api import (
+    DEFERRED_CHANNEL_MESSAGE,
+    MAX_ATTACHMENTS,
+    MAX_UPLOAD_BYTES,
+    FakeDiscord,
+    Recorded,
+    Upload,
+    check_attachments,
+    check_message,
+)
 from tests.discord.discord_harness import (
     MANAGE_MESSAGES,
     MEMBER_PERMISSIONS,
@@ -162,3 +174,121 @@ async def test_stats_for_many_quizzes_stay_within_limits(
     report = await admin.command("stats")
     fields = [f for m in report.new_messages for e in m.embeds for f in e.get("fields") or []]
     assert len(fields) == 30  # over 25: a second embed; the fake checks every limit
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+async def charting_admins(
+    fake_discord: FakeDiscord,
+    tmp_path: Path,
+    storage: SQLiteStorage,
+    settings: Settings,
+    make_client: ClientFactory,
+    stats_chart: Callable[[QuizStats], bytes],
+) -> Admins:
+    """Like :func:`admins`, with a chart renderer for /stats."""
+    quiz_dir = tmp_path / "quizzes"
+    shutil.copytree(QUIZ_DIR, quiz_dir)
+    catalog, _ = QuizCatalog.from_paths([quiz_dir])
+    world = World(fake_discord, None)
+    admin = world.user("Root")
+    configured = dataclasses.replace(settings, admin_discord_ids=frozenset({str(admin.id)}))
+    engine = QuizEngine(catalog, storage, clock=FakeClock())
+    world.client = await make_client(engine, settings=configured, stats_chart=stats_chart)
+    return Admins(world, admin, catalog, quiz_dir)
+
+
+async def play_seed_quiz(world: World, quiz: Quiz) -> None:
+    player = world.user("Alice")
+    message = (await player.command("quiz", quiz=SEED_QUIZ)).last
+    for number in range(len(quiz.questions)):
+        letter = pick_letter(quiz, message, "en", correct=number != 2)
+        message = (await player.press_letter(message, letter)).last
+
+
+async def test_stats_for_one_quiz_attach_its_chart(
+    fake_discord: FakeDiscord,
+    tmp_path: Path,
+    storage: SQLiteStorage,
+    settings: Settings,
+    make_client: ClientFactory,
+    quiz: Quiz,
+) -> None:
+    drawn: list[str] = []
+
+    def chart(stats: QuizStats) -> bytes:
+        drawn.append(stats.quiz_id)
+        return render_stats_png(stats)
+
+    admins = await charting_admins(fake_discord, tmp_path, storage, settings, make_client, chart)
+    admin = admins.admin
+    empty = await admin.command("stats", quiz=SEED_QUIZ)
+    assert not empty.last.attachments and drawn == []  # nothing answered: nothing to draw
+    await play_seed_quiz(admins.world, quiz)
+
+    report = await admin.command("stats", quiz=SEED_QUIZ)
+    shown = report.last
+    assert shown.ephemeral and len(report.new_messages) == 1
+    assert visible(text("stats_summary", "en", attempts=1, completed=1, average="7.0/8")) in (
+        text_of(shown)
+    )
+    filename = f"stats-{SEED_QUIZ}.png"
+    [attachment] = shown.attachments
+    assert attachment.filename == filename
+    assert attachment.data.startswith(PNG_SIGNATURE)
+    assert shown.embeds[-1]["image"]["url"] == f"attachment://{filename}"
+    # Acknowledged before drawing (drawing blocks the event loop), then edited into place.
+    assert report.response_type == DEFERRED_CHANNEL_MESSAGE
+    assert drawn == [SEED_QUIZ]
+
+    every = await admin.command("stats")  # several quizzes: the text only
+    assert not every.last.attachments
+    assert all("image" not in embed for embed in every.last.embeds)
+    assert drawn == [SEED_QUIZ]
+
+
+async def test_stats_without_a_chart_when_drawing_fails(
+    fake_discord: FakeDiscord,
+    tmp_path: Path,
+    storage: SQLiteStorage,
+    settings: Settings,
+    make_client: ClientFactory,
+    quiz: Quiz,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def chart(stats: QuizStats) -> bytes:
+        raise ChartsUnavailable("charts need matplotlib")
+
+    admins = await charting_admins(fake_discord, tmp_path, storage, settings, make_client, chart)
+    await play_seed_quiz(admins.world, quiz)
+    report = await admins.admin.command("stats", quiz=SEED_QUIZ)
+    shown = report.last
+    assert shown.ephemeral and not shown.attachments
+    assert all("image" not in embed for embed in shown.embeds)
+    assert visible(text("stats_summary", "en", attempts=1, completed=1, average="7.0/8")) in (
+        text_of(shown)
+    )
+    assert "no stats chart for " + SEED_QUIZ in caplog.text
+
+
+def test_the_fake_refuses_files_over_discords_limits(fake_discord: FakeDiscord) -> None:
+    eleven = [Upload(n, f"{n}.png", PNG_SIGNATURE) for n in range(MAX_ATTACHMENTS + 1)]
+    assert check_message({"content": "x"}, creating=True, files=eleven) == [
+        f"{MAX_ATTACHMENTS + 1} files (limit {MAX_ATTACHMENTS})"
+    ]
+    missing = {"embeds": [{"image": {"url": "attachment://gone.png"}}]}
+    assert check_attachments(missing, []) == [
+        "embed 0 image refers to a missing attachment://gone.png"
+    ]
+    huge = Recorded(
+        "POST", "/followup", {}, 0.0, files=[Upload(0, "a.png", bytes(MAX_UPLOAD_BYTES + 1))]
+    )
+    refused = fake_discord._too_large(huge)
+    assert refused is not None and refused.status == 413
+    assert fake_discord.violations
+    fake_discord.violations.clear()  # expected here
+    fine = Recorded(
+        "POST", "/followup", {}, 0.0, files=[Upload(0, "a.png", bytes(MAX_UPLOAD_BYTES))]
+    )
+    assert fake_discord._too_large(fine) is None
