@@ -1,0 +1,277 @@
+"""Figures, the printed table and the JSON file with machine information.
+
+A *figure* is one measured value next to the baseline measured in the same run, with their
+ratio (``value / baseline``) and, where the issue sets one, a target and whether it is met.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import platform
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from bench import RESULTS_SCHEMA, ROOT
+
+Json = dict[str, Any]
+
+STATUS_OK = "ok"
+STATUS_SKIPPED = "skipped"
+STATUS_NOT_MEASURED = "not measured yet"
+STATUS_ERROR = "error"
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The nearest-rank ``q`` percentile (0-100) of ``values``; NaN when there are none."""
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[min(rank, len(ordered)) - 1]
+
+
+def ratio(value: float | None, baseline: float | None) -> float | None:
+    if value is None or baseline is None or baseline == 0 or math.isnan(value + baseline):
+        return None
+    return value / baseline
+
+
+def figure(
+    name: str,
+    label: str,
+    unit: str,
+    value: float | None,
+    baseline: float | None,
+    baseline_label: str,
+    *,
+    higher_is_better: bool,
+    target: str | None = None,
+    met: bool | None = None,
+    verdict: str | None = None,
+) -> Json:
+    """One figure; ``ratio`` is always ``value / baseline`` whichever way is better."""
+    return {
+        "name": name,
+        "label": label,
+        "unit": unit,
+        "value": value,
+        "baseline": baseline,
+        "baseline_label": baseline_label,
+        "ratio": ratio(value, baseline),
+        "higher_is_better": higher_is_better,
+        "target": target,
+        "met": met,
+        "verdict": verdict,
+    }
+
+
+def section(
+    bench_id: str,
+    title: str,
+    status: str,
+    *,
+    note: str = "",
+    figures: Sequence[Json] = (),
+    details: Json | None = None,
+    checks: Sequence[Json] = (),
+) -> Json:
+    """One benchmark's result. ``checks`` are correctness checks (``ok`` must be true)."""
+    return {
+        "id": bench_id,
+        "title": title,
+        "status": status,
+        "note": note,
+        "figures": list(figures),
+        "checks": list(checks),
+        "details": details or {},
+    }
+
+
+def check(name: str, expected: int, actual: int) -> Json:
+    return {"name": name, "expected": expected, "actual": actual, "ok": expected == actual}
+
+
+# -- machine information -------------------------------------------------------------------
+
+
+def _version(package: str) -> str | None:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _git_commit() -> str | None:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
+def _load_average() -> list[float] | None:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return None
+
+
+def machine_info() -> Json:
+    import yaml
+
+    try:
+        usable_cpus: int | None = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable_cpus = None
+    return {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "platform": platform.platform(),
+        "machine": platform.machine(),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+        "cpu_count": os.cpu_count(),
+        "usable_cpus": usable_cpus,
+        "load_average_at_start": _load_average(),
+        "sqlite_version": sqlite3.sqlite_version,
+        "aiosqlite": _version("aiosqlite"),
+        "asyncpg": _version("asyncpg"),
+        "pyyaml": _version("PyYAML"),
+        "pyyaml_libyaml": bool(getattr(yaml, "__with_libyaml__", False)),
+        "git_commit": _git_commit(),
+        "executable": sys.executable,
+    }
+
+
+# -- output ----------------------------------------------------------------------------------
+
+
+def build(mode: str, args: Json, sections: Sequence[Json], machine: Json) -> Json:
+    machine = {**machine, "load_average_at_end": _load_average()}
+    targets = [
+        {
+            "benchmark": s["id"],
+            "figure": f["name"],
+            "target": f["target"],
+            "met": f["met"],
+            "verdict": f["verdict"],
+        }
+        for s in sections
+        for f in s["figures"]
+        if f["target"]
+    ]
+    return {
+        "schema": RESULTS_SCHEMA,
+        "mode": mode,
+        "args": args,
+        "machine": machine,
+        "benchmarks": {s["id"]: s for s in sections},
+        "targets": targets,
+        "correct": all(c["ok"] for s in sections for c in s["checks"]),
+    }
+
+
+def write_json(path: Path, data: Json) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
+    tmp.replace(path)
+
+
+def clean(value: Any) -> Any:
+    """The JSON form of ``value``: NaN and infinities become null (strict JSON has none)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: clean(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [clean(v) for v in value]
+    return value
+
+
+def fmt(value: float | None, unit: str) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    if unit in ("answers/s", "presses/s"):
+        return f"{value:,.0f}/s"
+    if unit == "ms":
+        return f"{value:.1f} ms" if value < 100 else f"{value:,.0f} ms"
+    if unit == "MB":
+        return f"{value:,.1f} MB"
+    if unit == "s":
+        return f"{value:.2f} s" if value < 100 else f"{value:,.0f} s"
+    if unit == "x":
+        return f"{value:.2f}"
+    return f"{value:,.3g} {unit}"
+
+
+def _ratio_text(f: Json) -> str:
+    r = f["ratio"]
+    return "-" if r is None else f"{r:.2f}x"
+
+
+def render_table(data: Json) -> str:
+    headers = ("figure", "measured", "baseline", "ratio", "target", "verdict")
+    blocks: list[tuple[str, list[tuple[str, ...]], list[str]]] = []
+    for bench_id, s in data["benchmarks"].items():
+        rows: list[tuple[str, ...]] = []
+        notes: list[str] = []
+        if s["status"] != STATUS_OK:
+            notes.append(s["status"].upper() + (f": {s['note']}" if s["note"] else ""))
+        else:
+            usual = s["figures"][0]["baseline_label"] if s["figures"] else ""
+            for f in s["figures"]:
+                base = fmt(f["baseline"], f["unit"])
+                if f["baseline_label"] != usual:  # the usual one is named in the title
+                    base += f" ({f['baseline_label']})"
+                rows.append(
+                    (
+                        f["label"],
+                        fmt(f["value"], f["unit"]),
+                        base,
+                        _ratio_text(f),
+                        f["target"] or "",
+                        f["verdict"] or "",
+                    )
+                )
+            if s["note"]:
+                notes.append(f"note: {s['note']}")
+        for c in s["checks"]:
+            if not c["ok"]:
+                notes.append(f"CHECK FAILED: {c['name']}: {c['actual']}, expected {c['expected']}")
+        blocks.append((f"({bench_id}) {s['title']}", rows, notes))
+    widths = [len(h) for h in headers]
+    for _, rows, _ in blocks:
+        for row in rows:
+            widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=True)]
+
+    def line(cells: tuple[str, ...]) -> str:
+        return "  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
+
+    out = ["  " + line(headers), "  " + "  ".join("-" * w for w in widths)]
+    for title, rows, notes in blocks:
+        out.append(title)
+        out.extend("  " + line(row) for row in rows)
+        out.extend(f"  {n}" for n in notes)
+    machine = data["machine"]
+    out.append("")
+    out.append(
+        f"mode {data['mode']}; {machine['python']}; {machine['cpu_count']} CPUs; "
+        f"SQLite {machine['sqlite_version']}; load average {machine['load_average_at_start']} "
+        f"-> {machine['load_average_at_end']}; {machine['date']}"
+    )
+    out.append("ratio = measured / baseline, both measured in this run.")
+    return "\n".join(out)

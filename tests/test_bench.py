@@ -1,0 +1,197 @@
+"""The benchmarks (``python -m bench --quick``) keep running and stay correct.
+
+This runs the CI size once in a subprocess and checks the JSON it writes: every benchmark is
+there, every figure comes with the baseline it was measured against, and every answer the
+engine acknowledged is in the database. There are deliberately no timing assertions: the
+figures are reported, never judged here (CI machines are shared and noisy).
+
+The PostgreSQL benchmark runs when ``TEST_DATABASE_URL`` is set (scripts/with-postgres, as CI
+does) and must then succeed; without it, it must report itself skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import ROOT
+
+ALL = ("a", "b", "c", "d", "e")
+POSTGRES = bool(os.environ.get("TEST_DATABASE_URL"))
+
+
+def _no_nan(name: str) -> Any:
+    raise AssertionError(f"the JSON holds {name}, which is not strict JSON")
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], str]:
+    if os.environ.get("REQUIRE_POSTGRES") and not POSTGRES:
+        pytest.fail("REQUIRE_POSTGRES is set but TEST_DATABASE_URL is not")
+    out = tmp_path_factory.mktemp("bench") / "x.json"
+    env = dict(os.environ)
+    env.pop("DATABASE_URL", None)  # only TEST_DATABASE_URL decides whether (e) runs here
+    proc = subprocess.run(
+        [sys.executable, "-m", "bench", "--quick", "--quiet", "--out", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert proc.returncode == 0, f"stdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
+    data = json.loads(Path(out).read_text(encoding="utf-8"), parse_constant=_no_nan)
+    return data, proc.stdout
+
+
+@pytest.fixture(scope="module")
+def results(run: tuple[dict[str, Any], str]) -> dict[str, Any]:
+    return run[0]
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def test_every_benchmark_is_reported(results: dict[str, Any]) -> None:
+    benchmarks = results["benchmarks"]
+    assert tuple(benchmarks) == ALL
+    assert results["mode"] == "quick"
+    for bench_id in ("a", "b", "c", "d"):
+        assert benchmarks[bench_id]["status"] == "ok", benchmarks[bench_id]["note"]
+    assert benchmarks["e"]["status"] == ("ok" if POSTGRES else "skipped"), benchmarks["e"]
+
+
+def test_telegram_end_to_end_measures_presses_against_the_bare_application(
+    run: tuple[dict[str, Any], str],
+) -> None:
+    data, stdout = run
+    section = data["benchmarks"]["b"]
+    assert "(b) Telegram end to end" in stdout and "NOT MEASURED YET" not in stdout
+    figures = {f["name"]: f for f in section["figures"]}
+    assert set(figures) == {"telegram.presses_per_s", "telegram.p50_ms", "telegram.p95_ms"}
+    for name in ("telegram.presses_per_s", "telegram.p95_ms"):  # judged, whatever the size
+        assert figures[name]["target"] and isinstance(figures[name]["met"], bool), name
+        assert figures[name]["verdict"], name
+    details = section["details"]
+    assert details["users"] == 50 and details["rounds"] == 2  # the quick size
+    timed = details["users"] * details["rounds"]
+    for side in ("ours", "bare"):
+        run = details[side]
+        assert len(run["rounds"]) == details["rounds"], side
+        for one in run["rounds"]:
+            assert one["presses"] == one["acknowledged"] == details["users"], side
+            assert _number(one["wall_s"]) and one["wall_s"] > 0, side
+        assert run["timed_presses"] == run["timed_acknowledged"] == timed, side
+        for key in ("presses_per_s", "p50_ms", "p95_ms"):
+            assert _number(run[key]) and run[key] > 0, (side, key)
+        assert run["p50_ms"] <= run["p95_ms"] <= run["max_ms"], side
+
+
+def test_telegram_acknowledges_every_press_once_and_stores_what_it_acknowledged(
+    results: dict[str, Any],
+) -> None:
+    details = results["benchmarks"]["b"]["details"]
+    presses = details["users"] * details["rounds"] + 1  # + the warm-up user's press
+    for side in ("ours", "bare"):
+        run = details[side]
+        assert run["presses"] == presses, side
+        assert run["acknowledged_once"] == run["ack_calls"] == presses, side
+        assert run["failed_calls"] == 0, side
+        assert 1 < run["largest_update_batch"] <= 100, side  # batched, as Telegram does
+    ours = details["ours"]
+    assert ours["acknowledged_other"] == 0
+    assert ours["acknowledged_as_deserved"] == presses
+    assert ours["acknowledged_correct"] > 0 and ours["acknowledged_wrong"] > 0
+    assert ours["acknowledged_correct"] + ours["acknowledged_wrong"] == presses
+    assert ours["stored_correct"] == ours["acknowledged_correct"]
+    assert ours["stored_wrong"] == ours["acknowledged_wrong"]
+    checks = results["benchmarks"]["b"]["checks"]
+    assert checks and all(c["ok"] for c in checks), [c for c in checks if not c["ok"]]
+
+
+def test_every_figure_has_its_baseline_and_ratio(results: dict[str, Any]) -> None:
+    for bench_id, section in results["benchmarks"].items():
+        if section["status"] != "ok":
+            continue
+        assert section["figures"], bench_id
+        for f in section["figures"]:
+            assert _number(f["value"]), (bench_id, f)
+            assert _number(f["baseline"]) and f["baseline"] > 0, (bench_id, f)
+            assert f["baseline_label"], (bench_id, f)
+            assert f["ratio"] == pytest.approx(f["value"] / f["baseline"]), (bench_id, f)
+
+
+def test_answer_benchmarks_measure_every_level_against_both_sides(
+    results: dict[str, Any],
+) -> None:
+    for bench_id, baselines in (("a", ("baseline", "baseline_unlocked")), ("e", ("baseline",))):
+        section = results["benchmarks"][bench_id]
+        if section["status"] != "ok":
+            continue
+        levels = section["details"]["levels"]
+        assert [level["users"] for level in levels] == results["args"]["users"]
+        names = {f["name"] for f in section["figures"]}
+        for level in levels:
+            prefix = f"{section['details']['backend']}.users_{level['users']}"
+            assert {f"{prefix}.answers_per_s", f"{prefix}.p50_ms", f"{prefix}.p99_ms"} <= names
+            for side in ("engine", *baselines):
+                for key in ("answers_per_s", "p50_ms", "p99_ms"):
+                    assert _number(level[side][key]) and level[side][key] > 0, (side, key)
+        paced = section["details"]["paced"]  # the same users, pausing before each answer
+        assert paced["users"] == max(results["args"]["users"])
+        for side in ("engine", "baseline"):
+            assert _number(paced[side]["p99_ms"]) and paced[side]["p99_ms"] > 0, side
+        assert f"{section['details']['backend']}.paced_{paced['users']}.p99_ms" in names
+
+
+def test_every_acknowledged_answer_is_stored(results: dict[str, Any]) -> None:
+    for bench_id in ("a", "e"):
+        section = results["benchmarks"][bench_id]
+        if section["status"] != "ok":
+            continue
+        rounds = section["details"]["rounds"]
+        paced = section["details"]["paced"]
+        for level, times in [*((lv, rounds) for lv in section["details"]["levels"]), (paced, 1)]:
+            expected = level["users_total"] * level["questions_per_user"] * times
+            for side in ("engine", "baseline", "baseline_unlocked"):
+                if side in level:
+                    run = level[side]
+                    assert run["acknowledged"] == expected, (bench_id, level["users"], side)
+                    assert run["stored"] == run["acknowledged"], (bench_id, level["users"], side)
+            engine = level["engine"]
+            assert engine["completed_attempts"] == engine["users_total"]
+    memory = results["benchmarks"]["c"]["details"]
+    for name in ("rss_run", "tracemalloc_run"):
+        assert memory[name]["stored"] == memory[name]["acknowledged"] > 0
+        assert memory[name]["active_attempts"] == memory[name]["users"] + 1  # + warm-up user
+    for size in results["benchmarks"]["d"]["details"]["sizes"]:
+        assert size["loaded"] == size["quizzes"] and size["errors"] == 0
+    checks = [c for s in results["benchmarks"].values() for c in s["checks"]]
+    assert checks and all(c["ok"] for c in checks), [c for c in checks if not c["ok"]]
+    assert results["correct"] is True
+
+
+def test_machine_information_is_recorded(results: dict[str, Any]) -> None:
+    machine = results["machine"]
+    for key in ("platform", "python", "cpu_count", "sqlite_version", "date"):
+        assert machine[key], key
+
+
+def test_the_command_line_refuses_unknown_benchmarks() -> None:
+    from bench.__main__ import parser
+
+    with pytest.raises(SystemExit):
+        parser().parse_args(["--only", "z"])
+    args = parser().parse_args(["--only", "e,a", "--users", "1,1_000"])
+    assert args.only == ("a", "e") and args.users == (1, 1000)
+    args = parser().parse_args(["--only", "b", "--telegram-users", "20"])
+    assert args.only == ("b",) and args.telegram_users == 20 and args.profile is None
