@@ -18,7 +18,10 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
-MAX_CONCURRENT_UPDATES = 256
+# Generous on purpose: a handler acknowledges a press at once but then waits for Telegram's
+# 30 messages/s to send the next question; with few slots, later presses would wait for a slot
+# (and their acknowledgement) behind those sends. An update in flight costs a few kB.
+MAX_CONCURRENT_UPDATES = 4096
 
 
 def ordering_key(update: object) -> tuple[str, int] | None:
