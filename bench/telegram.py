@@ -23,6 +23,12 @@ What is measured
       question sent) are awaited outside the timed phase, and the next round presses the
       next question's buttons (quick 2 rounds, full 3). Presses per second is the median of
       the rounds; p50/p95 are over all presses of all rounds.
+    * quiet period: a burst starts only once its bot has been idle for 5.5 s, past the 5 s
+      after which its HTTP client (httpx, as python-telegram-bot configures it) drops idle
+      connections -- the users were reading the question. Every burst of either side thus
+      starts from the same state: no open connection but the long poll's. (Bursts that
+      found a pool still warm from the previous one ran in a different regime, up to 4x
+      faster or slower, which made the ratio depend on the order of the rounds.)
 
 Baseline: a bare python-telegram-bot application that only acknowledges
     Built by the adapter's own :meth:`~adapters.telegram.TelegramAdapter.build_application`
@@ -88,9 +94,9 @@ TITLE = "Telegram end to end: button presses (baseline: bare PTB app, acknowledg
 RATE_TARGET = 0.8  # x the bare application's presses per second
 P95_TARGET_MS = 50.0
 MAX_POLL_WAIT = 0.2  # the fake server's cap on a getUpdates long poll, seconds
-# The fake closes HTTP connections idle this long, and each burst waits twice as long first,
-# so that every burst starts with only the long-poll connection open, on both sides.
-IDLE_CLOSE_S = 0.5
+# Before a burst each bot has been idle this much longer than its HTTP client keeps idle
+# connections (httpx's keep-alive expiry, 5 s), so every burst starts from the same state.
+QUIET_MARGIN_S = 0.5
 POLLING_TIMEOUT = 10.0  # what the bots ask for (the adapter's default)
 FIRST_USER_ID = 700_000_001
 LANGUAGE = "en"
@@ -314,6 +320,7 @@ class Side:
     bot: BotProcess | None = None
     bursts: list[Burst] = field(default_factory=list)
     expected: dict[str, bool] = field(default_factory=dict)  # query id -> pressed the right one
+    last_active: float = 0.0  # time.monotonic() when its last burst was done
 
 
 def _press_all(side: Side, presses: list[tuple[Any, Any, str, bool]]) -> dict[str, float]:
@@ -381,25 +388,13 @@ async def _questions(api: Any, chat_ids: set[int], mark: int, within: float) -> 
         await asyncio.sleep(0.01)
 
 
-def _fake_bot_api() -> Any:
-    """The tests' fake Bot API, closing connections idle for :data:`IDLE_CLOSE_S`."""
-    from aiohttp import web
+def _quiet_s() -> float:
+    """How long a bot stays idle before a burst: past the keep-alive expiry of the HTTP
+    client python-telegram-bot uses (httpx's default, which it does not change)."""
+    import httpx
 
-    from tests.telegram.fake_bot_api import FakeBotApi
-
-    class FakeServer(FakeBotApi):
-        async def start(self) -> None:  # FakeBotApi.start, with a short keep-alive
-            app = web.Application()
-            app.router.add_route("*", "/bot{token}/{method}", self._handle)
-            self._runner = web.AppRunner(
-                app, handle_signals=False, shutdown_timeout=0.5, keepalive_timeout=IDLE_CLOSE_S
-            )
-            await self._runner.setup()
-            site = web.TCPSite(self._runner, "127.0.0.1", 0)
-            await site.start()
-            self.port = int(self._runner.addresses[0][1])
-
-    return FakeServer(max_poll_wait=MAX_POLL_WAIT)
+    expiry = httpx.Limits(max_connections=1).keepalive_expiry or 0.0
+    return expiry + QUIET_MARGIN_S
 
 
 def _send_budget(messages: int) -> float:
@@ -415,6 +410,7 @@ async def measure(
     profile: Path | None = None,
 ) -> Json:
     from bench.answers import question_count, seed_catalog
+    from tests.telegram.fake_bot_api import FakeBotApi
     from tests.telegram.helpers import button_for
 
     catalog = seed_catalog()
@@ -422,7 +418,8 @@ async def measure(
     assert quiz is not None
     if size.rounds >= question_count(catalog):
         raise BenchError(f"at most {question_count(catalog) - 1} rounds (questions - 1)")
-    sides = {name: Side(name, _fake_bot_api()) for name in SIDES}
+    sides = {name: Side(name, FakeBotApi(max_poll_wait=MAX_POLL_WAIT)) for name in SIDES}
+    quiet = _quiet_s()
     ours, bare = sides["ours"], sides["bare"]
     try:
         for side in sides.values():
@@ -446,25 +443,33 @@ async def measure(
             wanted = {int(chats[i]["id"]) for i in indexes}
             return await _questions(api, wanted, mark, _send_budget(len(wanted)))
 
-        async def burst(side: Side, shown: dict[int, Any], round_no: int, profiled: bool) -> Burst:
+        async def burst(side: Side, shown: dict[int, Any], round_no: int, timed: bool) -> Burst:
             presses = []
             for n, (chat_id, message) in enumerate(sorted(shown.items())):
                 correct = (n + round_no) % 2 == 0
                 data = button_for(message, quiz, LANGUAGE, correct)
                 presses.append((by_chat[chat_id], message, data, correct))
-            await asyncio.sleep(2 * IDLE_CLOSE_S)  # connections of earlier requests closed
-            if profiled and side.bot is not None:
-                await side.bot.command("profile on")
+            if timed:  # its HTTP connections of earlier requests have expired
+                await asyncio.sleep(max(0.0, quiet - (time.monotonic() - side.last_active)))
+            bot = side.bot if timed and side.bot is not None and side.bot.profile else None
+            if bot is not None:  # profiled
+                await bot.command("profile on")
             mark = len(side.api.calls)
             queued = _press_all(side, presses)
             within = 60.0 + len(queued) / 5
-            result = Burst(queued, await _acknowledged(side.api, queued, mark, within))
-            if profiled and side.bot is not None:
-                await side.bot.command("profile off")
+            try:
+                acked = await _acknowledged(side.api, queued, mark, within)
+            except BenchError as error:
+                log = side.bot.log_tail() if side.bot is not None else ""
+                raise BenchError(f"{side.name}: {error}; the bot's log ends:\n{log}") from None
+            result = Burst(queued, acked)
+            if bot is not None:
+                await bot.command("profile off")
             if side is ours:  # wait for the follow-ups: edits and next questions (untimed)
                 follow = await _questions(api, set(shown), mark, _send_budget(2 * len(shown)))
                 shown.clear()
                 shown.update(follow)
+            side.last_active = time.monotonic()
             return result
 
         progress("telegram: setup, warm-up user")
@@ -473,6 +478,7 @@ async def measure(
         await burst(ours, warm, 0, False)
         progress(f"telegram: setup, {size.users:,} users start the quiz")
         shown = await start_quiz(range(1, size.users + 1))
+        ours.last_active = time.monotonic()
         for round_no in range(size.rounds):
             order = [bare, ours] if round_no % 2 == 0 else [ours, bare]
             current = dict(shown)  # both sides press on the same question messages
@@ -482,7 +488,7 @@ async def measure(
                     f"{size.users:,} presses"
                 )
                 pressed = shown if side is ours else dict(current)
-                side.bursts.append(await burst(side, pressed, round_no + 1, profile is not None))
+                side.bursts.append(await burst(side, pressed, round_no + 1, True))
         progress("telegram: stopping the bots")
         for side in sides.values():
             if side.bot is not None:
