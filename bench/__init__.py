@@ -4,7 +4,7 @@ Every figure is measured side by side with a baseline in the same run and report
 to it, because absolute times on a shared machine drift:
 
 * ``a`` -- engine + SQLite answering vs. raw aiosqlite insert+commit (:mod:`bench.answers`)
-* ``b`` -- Telegram end to end: a placeholder, not measured yet (:mod:`bench.telegram`)
+* ``b`` -- Telegram end to end: a press burst vs. a bare PTB app (:mod:`bench.telegram`)
 * ``c`` -- resident memory of users mid-attempt vs. an idle process (:mod:`bench.memory`)
 * ``d`` -- start-up: loading generated quizzes vs. a libyaml parse (:mod:`bench.startup`)
 * ``e`` -- the same as ``a`` on PostgreSQL vs. raw asyncpg (:mod:`bench.answers`)

@@ -36,7 +36,7 @@ Baseline: a bare python-telegram-bot application that only acknowledges
     ``CallbackQueryHandler`` calling ``query.answer()``, and started the way the adapter
     starts (same polling timeout and ``allowed_updates``). So it has, by construction, the
     same builder settings: base URL, HTTP client and connection pool, the same
-    ``AIORateLimiter`` and the same per-user update processor (256 updates at once).
+    ``AIORateLimiter`` and the same per-user update processor (``MAX_CONCURRENT_UPDATES`` at once).
     Keeping the rate limiter on both sides is the fair comparison: it is what the real bot
     runs with, and it does not throttle the bare side at all, because python-telegram-bot
     applies its overall limit (30 requests/s, Telegram's) only to requests with a
