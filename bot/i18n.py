@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from bot.text_direction import prepare
 
@@ -341,12 +341,20 @@ STRINGS: dict[str, dict[str, str]] = {
 }
 
 
-def t(key: str, language: str, **values: object) -> str:
-    """The interface string ``key`` in ``language`` (English when missing), filled in."""
-    by_language = STRINGS[key]
+def translate(
+    table: Mapping[str, Mapping[str, str]], key: str, language: str, **values: object
+) -> str:
+    """String ``key`` of ``table`` in ``language`` (English when missing), filled in and ready
+    to display (right-to-left languages prepared). Adapters pass their own tables."""
+    by_language = table[key]
     template = by_language.get(language) or by_language[DEFAULT_LANGUAGE]
     text = template.format(**values) if values else template
     return prepare(text, language)
+
+
+def t(key: str, language: str, **values: object) -> str:
+    """The interface string ``key`` in ``language`` (English when missing), filled in."""
+    return translate(STRINGS, key, language, **values)
 
 
 def match_language(tag: str | None, available: Iterable[str]) -> str | None:

@@ -6,8 +6,7 @@ platforms share stays there.
 
 from __future__ import annotations
 
-from bot.i18n import DEFAULT_LANGUAGE
-from bot.text_direction import prepare
+from bot.i18n import translate
 
 STRINGS: dict[str, dict[str, str]] = {
     # Slash command descriptions (at most 100 characters; the translator sends en and ru to
@@ -233,7 +232,4 @@ STRINGS: dict[str, dict[str, str]] = {
 
 def text(key: str, language: str, **values: object) -> str:
     """The Discord string ``key`` in ``language`` (English when missing), filled in."""
-    by_language = STRINGS[key]
-    template = by_language.get(language) or by_language[DEFAULT_LANGUAGE]
-    filled = template.format(**values) if values else template
-    return prepare(filled, language)
+    return translate(STRINGS, key, language, **values)

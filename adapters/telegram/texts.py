@@ -6,8 +6,7 @@ shares live in :mod:`bot.i18n`.
 
 from __future__ import annotations
 
-from bot.i18n import DEFAULT_LANGUAGE
-from bot.text_direction import prepare
+from bot.i18n import translate
 
 # The bot's commands in menu order; /help and setMyCommands are built from this list.
 COMMANDS = (
@@ -251,10 +250,7 @@ TEXTS: dict[str, dict[str, str]] = {
 
 def tt(key: str, language: str, **values: object) -> str:
     """The Telegram string ``key`` in ``language`` (English when missing), filled in."""
-    by_language = TEXTS[key]
-    template = by_language.get(language) or by_language[DEFAULT_LANGUAGE]
-    text = template.format(**values) if values else template
-    return prepare(text, language)
+    return translate(TEXTS, key, language, **values)
 
 
 def command_descriptions(language: str, *, admin: bool = False) -> list[tuple[str, str]]:
