@@ -144,10 +144,14 @@ async def test_sigkill_at_random_points_loses_no_acknowledged_answer(tmp_path: P
     try:
         for _run in range(CRASH_RUNS):
             seen = [len(p.resumed) for p in players]
+            mark = len(api.calls)
             proc = await start_bot(api, db)
+            # Start-up time depends on the machine's load; the kill should land under load, so
+            # the players start once the new process polls, and the kill comes at random after.
+            await api.wait_for("getUpdates", after=mark, within=60)
             stop = asyncio.Event()
             tasks = [asyncio.create_task(p.play(stop)) for p in players]
-            await asyncio.sleep(rng.uniform(1.5, 3.5))  # start-up, then a random moment of load
+            await asyncio.sleep(rng.uniform(0.5, 2.5))
             proc.kill()
             await proc.wait()
             stop.set()
