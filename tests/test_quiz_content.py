@@ -3,6 +3,7 @@ longest option, or avoids options with absolute words, does no better than one w
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -58,10 +59,11 @@ _TELLS = {
 }
 
 
-def bundled_quizzes() -> list[Quiz]:
+@functools.cache
+def bundled_quizzes() -> tuple[Quiz, ...]:
     report = load_quizzes([QUIZ_DIR])
     assert report.errors == []
-    return list(report.quizzes)
+    return tuple(report.quizzes)
 
 
 def cases() -> list[tuple[str, str]]:
@@ -77,6 +79,12 @@ def correct_is_longest(question: Question, language: str) -> bool:
     """Whether the correct option is (or ties for) the longest one, in characters."""
     lengths = {o.id: len(o.text.get(language)) for o in question.options}
     return lengths[question.correct_option_id] == max(lengths.values())
+
+
+def correct_is_shortest(question: Question, language: str) -> bool:
+    """Whether the correct option is (or ties for) the shortest one, in characters."""
+    lengths = {o.id: len(o.text.get(language)) for o in question.options}
+    return lengths[question.correct_option_id] == min(lengths.values())
 
 
 def tell_words(text: str, language: str) -> list[str]:
@@ -96,6 +104,14 @@ def test_the_correct_option_is_the_longest_in_at_most_a_third_of_the_questions(
     questions = _choice_questions(_quiz(quiz_id))
     longest = [q.id for q in questions if correct_is_longest(q, language)]
     assert len(longest) <= len(questions) // 3, longest
+
+
+@pytest.mark.parametrize(("quiz_id", "language"), cases())
+def test_nor_is_it_the_shortest_in_more_than_a_third(quiz_id: str, language: str) -> None:
+    # Making every wrong option longer would only turn the tell around.
+    questions = _choice_questions(_quiz(quiz_id))
+    shortest = [q.id for q in questions if correct_is_shortest(q, language)]
+    assert len(shortest) <= len(questions) // 3, shortest
 
 
 @pytest.mark.parametrize(("quiz_id", "language"), cases())
