@@ -4,6 +4,12 @@ Chat clients pick a paragraph's direction from its first strong character, so an
 starts with "A." or "safetensors" is laid out left-to-right and its words come out in the wrong
 order. Two Unicode controls fix that without changing what a reader sees: a right-to-left mark
 at the start of each RTL paragraph, and left-to-right isolates around embedded Latin runs.
+
+A bracket pair is never split by an isolate: in right-to-left text the bidi algorithm mirrors a
+bracket outside an isolate but not one inside it, so "(RNG)" isolated as "(" + [RNG)] would show
+as "RNG))". A parenthesised group with no right-to-left letters is part of the Latin run next to
+it ("(RNG)", "(p-1)/m", "scaler.step(optimizer)"); one that contains Urdu keeps both brackets
+outside, in the surrounding right-to-left text, and only the Latin words inside are isolated.
 """
 
 from __future__ import annotations
@@ -15,10 +21,19 @@ RLM = "\u200f"  # RIGHT-TO-LEFT MARK
 LRI = "\u2066"  # LEFT-TO-RIGHT ISOLATE
 PDI = "\u2069"  # POP DIRECTIONAL ISOLATE
 
-# A run of Latin words, digits and the punctuation that joins them ("data-loader", "RNG",
-# "model.safetensors.index.json", "3/8"), starting and ending with a letter or digit; a leading
-# slash belongs to the run so that a command such as "/quiz" stays one (clickable) word.
-_LATIN_RUN = re.compile(r"/?[A-Za-z0-9][A-Za-z0-9 ._/+\-()'%,:]*[A-Za-z0-9)%]|/?[A-Za-z0-9]")
+# Hebrew, Arabic (with Urdu), Syriac, Thaana, NKo and the Arabic presentation forms.
+_RTL_LETTERS = "\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc"
+_INNER = rf"[^(){_RTL_LETTERS}\n]"
+# "( ... )" without right-to-left letters, with at most one level of nested brackets.
+_GROUP = rf"\((?:{_INNER}|\({_INNER}*\))*\)"
+_ATOM = rf"(?:[A-Za-z0-9]++|{_GROUP})"
+# What joins Latin words and numbers into one run: "data-loader", "3/8", "4 × 8 = 32", "5–600",
+# "model.safetensors.index.json", "E4M3, E5M2". Atomic, so a trailing ". " is given back whole.
+_JOIN = r"(?>[ ._/+\-'%,:×=–]*)"
+# A leading slash keeps a command such as "/quiz" one (clickable) word; a leading dot keeps a
+# file extension such as ".bin" whole.
+_LATIN_RUN = re.compile(rf"[/.]?{_ATOM}(?:{_JOIN}{_ATOM})*[%+]?")
+_LATIN = re.compile(r"[A-Za-z0-9]")
 
 
 def is_rtl(language: str) -> bool:
@@ -26,11 +41,17 @@ def is_rtl(language: str) -> bool:
     return language.split("-")[0].lower() in RTL_LANGUAGES
 
 
+def _isolate(match: re.Match[str]) -> str:
+    run = match.group(0)
+    return f"{LRI}{run}{PDI}" if _LATIN.search(run) else run
+
+
 def isolate_ltr_runs(text: str) -> str:
-    """Wrap Latin runs in left-to-right isolates so they keep their order inside RTL text."""
+    """Wrap Latin runs, with the bracket pairs that belong to them, in left-to-right isolates
+    so they keep their order inside RTL text."""
     if LRI in text:  # already prepared
         return text
-    return _LATIN_RUN.sub(lambda m: f"{LRI}{m.group(0)}{PDI}", text)
+    return _LATIN_RUN.sub(_isolate, text)
 
 
 def prepare(text: str, language: str) -> str:
