@@ -77,10 +77,10 @@ class Recorder(RoundDriver[LiveQuestion]):
         why = "stopped" if isinstance(outcome, RoundEnd) else "early" if live.close_now else "time"
         self._record("close", live.question.number, live.message_id, answered, why)
 
-    async def post_reveal(self, reveal: RoundReveal) -> None:
+    async def post_reveal(self, reveal: RoundReveal, dedupe: str = "") -> None:
         self._record("reveal", reveal.number, sum(c.count for c in reveal.counts))
 
-    async def post_end(self, end: RoundEnd) -> None:
+    async def post_end(self, end: RoundEnd, dedupe: str = "") -> None:
         self._record("end", "stopped" if end.stopped else "finished", end.chat_id)
 
     def message_fields(self, live: LiveQuestion) -> dict[str, object]:
