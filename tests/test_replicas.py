@@ -4,10 +4,17 @@ on SQLite and PostgreSQL), and three real ``quizbot run`` processes sharing grou
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
+
+import pytest
 
 from bot.storage import NewRound, RoundStatus, Storage
 from bot.storage.base import OUTBOX_END, OUTBOX_REVEAL
+from quizbot.settings import ConfigError, Settings
+from tests.conftest import QUIZ_DIR, ROOT
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 LEASE = timedelta(seconds=15)
@@ -107,3 +114,60 @@ async def test_an_outbox_entry_is_marked_sent_once_with_its_message_id(
     assert unsent.id == end.id and unsent.sent_at is None
     assert [e.id for e in await any_storage.unsent_outbox("chat", round_id)] == [end.id]
     assert len(await any_storage.unsent_outbox("chat")) == 3  # the other round's two
+
+
+# -- configuration --------------------------------------------------------------------------
+
+
+def test_shards_and_the_round_lease_come_from_the_environment() -> None:
+    base = {"QUIZ_DIR": str(QUIZ_DIR)}
+    default = Settings.from_env(base)
+    assert (default.shard_count, default.shard_ids, default.round_lease_seconds) == (None, None, 15)
+    some = Settings.from_env(
+        base | {"SHARD_COUNT": "4", "SHARD_IDS": "0, 2", "ROUND_LEASE_SECONDS": "6"}
+    )
+    assert (some.shard_count, some.shard_ids, some.round_lease_seconds) == (4, (0, 2), 6)
+    assert Settings.from_env(base | {"SHARD_COUNT": "2"}).shard_ids is None
+
+
+@pytest.mark.parametrize(
+    ("env", "variable"),
+    [
+        ({"SHARD_COUNT": "0"}, "SHARD_COUNT"),
+        ({"SHARD_COUNT": "two"}, "SHARD_COUNT"),
+        ({"SHARD_IDS": "0"}, "SHARD_IDS"),  # without SHARD_COUNT
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "SHARD_IDS"),  # out of range
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "1,1"}, "SHARD_IDS"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "a"}, "SHARD_IDS"),
+        ({"ROUND_LEASE_SECONDS": "1"}, "ROUND_LEASE_SECONDS"),
+        ({"ROUND_LEASE_SECONDS": "soon"}, "ROUND_LEASE_SECONDS"),
+    ],
+)
+def test_bad_shard_or_lease_settings_stop_quizbot_with_exit_code_2(
+    env: dict[str, str], variable: str
+) -> None:
+    with pytest.raises(ConfigError) as error:
+        Settings.from_env({"QUIZ_DIR": str(QUIZ_DIR), **env})
+    assert error.value.variable == variable
+
+
+def test_quizbot_run_names_a_bad_shard_setting_and_exits_2(tmp_path) -> None:
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN")
+    }
+    env |= {
+        "QUIZ_DIR": str(QUIZ_DIR),
+        "SHARD_COUNT": "3",
+        "SHARD_IDS": "3",
+        "PYTHONPATH": str(ROOT),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "quizbot", "run"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "SHARD_IDS" in done.stderr and "0 to 2" in done.stderr
