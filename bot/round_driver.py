@@ -377,6 +377,7 @@ class RoundDriver(abc.ABC, Generic[L]):
                 self._foreign[round_id] = self.clock() + self._renew_every
                 return
             self._foreign.pop(round_id, None)
+            self.log.info("%s: driving round %s (%s)", self.platform, round_id, self.owner)
             current: RoundQuestion | None = None
             try:
                 await self._flush(round_id)
