@@ -19,6 +19,15 @@ whose time ran out meanwhile are revealed at once), :meth:`RoundDriver.shutdown`
 tasks and leaves the rounds in the database, :meth:`RoundDriver.stopped` halts a round that was
 stopped early.
 
+Several processes (replicas) may share one database. Each round is driven by one of them: the
+holder of the round's lease (``Storage.claim_round``), which a keeper task renews every third of
+:attr:`RoundTiming.lease`; when a holder dies, another replica's keeper takes the round over
+once the lease ran out. Reveals and the final ranking are not posted straight from the close:
+the close writes them to an outbox in the same transaction, and the driver posts unsent entries
+(marking each sent after the platform accepted it), so a crash between close and post delays
+a reveal but never loses it. Answers any replica took are read from the database every
+:attr:`RoundTiming.poll`.
+
 A platform subclasses the driver and implements the abstract hooks: how a question, a refresh,
 a closed question, a reveal and a ranking look and are sent, and how the open question's message
 is recorded. Time goes through a :class:`RoundClock`: the engine's clock and real sleeps by

@@ -4,7 +4,9 @@ The round lives in the database (open question, its deadline, every member's fir
 a restarted process picks it up where it was: :meth:`GroupRounds.due` lists questions whose
 time is up and :meth:`GroupRounds.close` reveals them. Closing is a compare-and-set on the
 question number, so two timers (or two replicas) never reveal the same question twice, and an
-answer racing the close is either counted or refused by the database. The timers, the pause
+answer racing the close is either counted or refused by the database. The close also queues
+the posts it owes in the round outbox, in the same transaction; :meth:`GroupRounds.reveal`
+rebuilds a closed question's reveal, the same whenever it is posted. The timers, the pause
 between questions and the live refresh of the open question are driven by
 :class:`bot.round_driver.RoundDriver`; adapters own only how a round looks and is sent.
 """
