@@ -19,6 +19,15 @@ whose time ran out meanwhile are revealed at once), :meth:`RoundDriver.shutdown`
 tasks and leaves the rounds in the database, :meth:`RoundDriver.stopped` halts a round that was
 stopped early.
 
+Several processes (replicas) may share one database. Each round is driven by one of them: the
+holder of the round's lease (``Storage.claim_round``), which a keeper task renews every third of
+:attr:`RoundTiming.lease`; when a holder dies, another replica's keeper takes the round over
+once the lease ran out. Reveals and the final ranking are not posted straight from the close:
+the close writes them to an outbox in the same transaction, and the driver posts unsent entries
+(marking each sent after the platform accepted it), so a crash between close and post delays
+a reveal but never loses it. Answers any replica took are read from the database every
+:attr:`RoundTiming.poll`.
+
 A platform subclasses the driver and implements the abstract hooks: how a question, a refresh,
 a closed question, a reveal and a ranking look and are sent, and how the open question's message
 is recorded. Time goes through a :class:`RoundClock`: the engine's clock and real sleeps by
@@ -33,18 +42,34 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
+import socket
+import uuid
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from bot.rounds import RoundEnd, RoundQuestion, RoundReveal
+from bot.storage import RoundStatus
+from bot.storage.base import OUTBOX_REVEAL
 from bot.views import Participant
 
 if TYPE_CHECKING:
     from bot.engine import QuizEngine
 
 MIN_SLEEP = 0.005  # real seconds: a clock that stalls short of a moment cannot make a loop spin
+KEEPER = 0  # the lease keeper's key among the sleepers (round ids start at 1)
+
+
+def default_owner() -> str:
+    """This process's name on the round leases it holds: host, pid and a random part (a pid
+    is reused after a restart, a lease must not be)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+class LeaseLost(Exception):
+    """Another process drives the round now (this one stalled past its lease)."""
 
 
 def message_scope(platform: str) -> str:
@@ -59,6 +84,8 @@ class RoundTiming:
     pause: float = 5.0  # between a reveal and the next question
     edit_interval: float = 5.0  # at most one refresh of the open question this often
     retry: float = 5.0  # after an unexpected error, carry on with the round this much later
+    lease: float = 15.0  # a round's driver holds it this long, renewed every third of it
+    poll: float = 2.0  # how often the open question's answers are read (other replicas')
 
 
 class RoundClock(Protocol):
@@ -129,7 +156,8 @@ class LiveQuestion:
     answered: int = 0  # answers counted so far (from accepted answers)
     shown: str | None = None  # what that message shows (a key from RoundDriver.content)
     last_refresh: datetime | None = None  # when it was last posted or refreshed
-    close_now: bool = False  # everyone taking part answered it
+    close_now: bool = False  # everyone taking part answered it (or it closed elsewhere)
+    polled: datetime | None = None  # when its answers were last read from the database
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -150,9 +178,11 @@ class RoundDriver(abc.ABC, Generic[L]):
         *,
         timing: RoundTiming | None = None,
         clock: RoundClock | None = None,
+        owner: str | None = None,
     ) -> None:
         self.engine = engine
         self.platform = platform
+        self.owner = owner or default_owner()  # who this process is on round leases
         self.timing = timing or RoundTiming()
         self.clock: RoundClock = clock or SystemClock(engine.clock)
         self.message_scope = message_scope(platform)
@@ -161,6 +191,8 @@ class RoundDriver(abc.ABC, Generic[L]):
         self._live: dict[int, L] = {}
         self._sleeping: dict[int, tuple[datetime, asyncio.Event]] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self._keeper: asyncio.Task[None] | None = None  # renews leases, takes over rounds
+        self._foreign: dict[int, datetime] = {}  # rounds another process drives: until when
 
     # -- what a platform implements ---------------------------------------------------------
 
@@ -189,12 +221,14 @@ class RoundDriver(abc.ABC, Generic[L]):
         """The question closed (revealed, or its round stopped): final count, buttons off."""
 
     @abc.abstractmethod
-    async def post_reveal(self, reveal: RoundReveal) -> None:
-        """Post a closed question's answer, counts and scoreboard."""
+    async def post_reveal(self, reveal: RoundReveal, dedupe: str = "") -> int | None:
+        """Post a closed question's answer, counts and scoreboard; the id of the (last)
+        message, if known, which the outbox keeps. ``dedupe`` names this post, the same
+        when it is posted again after a crash: a platform that can, makes a repeat a no-op."""
 
     @abc.abstractmethod
-    async def post_end(self, end: RoundEnd) -> None:
-        """Post the final ranking of a round that ran to its end."""
+    async def post_end(self, end: RoundEnd, dedupe: str = "") -> int | None:
+        """Post the final ranking of a round that ran to its end (the message id, if known)."""
 
     @abc.abstractmethod
     def message_fields(self, live: L) -> dict[str, object]:
@@ -233,24 +267,40 @@ class RoundDriver(abc.ABC, Generic[L]):
             self.log.info(
                 "%s: resumed %d group rounds (%d overdue)", self.platform, len(questions), len(due)
             )
+        await self._take_over_posts()
+        self._start_keeper()
 
     async def shutdown(self) -> None:
-        """Stop every timer; the rounds stay in the database for the next process."""
-        tasks = [*self._tasks.values(), *self._background]
+        """Stop every timer and give up this process's leases; the rounds stay in the database
+        for another replica (at once) or the next process."""
+        held = list(self._tasks)
+        keeper = [self._keeper] if self._keeper is not None else []
+        tasks = [*self._tasks.values(), *self._background, *keeper]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        self._keeper = None
+        for round_id in held:
+            try:
+                await self.engine.storage.release_round(round_id, self.owner)
+            except Exception:  # the lease then runs out on its own
+                self.log.warning("%s: could not release round %s", self.platform, round_id)
         self._tasks.clear()
         self._live.clear()
         self._sleeping.clear()
         self._background.clear()
 
     def ensure(self, question: RoundQuestion) -> None:
-        """Run the round of ``question`` unless this process already does."""
-        if question.round_id in self._tasks:
+        """Run the round of ``question`` unless this process already does (and as long as it
+        holds the round's lease: another replica may drive it)."""
+        self._drive_round(question.round_id, question)
+
+    def _drive_round(self, round_id: int, question: RoundQuestion | None) -> None:
+        if round_id in self._tasks:
             return
-        task = asyncio.create_task(self._drive(question), name=f"round-{question.round_id}")
-        self._tasks[question.round_id] = task
+        task = asyncio.create_task(self._drive(round_id, question), name=f"round-{round_id}")
+        self._tasks[round_id] = task
+        self._start_keeper()
 
     def running(self, round_id: int) -> bool:
         """Whether this process drives the round."""
@@ -262,6 +312,10 @@ class RoundDriver(abc.ABC, Generic[L]):
         if self._background:
             return False
         now = self.clock()
+        if self._keeper is not None and not self._keeper.done():
+            sleeping = self._sleeping.get(KEEPER)
+            if sleeping is None or sleeping[0] <= now or sleeping[1].is_set():
+                return False
         for round_id, task in self._tasks.items():
             if task.done():
                 continue
@@ -277,8 +331,11 @@ class RoundDriver(abc.ABC, Generic[L]):
         early when everyone taking part has answered it."""
         live = self._live.get(round_id)
         if live is None:
-            if round_id not in self._tasks:  # a round another replica started, or whose
-                self._spawn(self._adopt(round_id))  # driver ended on an error
+            # A round another replica started, or whose driver ended on an error: drive it
+            # unless another replica was found driving it a moment ago.
+            foreign = self._foreign.get(round_id)
+            if round_id not in self._tasks and (foreign is None or foreign <= self.clock()):
+                self._spawn(self._adopt(round_id))
             return
         if live.question.number != number:
             return
@@ -314,29 +371,56 @@ class RoundDriver(abc.ABC, Generic[L]):
                 await self._close(live, live.answered, end)
             await self.post_stopped(end)
             await self.forget(end.round_id)
+            await self.engine.storage.release_round(end.round_id, self.owner)
         except Exception:
             self.log.exception("%s: could not close stopped round %s", self.platform, end.round_id)
 
     # -- the driver ---------------------------------------------------------------------------
 
-    async def _drive(self, question: RoundQuestion) -> None:
-        round_id = question.round_id
-        current: RoundQuestion | None = question
+    async def _drive(self, round_id: int, question: RoundQuestion | None) -> None:
+        """Drive one round while this process holds its lease: first post what a previous
+        driver left in the outbox, then play its questions to the end."""
+        finished = False
         try:
+            if not await self._claim(round_id):
+                self._foreign[round_id] = self.clock() + self._renew_every
+                return
+            self._foreign.pop(round_id, None)
+            self.log.info("%s: driving round %s (%s)", self.platform, round_id, self.owner)
+            current: RoundQuestion | None = None
+            try:
+                await self._flush(round_id)
+                current = await self.engine.rounds.open_question(round_id)
+            except self._not_retried:
+                raise
+            except Exception:
+                self.log.exception(
+                    "%s: round %s failed; carrying on shortly", self.platform, round_id
+                )
+                current = await self._recover(round_id)
             while current is not None:
                 try:
                     current = await self._play(current)
+                except LeaseLost:
+                    raise
                 except self.fatal_errors as error:
                     self.log.warning(
                         "%s: round %s cannot post (%s); ending it", self.platform, round_id, error
                     )
-                    await self._abandon(question)
+                    await self._abandon(round_id)
                     current = None
                 except Exception:
                     self.log.exception(
                         "%s: round %s failed; carrying on shortly", self.platform, round_id
                     )
                     current = await self._recover(round_id)
+            finished = True
+        except LeaseLost:
+            self.log.info("%s: round %s is driven by another process now", self.platform, round_id)
+        except self.fatal_errors as error:
+            self.log.warning("%s: round %s cannot post (%s)", self.platform, round_id, error)
+            await self._abandon(round_id)
+            finished = True
         except Exception:
             self.log.exception("%s: round %s stopped running", self.platform, round_id)
         finally:
@@ -344,6 +428,9 @@ class RoundDriver(abc.ABC, Generic[L]):
                 del self._tasks[round_id]
                 self._live.pop(round_id, None)
                 self._sleeping.pop(round_id, None)
+        if finished:  # nothing left to drive (or post): another process need not wait
+            with contextlib.suppress(Exception):
+                await self.engine.storage.release_round(round_id, self.owner)
 
     async def _play(self, question: RoundQuestion) -> RoundQuestion | None:
         """Show one question until its time is up (or everyone answered), reveal it; the next
@@ -357,14 +444,49 @@ class RoundDriver(abc.ABC, Generic[L]):
         reveal = await self.engine.rounds.close(round_id, question.number, pause_seconds=pause)
         self._live.pop(round_id, None)
         if reveal is None:
-            return None  # stopped, or revealed by another process, which now runs it
+            return await self._closed_elsewhere(live)
         await self._close(live, sum(c.count for c in reveal.counts), reveal)
-        await self.post_reveal(reveal)
+        await self._flush(round_id)  # the reveal, and after the last question the ranking
         if reveal.finished or reveal.next_question is None:
-            await self.post_end(await self.engine.rounds.ending(round_id))
             await self.forget(round_id)
             return None
         return reveal.next_question
+
+    async def _closed_elsewhere(self, live: L) -> RoundQuestion | None:
+        """The question was not open any more when its time came: the round was stopped (on
+        another replica: take the buttons off), or it moved on (carry on from there)."""
+        rounds, round_id = self.engine.rounds, live.question.round_id
+        round_ = await self.engine.storage.get_round(round_id)
+        if round_ is None:
+            return None
+        if round_.status is RoundStatus.STOPPED and round_.current == live.question.number:
+            await self._close(live, live.answered, await rounds.ending(round_id, stopped=True))
+            await self.forget(round_id)
+            return None
+        await self._flush(round_id)
+        return await rounds.open_question(round_id)
+
+    async def _flush(self, round_id: int) -> None:
+        """Post the round's unsent outbox entries in order, each marked sent (with its message
+        id) once the platform accepted it; a crash in between posts it again, never loses it."""
+        storage, rounds = self.engine.storage, self.engine.rounds
+        for entry in await storage.unsent_outbox(self.platform, round_id):
+            if not await self._claim(round_id):  # a stalled driver must not post twice
+                raise LeaseLost(round_id)
+            message_id: int | None = None
+            try:
+                if entry.kind == OUTBOX_REVEAL:
+                    reveal = await rounds.reveal(round_id, entry.number)
+                    if reveal is not None:
+                        message_id = await self.post_reveal(reveal, f"qb{entry.id}")
+                else:
+                    message_id = await self.post_end(await rounds.ending(round_id), f"qb{entry.id}")
+            except self.fatal_errors:
+                # Undeliverable for good (the bot left the chat): do not retry it forever.
+                await storage.mark_outbox_sent(entry.id, self.clock(), None)
+                raise
+            sent = None if message_id is None else str(message_id)
+            await storage.mark_outbox_sent(entry.id, self.clock(), sent)
 
     async def _show(self, live: L) -> None:
         """Post the question when it opens, or adopt the message a previous process posted."""
@@ -393,12 +515,18 @@ class RoundDriver(abc.ABC, Generic[L]):
         once an interval and only when it would show something new: answers in between are
         coalesced into one refresh."""
         interval = timedelta(seconds=self.timing.edit_interval)
+        poll = timedelta(seconds=self.timing.poll)
         deadline = live.question.deadline
         while True:
             live.wake.clear()
             now = self.clock()
             if live.close_now or now >= deadline:
                 return
+            if live.polled is None or live.polled > now:
+                live.polled = now
+            elif live.polled + poll <= now:
+                await self._poll(live)
+                continue
             if live.last_refresh is None or live.last_refresh > now:  # (a clock set back)
                 live.last_refresh = now
             due = live.last_refresh + interval
@@ -408,7 +536,19 @@ class RoundDriver(abc.ABC, Generic[L]):
                     continue
                 due = now + interval  # nothing new yet: a countdown may change by then
             until = min(deadline, due) if self._news(live, due) else deadline
-            await self._sleep(live, until)
+            await self._sleep(live, min(until, live.polled + poll))
+
+    async def _poll(self, live: L) -> None:
+        """Read the open question's answers: presses other replicas took count too, and it
+        closes early when everyone answered there, or at once when it closed elsewhere."""
+        question = live.question
+        answered, everyone, still_open = await self.engine.rounds.progress(
+            question.round_id, question.number
+        )
+        live.polled = self.clock()
+        live.answered = max(live.answered, answered)
+        if not still_open or (everyone and question.number > 1):
+            live.close_now = True
 
     def _news(self, live: L, at: datetime) -> bool:
         """Whether the question's message would show something else at ``at``."""
@@ -436,12 +576,16 @@ class RoundDriver(abc.ABC, Generic[L]):
         return sum(1 for a in answers if a.number == question.number)
 
     async def _recover(self, round_id: int) -> RoundQuestion | None:
-        """After an error: wait, then carry on from the round's open question (if any)."""
+        """After an error: wait, then carry on from the round's open question (if any), after
+        posting what its outbox still owes."""
         while True:
             until = self.clock() + timedelta(seconds=self.timing.retry)
             await self._sleep_for(round_id, until, asyncio.Event())
             try:
-                return await self._open_question(round_id)
+                await self._flush(round_id)
+                return await self.engine.rounds.open_question(round_id)
+            except self._not_retried:
+                raise
             except Exception:
                 self.log.warning(
                     "%s: round %s: storage unavailable", self.platform, round_id, exc_info=True
@@ -449,30 +593,73 @@ class RoundDriver(abc.ABC, Generic[L]):
 
     async def _adopt(self, round_id: int) -> None:
         try:
-            question = await self._open_question(round_id)
+            question = await self.engine.rounds.open_question(round_id)
         except Exception:
             self.log.exception("%s: could not pick up round %s", self.platform, round_id)
             return
-        if question is not None:
+        if question is not None and question.platform == self.platform:
             self.ensure(question)
 
-    async def _open_question(self, round_id: int) -> RoundQuestion | None:
-        for question in await self.engine.rounds.open_questions(self.platform):
-            if question.round_id == round_id:
-                return question
-        return None
-
-    async def _abandon(self, question: RoundQuestion) -> None:
+    async def _abandon(self, round_id: int) -> None:
         """End a round whose chat the bot can no longer post in."""
         try:
             rounds = self.engine.rounds
-            running = await rounds.running(self.platform, question.chat_id)
-            if running is not None and running.id == question.round_id:
-                starter = Participant(self.platform, running.starter_id)
-                await rounds.stop(self.platform, question.chat_id, starter, is_chat_admin=True)
-            await self.forget(question.round_id)
+            round_ = await self.engine.storage.get_round(round_id)
+            if round_ is not None and round_.status is RoundStatus.ACTIVE:
+                starter = Participant(self.platform, round_.starter_id)
+                await rounds.stop(self.platform, round_.chat_id, starter, is_chat_admin=True)
+            await self.forget(round_id)
         except Exception:
-            self.log.exception("%s: could not end round %s", self.platform, question.round_id)
+            self.log.exception("%s: could not end round %s", self.platform, round_id)
+
+    # -- leases: which replica drives a round -------------------------------------------------
+
+    @property
+    def _not_retried(self) -> tuple[type[Exception], ...]:
+        return (LeaseLost, *self.fatal_errors)
+
+    @property
+    def _renew_every(self) -> timedelta:
+        return timedelta(seconds=self.timing.lease / 3)
+
+    async def _claim(self, round_id: int) -> bool:
+        """Take or renew the round's lease; False while another live process holds it."""
+        now = self.clock()
+        until = now + timedelta(seconds=self.timing.lease)
+        return await self.engine.storage.claim_round(round_id, self.owner, now, until)
+
+    def _start_keeper(self) -> None:
+        if self._keeper is None or self._keeper.done():
+            self._keeper = asyncio.create_task(self._keep(), name=f"{self.platform}-round-leases")
+
+    async def _keep(self) -> None:
+        """Every third of a lease: renew the leases of the rounds driven here (a round whose
+        lease another process took is let go), then take over rounds, and posts, whose
+        driver died."""
+        wake = asyncio.Event()
+        until = self.clock() + self._renew_every
+        while True:
+            wake.clear()
+            if self.clock() < until:
+                await self._sleep_for(KEEPER, until, wake)
+                continue
+            until = self.clock() + self._renew_every
+            try:
+                for round_id, task in list(self._tasks.items()):
+                    if not task.done() and not await self._claim(round_id):
+                        self.log.warning("%s: lost the lease of round %s", self.platform, round_id)
+                        task.cancel()
+                for question in await self.engine.rounds.open_questions(self.platform):
+                    self.ensure(question)
+                await self._take_over_posts()
+            except Exception:  # the database is away: try again next time
+                self.log.warning("%s: renewing round leases failed", self.platform, exc_info=True)
+
+    async def _take_over_posts(self) -> None:
+        """Drive the rounds with posts left unsent (a driver died after a close): they are
+        posted by whoever takes the round's lease."""
+        for entry in await self.engine.storage.unsent_outbox(self.platform):
+            self._drive_round(entry.round_id, None)
 
     async def _remember(self, live: L) -> None:
         """Record which message shows the open question, for a restarted process."""

@@ -4,7 +4,9 @@ The round lives in the database (open question, its deadline, every member's fir
 a restarted process picks it up where it was: :meth:`GroupRounds.due` lists questions whose
 time is up and :meth:`GroupRounds.close` reveals them. Closing is a compare-and-set on the
 question number, so two timers (or two replicas) never reveal the same question twice, and an
-answer racing the close is either counted or refused by the database. The timers, the pause
+answer racing the close is either counted or refused by the database. The close also queues
+the posts it owes in the round outbox, in the same transaction; :meth:`GroupRounds.reveal`
+rebuilds a closed question's reveal, the same whenever it is posted. The timers, the pause
 between questions and the live refresh of the open question are driven by
 :class:`bot.round_driver.RoundDriver`; adapters own only how a round looks and is sent.
 """
@@ -354,19 +356,32 @@ class GroupRounds:
         now = engine.clock()
         total = len(round_.question_order)
         finished = number >= total
-        if finished:
-            moved = await engine.storage.end_round(
-                round_id, RoundStatus.FINISHED, now, number=number
-            )
-        else:
+        opens = deadline = None
+        if not finished:
             opens = now + timedelta(seconds=pause_seconds)
             deadline = opens + timedelta(seconds=round_.time_limit_seconds)
-            moved = await engine.storage.advance_round(round_id, number, opens, deadline)
-        if not moved:
+        # The close and the posts it owes (the reveal, the ranking) commit together: whoever
+        # drives the round next finds them in the outbox even if this process dies now.
+        if not await engine.storage.close_round_question(round_id, number, now, opens, deadline):
             return None
-        answers = await engine.storage.round_answers(round_id)
         if finished:
-            await self._record_history(round_, quiz, answers)
+            await self._record_history(round_, quiz, await engine.storage.round_answers(round_id))
+        return await self.reveal(round_id, number)
+
+    async def reveal(self, round_id: int, number: int) -> RoundReveal | None:
+        """The reveal of question ``number`` once it closed (the same whenever it is asked:
+        answers to a closed question are final, and later questions are left out); None when
+        it is not closed or the round's quiz is gone."""
+        engine = self.engine
+        round_ = await engine.storage.get_round(round_id)
+        quiz = engine.catalog.get(round_.quiz_id) if round_ else None
+        if round_ is None or quiz is None or not 1 <= number <= len(round_.question_order):
+            return None
+        if round_.status is RoundStatus.ACTIVE and round_.current <= number:
+            return None
+        total = len(round_.question_order)
+        finished = number >= total
+        answers = [a for a in await engine.storage.round_answers(round_id) if a.number <= number]
         view = self._question(round_, quiz, number)
         question = quiz.question(round_.question_order[number - 1])
         assert question is not None
@@ -376,10 +391,8 @@ class GroupRounds:
         )
         correct_option = next(c.option for c in counts if c.correct)
         next_question = None
-        if not finished:
-            updated = await engine.storage.get_round(round_id)
-            assert updated is not None
-            next_question = self._question(updated, quiz, number + 1)
+        if not finished and round_.current == number + 1:
+            next_question = self._question(round_, quiz, number + 1)
         lang = round_.language
         return RoundReveal(
             round_id=round_id,
@@ -397,6 +410,28 @@ class GroupRounds:
             next_question=next_question,
             finished=finished,
         )
+
+    async def open_question(self, round_id: int) -> RoundQuestion | None:
+        """The round's open question, if the round is active and its quiz still there."""
+        engine = self.engine
+        round_ = await engine.storage.get_round(round_id)
+        if round_ is None or round_.status is not RoundStatus.ACTIVE:
+            return None
+        quiz = engine.catalog.get(round_.quiz_id)
+        return None if quiz is None else self._question(round_, quiz, round_.current)
+
+    async def progress(self, round_id: int, number: int) -> tuple[int, bool, bool]:
+        """How question ``number`` stands, whichever process took its answers: members who
+        answered it, whether everyone taking part did, and whether it is still open."""
+        engine = self.engine
+        round_ = await engine.storage.get_round(round_id)
+        answers = await engine.storage.round_answers(round_id)
+        earlier = {a.user_id for a in answers if a.number < number}
+        answered = {a.user_id for a in answers if a.number == number}
+        still_open = (
+            round_ is not None and round_.status is RoundStatus.ACTIVE and round_.current == number
+        )
+        return len(answered), bool(earlier) and earlier <= answered, still_open
 
     async def _record_history(
         self, round_: RoundRecord, quiz: Quiz, answers: list[RoundAnswer]

@@ -27,7 +27,8 @@ class ChatAdapter(Protocol):
 
 
 async def run_bots(settings: Settings, stop_event: asyncio.Event | None = None) -> int:
-    """Start every adapter whose token is set; run until SIGTERM/SIGINT; exit code 0."""
+    """Start every adapter whose token is set; run until SIGTERM/SIGINT (exit code 0), or
+    until an adapter's connection fails for good (exit code 1)."""
     stop_event = stop_event or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -38,9 +39,15 @@ async def run_bots(settings: Settings, stop_event: asyncio.Event | None = None) 
         adapters: list[ChatAdapter] = []
         if settings.telegram_token:
             from adapters.telegram import TelegramAdapter
+            from adapters.telegram.group_rounds import RoundTiming
             from quizbot.charts import render_stats_png
 
-            adapters.append(TelegramAdapter(app.engine, settings, stats_chart=render_stats_png))
+            timing = RoundTiming(lease=settings.round_lease_seconds)  # (replicas)
+            adapters.append(
+                TelegramAdapter(
+                    app.engine, settings, stats_chart=render_stats_png, round_timing=timing
+                )
+            )
         if settings.discord_token:
             from adapters.discord import DiscordAdapter
             from quizbot.charts import render_stats_png
@@ -52,10 +59,36 @@ async def run_bots(settings: Settings, stop_event: asyncio.Event | None = None) 
                 await adapter.start()
                 started.append(adapter)
                 log.info("adapter started: %s", adapter.name)
-            await stop_event.wait()
+            failure = await _until_stopped_or_failed(stop_event, started)
             log.info("stopping")
         finally:
             for adapter in reversed(started):
                 await adapter.stop()
                 log.info("adapter stopped: %s", adapter.name)
-    return 0
+    return 0 if failure is None else 1
+
+
+async def _until_stopped_or_failed(
+    stop_event: asyncio.Event, adapters: list[ChatAdapter]
+) -> BaseException | None:
+    """Wait for SIGTERM/SIGINT (None), or for an adapter whose connection failed for good
+    (adapters with a ``failed()`` coroutine, like Discord's gateway): its error, so that the
+    process exits non-zero and the platform restarts it or alerts."""
+    stop = asyncio.ensure_future(stop_event.wait())
+    watched = {
+        asyncio.ensure_future(adapter.failed()): adapter.name
+        for adapter in adapters
+        if hasattr(adapter, "failed")
+    }
+    try:
+        done, _ = await asyncio.wait([stop, *watched], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in [stop, *watched]:
+            task.cancel()
+    for task in done:
+        if task in watched and not task.cancelled() and task.exception() is None:
+            error = task.result()
+            assert isinstance(error, BaseException)
+            log.error("%s failed for good: exiting with code 1", watched[task])
+            return error
+    return None

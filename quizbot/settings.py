@@ -45,6 +45,11 @@ class Settings:
     log_format: str = "kv"
     admin_telegram_ids: frozenset[str] = frozenset()
     admin_discord_ids: frozenset[str] = frozenset()
+    # Replicas (issue 14): Discord shards run here (None: all, as Discord recommends), and
+    # how long a group round's driver holds it without renewing before another replica may.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+    round_lease_seconds: float = 15.0
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -109,6 +114,16 @@ class Settings:
             admins[name] = frozenset(ids)
         if not quiz_dir.is_dir():
             raise ConfigError("QUIZ_DIR", f"{quiz_dir} is not a readable directory")
+        shard_count, shard_ids = _shards(get("SHARD_COUNT"), get("SHARD_IDS"))
+        lease_text = get("ROUND_LEASE_SECONDS") or "15"
+        try:
+            lease = float(lease_text)
+        except ValueError:
+            lease = 0.0
+        if not 3 <= lease <= 300:
+            raise ConfigError(
+                "ROUND_LEASE_SECONDS", f"must be 3 to 300 seconds, not {lease_text!r}"
+            )
         return cls(
             database_url=database_url,
             quiz_dir=quiz_dir,
@@ -123,7 +138,35 @@ class Settings:
             log_format=log_format,
             admin_telegram_ids=admins["ADMIN_TELEGRAM_IDS"],
             admin_discord_ids=admins["ADMIN_DISCORD_IDS"],
+            shard_count=shard_count,
+            shard_ids=shard_ids,
+            round_lease_seconds=lease,
         )
+
+
+def _shards(
+    count_text: str | None, ids_text: str | None
+) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT and SHARD_IDS: how many Discord shards there are in all, and which of them
+    this process runs (every one when unset)."""
+    count = None
+    if count_text is not None:
+        if not count_text.isdigit() or int(count_text) < 1:
+            raise ConfigError("SHARD_COUNT", f"must be a positive whole number, not {count_text!r}")
+        count = int(count_text)
+    if ids_text is None:
+        return count, None
+    if count is None:
+        raise ConfigError("SHARD_IDS", "needs SHARD_COUNT (the number of shards in all)")
+    parts = [part.strip() for part in ids_text.split(",") if part.strip()]
+    if not parts or not all(part.isdigit() for part in parts):
+        raise ConfigError("SHARD_IDS", "must be a comma-separated list of shard numbers, like 0,1")
+    ids = tuple(int(part) for part in parts)
+    if len(set(ids)) != len(ids) or max(ids) >= count:
+        raise ConfigError(
+            "SHARD_IDS", f"must be distinct numbers from 0 to {count - 1} (SHARD_COUNT={count})"
+        )
+    return count, ids
 
 
 def ephemeral_disk_warning(settings: Settings, env: Mapping[str, str] | None = None) -> str | None:

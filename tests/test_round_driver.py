@@ -77,10 +77,10 @@ class Recorder(RoundDriver[LiveQuestion]):
         why = "stopped" if isinstance(outcome, RoundEnd) else "early" if live.close_now else "time"
         self._record("close", live.question.number, live.message_id, answered, why)
 
-    async def post_reveal(self, reveal: RoundReveal) -> None:
+    async def post_reveal(self, reveal: RoundReveal, dedupe: str = "") -> None:
         self._record("reveal", reveal.number, sum(c.count for c in reveal.counts))
 
-    async def post_end(self, end: RoundEnd) -> None:
+    async def post_end(self, end: RoundEnd, dedupe: str = "") -> None:
         self._record("end", "stopped" if end.stopped else "finished", end.chat_id)
 
     def message_fields(self, live: LiveQuestion) -> dict[str, object]:
@@ -368,3 +368,93 @@ async def test_an_answer_to_a_round_no_task_runs_picks_it_up(
     await settle(driver)
     assert driver.running(question.round_id)
     assert driver.events == [("question", 1, 1, 0)]
+
+
+# -- several replicas on one database ---------------------------------------------------------
+
+
+async def crash(driver: Recorder) -> None:
+    """What kill -9 does to a process: every task stops where it is, nothing is released."""
+    tasks = [*driver._tasks.values(), *driver._background]
+    if driver._keeper is not None:
+        tasks.append(driver._keeper)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def test_one_replica_drives_a_round_and_another_takes_over_when_it_dies(
+    engine: QuizEngine, clock: ManualClock, driver: Recorder, make: Make
+) -> None:
+    other = make()  # a second replica on the same database
+    question = await launch(driver)
+    await answer(other, question, "Ana")  # its press: stored, and it does not drive the round
+    await settle(driver, other)
+    assert not other.running(question.round_id) and other.events == []
+    await advance(clock, SECONDS, driver, other)
+    assert driver.kinds() == ["question", "close", "reveal"]
+    await advance(clock, TIMING.pause, driver, other)  # question 2 opens at 13
+    assert driver.events[-1] == ("question", 2, 0, 13)
+    await answer(other, await open_question(engine), "Ana")
+    await crash(driver)  # its lease, last renewed at 10, runs out at 25
+    await advance(clock, 5, other)
+    await advance(clock, 5, other)
+    assert other.events == []  # question 2's time is up (at 23), but the lease still runs
+    await advance(clock, 5, other)  # the other's next look at the leases, after 25
+    # Taken over: revealed once, in the message the dead replica posted; then question 3.
+    assert other.events == [("close", 2, 102, 1, "time", 28), ("reveal", 2, 1, 28)]
+    assert not driver.running(question.round_id)
+    await advance(clock, TIMING.pause, other)
+    assert other.events[-1] == ("question", 3, 0, 31)
+    lease = await engine.storage.round_lease(question.round_id)
+    assert lease is not None and lease[0] == other.owner
+    reveals = [e for e in await engine.storage.outbox(question.round_id)]
+    assert [(e.number, e.sent_at is not None) for e in reveals] == [(1, True), (2, True)]
+
+
+async def test_a_reveal_committed_by_a_process_that_died_before_posting_it_is_posted_once(
+    engine: QuizEngine, clock: ManualClock, driver: Recorder, make: Make
+) -> None:
+    question = await launch(driver)
+    await answer(driver, question, "Ana")
+    await crash(driver)
+    clock.advance(SECONDS)
+    # What the dead process committed before it could post: the close, and its outbox entry.
+    assert await engine.rounds.close(question.round_id, 1, pause_seconds=TIMING.pause)
+    restarted = make()
+    await restart(restarted)
+    assert restarted.events == []  # the dead process's lease runs until 15
+    await advance(clock, 5, restarted)
+    assert restarted.events == [("reveal", 1, 1, 15), ("question", 2, 0, 15)]
+    (entry,) = await engine.storage.outbox(question.round_id)
+    assert entry.sent_at is not None
+    await advance(clock, TIMING.lease, restarted)
+    assert restarted.kinds().count("reveal") == 2  # question 2's; question 1's not again
+
+
+async def test_presses_another_replica_took_are_counted_by_the_driver(
+    clock: ManualClock, driver: Recorder, make: Make
+) -> None:
+    other = make()
+    question = await launch(driver)
+    for name in ("Ana", "Ben"):
+        await answer(other, question, name)
+    await advance(clock, TIMING.edit_interval, driver, other)
+    assert driver.events[1:] == [("refresh", 1, "2 answers", 5)]
+    await advance(clock, SECONDS - TIMING.edit_interval, driver, other)
+    assert driver.events[2:] == [("close", 1, 101, 2, "time", 10), ("reveal", 1, 2, 10)]
+    assert other.events == []
+
+
+async def test_a_shut_down_replica_hands_its_rounds_over_at_once(
+    clock: ManualClock, driver: Recorder, make: Make
+) -> None:
+    other = make()
+    question = await launch(driver)
+    await restart(other)  # it started too, and found the round driven
+    assert not other.running(question.round_id)
+    await driver.shutdown()  # a rolling restart: SIGTERM releases the lease
+    await advance(clock, TIMING.lease / 3, other)
+    assert other.running(question.round_id)
+    await advance(clock, SECONDS - TIMING.lease / 3, other)
+    assert other.kinds() == ["close", "reveal"]

@@ -4,6 +4,12 @@
 translator, button templates, command sync when needed) and then connects to the gateway in
 a background task. Once logged in, the group rounds a previous process left running are
 picked up again (:meth:`~adapters.discord.group_rounds.RoundRunner.resume`).
+
+The client is sharded (:class:`discord.AutoShardedClient`): ``SHARD_COUNT`` and ``SHARD_IDS``
+say how many shards there are and which run in this process (by default all of those Discord
+recommends), so big bots spread their servers over several processes. A gateway that fails for
+good (a revoked token, privileged intents not granted) resolves :meth:`DiscordAdapter.failed`,
+and ``quizbot run`` exits non-zero so the platform restarts it or alerts.
 :meth:`DiscordAdapter.stop` lets interactions being handled finish, stops the round timers
 (the rounds stay in the database), then closes the gateway and the HTTP session.
 """
@@ -32,7 +38,7 @@ log = logging.getLogger("quizbot.discord")
 STOP_GRACE = 5.0  # seconds to let in-flight interactions finish on stop
 
 
-class QuizClient(discord.Client):
+class QuizClient(discord.AutoShardedClient):
     """A discord.py client that runs quizzes: slash commands plus stateless buttons.
 
     It never mentions anyone: quiz texts and display names are shown, not pinged.
@@ -52,6 +58,9 @@ class QuizClient(discord.Client):
     ) -> None:
         # No privileged intents: interactions arrive regardless. The guilds intent keeps
         # discord.py's channel cache (and its startup warning) sane.
+        options.setdefault("shard_count", settings.shard_count)
+        if settings.shard_ids is not None:
+            options.setdefault("shard_ids", list(settings.shard_ids))
         super().__init__(
             intents=discord.Intents(guilds=True),
             allowed_mentions=discord.AllowedMentions.none(),
@@ -117,8 +126,16 @@ class DiscordAdapter:
         if not settings.discord_token:
             raise ValueError("DISCORD_BOT_TOKEN is not set")
         self.settings = settings
-        self.client = QuizClient(engine, settings, defer_after=defer_after, stats_chart=stats_chart)
+        self.client = QuizClient(
+            engine,
+            settings,
+            defer_after=defer_after,
+            stats_chart=stats_chart,
+            round_timing=RoundTiming(lease=settings.round_lease_seconds),
+        )
         self._gateway: asyncio.Task[None] | None = None
+        self._failure: asyncio.Future[BaseException] | None = None
+        self._stopping = False
 
     async def start(self) -> None:
         """Log in (and sync commands if they changed), then connect in the background."""
@@ -128,16 +145,35 @@ class DiscordAdapter:
         except BaseException:
             await self.client.close()
             raise
+        self._failure = asyncio.get_running_loop().create_future()
         self._gateway = asyncio.create_task(self._connect(), name="discord-gateway")
 
     async def _connect(self) -> None:
+        # discord.py reconnects on its own after what can be retried; what reaches here is
+        # final (a revoked token: 4004, privileged intents: 4014, ...).
         try:
             await self.client.connect(reconnect=True)
-        except Exception:
-            log.exception("the Discord gateway connection ended with an error")
+        except Exception as error:
+            log.error("the Discord gateway failed for good: %s", error)
+            self._fail(error)
+            return
+        if not self._stopping:
+            log.error("the Discord gateway closed while the bot was running")
+            self._fail(ConnectionError("the Discord gateway closed"))
+
+    def _fail(self, error: BaseException) -> None:
+        if self._failure is not None and not self._failure.done():
+            self._failure.set_result(error)
+
+    async def failed(self) -> BaseException:
+        """Wait until the gateway fails for good (never, while it works): the error."""
+        if self._failure is None:
+            raise RuntimeError("the adapter has not started")
+        return await asyncio.shield(self._failure)
 
     async def stop(self) -> None:
         """Stop taking interactions, let those in progress finish, disconnect cleanly."""
+        self._stopping = True
         if self._gateway is not None:
             # Stop reading the gateway first: no new interactions arrive, and the socket is
             # then closed with 1000 by client.close(). (Closed under a pending read,

@@ -114,11 +114,11 @@ class RoundRunner(RoundDriver[LiveQuestion]):
         pages = round_question_pages(question, answered, status)
         await self._edit(live, pages[-1], round_view(question, closed=True, correct_id=correct_id))
 
-    async def post_reveal(self, reveal: RoundReveal) -> None:
-        await self._post(int(reveal.chat_id), reveal_pages(reveal))
+    async def post_reveal(self, reveal: RoundReveal, dedupe: str = "") -> int | None:
+        return await self._post(int(reveal.chat_id), reveal_pages(reveal), dedupe)
 
-    async def post_end(self, end: RoundEnd) -> None:
-        await self._post(int(end.chat_id), ending_pages(end))
+    async def post_end(self, end: RoundEnd, dedupe: str = "") -> int | None:
+        return await self._post(int(end.chat_id), ending_pages(end), dedupe)
 
     async def post_stopped(self, end: RoundEnd) -> None:
         """Nothing: the reply to ``/stop`` shows the ranking."""
@@ -135,15 +135,29 @@ class RoundRunner(RoundDriver[LiveQuestion]):
         return self.client.get_partial_messageable(channel_id)
 
     async def _send(
-        self, channel_id: int, page: Page, view: discord.ui.View | None = None
+        self,
+        channel_id: int,
+        page: Page,
+        view: discord.ui.View | None = None,
+        nonce: str | None = None,
     ) -> discord.Message:
-        if view is None:
-            return await self._channel(channel_id).send(embeds=page)
-        return await self._channel(channel_id).send(embeds=page, view=view)
+        channel = self._channel(channel_id)
+        if view is not None:
+            return await channel.send(embeds=page, view=view)
+        if nonce:
+            # Discord returns the message already created with this nonce (for a few
+            # minutes) instead of creating another: a post repeated after a crash shows once.
+            return await channel.send(embeds=page, nonce=nonce)
+        return await channel.send(embeds=page)
 
-    async def _post(self, channel_id: int, pages: list[Page]) -> None:
-        for page in pages:
-            await self._send(channel_id, page)
+    async def _post(self, channel_id: int, pages: list[Page], dedupe: str = "") -> int | None:
+        """Send each page (a page's nonce is ``dedupe`` and its number); the id of the last
+        message (None when there was nothing)."""
+        last = None
+        for number, page in enumerate(pages):
+            nonce = f"{dedupe}.{number}"[:25] if dedupe else None
+            last = (await self._send(channel_id, page, nonce=nonce)).id
+        return last
 
     async def _edit(self, live: LiveQuestion, page: Page, view: discord.ui.View) -> bool:
         """Edit the question's message; False when that did not work (and it is not worth

@@ -148,11 +148,13 @@ class RoundRunner(RoundDriver[_Live]):
             return
         await self._edit(live, self._text(live, answered, None), None)
 
-    async def post_reveal(self, reveal: RoundReveal) -> None:
-        await self._post(int(reveal.chat_id), round_reveal(reveal))
+    async def post_reveal(self, reveal: RoundReveal, dedupe: str = "") -> int | None:
+        # Telegram has no idempotency key: a post the outbox repeats after a crash between
+        # Telegram's reply and marking it sent shows twice (at least once, never lost).
+        return _message_id(await self._post(int(reveal.chat_id), round_reveal(reveal)))
 
-    async def post_end(self, end: RoundEnd) -> None:
-        await self._post(int(end.chat_id), round_end(end))
+    async def post_end(self, end: RoundEnd, dedupe: str = "") -> int | None:
+        return _message_id(await self._post(int(end.chat_id), round_end(end)))
 
     def message_fields(self, live: _Live) -> dict[str, object]:
         # "s": the fingerprint of what it shows, so a restarted process never repeats it.
@@ -206,6 +208,10 @@ class RoundRunner(RoundDriver[_Live]):
             log.warning("telegram: a countdown edit failed (%s)", error)
             return False
         return True
+
+
+def _message_id(message: Message | None) -> int | None:
+    return None if message is None else message.message_id
 
 
 def _seconds(left: float) -> int:

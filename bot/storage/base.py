@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+from dataclasses import dataclass
 from datetime import datetime
 
 from bot.storage.records import (
@@ -162,3 +163,71 @@ class Storage(abc.ABC):
         self, round_id: int, status: RoundStatus, at: datetime, number: int | None = None
     ) -> bool:
         """Finish or stop an active round (only at question ``number`` when given)."""
+
+    # == replicas: round leases and the round outbox =========================================
+    # (Kept together at the end of the interface: what lets several processes share rounds.)
+
+    @abc.abstractmethod
+    async def claim_round(self, round_id: int, owner: str, now: datetime, until: datetime) -> bool:
+        """Take or renew the lease that lets ``owner`` drive the round until ``until``.
+
+        Granted (True) when nobody holds it, ``owner`` holds it, or its holder's lease ran out
+        by ``now`` (the holder died); refused while another owner's lease runs.
+        """
+
+    @abc.abstractmethod
+    async def release_round(self, round_id: int, owner: str) -> None:
+        """Give up the round's lease, if ``owner`` holds it."""
+
+    @abc.abstractmethod
+    async def round_lease(self, round_id: int) -> tuple[str, datetime] | None:
+        """The round's lease holder and until when it holds it, if anyone ever held it."""
+
+    @abc.abstractmethod
+    async def close_round_question(
+        self,
+        round_id: int,
+        number: int,
+        at: datetime,
+        next_opens: datetime | None,
+        next_deadline: datetime | None,
+    ) -> bool:
+        """Close the open question ``number`` of an active round and queue what it posts.
+
+        With ``next_opens`` the round moves to the next question (opening then, closing at
+        ``next_deadline``); without, it is finished. In the same transaction the outbox gets
+        a ``reveal`` entry (and an ``end`` entry when finished). False, and nothing written,
+        when the question was not open: exactly one close of a question succeeds.
+        """
+
+    @abc.abstractmethod
+    async def unsent_outbox(self, platform: str, round_id: int | None = None) -> list[OutboxEntry]:
+        """Outbox entries not yet posted (of one round, when given), oldest first."""
+
+    @abc.abstractmethod
+    async def mark_outbox_sent(self, entry_id: int, at: datetime, message_id: str | None) -> bool:
+        """Record that the platform accepted the entry's post (and its message id); False
+        when it was marked sent already."""
+
+    @abc.abstractmethod
+    async def outbox(self, round_id: int) -> list[OutboxEntry]:
+        """Every outbox entry of the round, sent or not, oldest first."""
+
+
+@dataclass(frozen=True)
+class OutboxEntry:
+    """A post a round owes its chat (a question's reveal, or the final ranking), queued in the
+    transaction that closed the question and marked sent once the platform accepted it."""
+
+    id: int
+    round_id: int
+    number: int
+    kind: str  # OUTBOX_REVEAL or OUTBOX_END
+    platform: str
+    chat_id: str
+    created_at: datetime
+    sent_at: datetime | None
+    message_id: str | None
+
+
+OUTBOX_REVEAL, OUTBOX_END = "reveal", "end"

@@ -16,7 +16,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import asyncpg
 
-from bot.storage.base import Storage, StorageError
+from bot.storage.base import OUTBOX_END, OUTBOX_REVEAL, OutboxEntry, Storage, StorageError
 from bot.storage.records import (
     AnswerRecord,
     AttemptKind,
@@ -126,6 +126,27 @@ MIGRATIONS: list[str] = [
         answered_at TIMESTAMPTZ NOT NULL,
         PRIMARY KEY (round_id, number, user_id)
     );
+    """,
+    # 5: replicas: who drives each round (a lease), and the posts rounds owe (an outbox).
+    """
+    CREATE TABLE round_leases (
+        round_id BIGINT PRIMARY KEY REFERENCES rounds (id),
+        owner TEXT NOT NULL,
+        expires_at TIMESTAMPTZ NOT NULL
+    );
+    CREATE TABLE round_outbox (
+        id BIGSERIAL PRIMARY KEY,
+        round_id BIGINT NOT NULL REFERENCES rounds (id),
+        number INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('reveal', 'end')),
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL,
+        sent_at TIMESTAMPTZ,
+        message_id TEXT,
+        UNIQUE (round_id, number, kind)
+    );
+    CREATE INDEX round_outbox_unsent ON round_outbox (platform, id) WHERE sent_at IS NULL;
     """,
 ]
 
@@ -645,6 +666,123 @@ class PostgresStorage(Storage):
                 key,
                 value,
             )
+
+    # == replicas: round leases and the round outbox =========================================
+
+    @_retrying
+    async def claim_round(self, round_id: int, owner: str, now: datetime, until: datetime) -> bool:
+        async with self.pool.acquire() as conn:
+            result = await conn.execute(
+                "INSERT INTO round_leases (round_id, owner, expires_at) VALUES ($1, $2, $3) "
+                "ON CONFLICT (round_id) DO UPDATE SET owner = EXCLUDED.owner, "
+                "expires_at = EXCLUDED.expires_at "
+                "WHERE round_leases.owner = EXCLUDED.owner OR round_leases.expires_at <= $4",
+                round_id,
+                owner,
+                until,
+                now,
+            )
+        return bool(result == "INSERT 0 1")
+
+    @_retrying
+    async def release_round(self, round_id: int, owner: str) -> None:
+        async with self.pool.acquire() as conn:
+            await conn.execute(
+                "DELETE FROM round_leases WHERE round_id = $1 AND owner = $2", round_id, owner
+            )
+
+    @_retrying
+    async def round_lease(self, round_id: int) -> tuple[str, datetime] | None:
+        rows = await self._fetch(
+            "SELECT owner, expires_at FROM round_leases WHERE round_id = $1", round_id
+        )
+        return (str(rows[0]["owner"]), rows[0]["expires_at"]) if rows else None
+
+    @_retrying
+    async def close_round_question(
+        self,
+        round_id: int,
+        number: int,
+        at: datetime,
+        next_opens: datetime | None,
+        next_deadline: datetime | None,
+    ) -> bool:
+        async with self.pool.acquire() as conn, conn.transaction():
+            if next_opens is None:
+                result = await conn.execute(
+                    "UPDATE rounds SET status = 'finished', finished_at = $3 "
+                    "WHERE id = $1 AND status = 'active' AND current = $2",
+                    round_id,
+                    number,
+                    at,
+                )
+                kinds = [OUTBOX_REVEAL, OUTBOX_END]
+            else:
+                result = await conn.execute(
+                    "UPDATE rounds SET current = current + 1, question_started_at = $3, "
+                    "deadline = $4 WHERE id = $1 AND status = 'active' AND current = $2",
+                    round_id,
+                    number,
+                    next_opens,
+                    next_deadline,
+                )
+                kinds = [OUTBOX_REVEAL]
+            if result != "UPDATE 1":
+                return False
+            for kind in kinds:
+                await conn.execute(
+                    "INSERT INTO round_outbox (round_id, number, kind, platform, chat_id, "
+                    "created_at) SELECT id, $2, $3, platform, chat_id, $4 FROM rounds "
+                    "WHERE id = $1",
+                    round_id,
+                    number,
+                    kind,
+                    at,
+                )
+        return True
+
+    @_retrying
+    async def unsent_outbox(self, platform: str, round_id: int | None = None) -> list[OutboxEntry]:
+        rows = await self._fetch(
+            "SELECT * FROM round_outbox WHERE platform = $1 AND sent_at IS NULL "
+            "AND ($2::bigint IS NULL OR round_id = $2) ORDER BY id",
+            platform,
+            round_id,
+        )
+        return [_outbox_entry(r) for r in rows]
+
+    @_retrying
+    async def mark_outbox_sent(self, entry_id: int, at: datetime, message_id: str | None) -> bool:
+        async with self.pool.acquire() as conn:
+            result = await conn.execute(
+                "UPDATE round_outbox SET sent_at = $2, message_id = $3 "
+                "WHERE id = $1 AND sent_at IS NULL",
+                entry_id,
+                at,
+                message_id,
+            )
+        return bool(result == "UPDATE 1")
+
+    @_retrying
+    async def outbox(self, round_id: int) -> list[OutboxEntry]:
+        rows = await self._fetch(
+            "SELECT * FROM round_outbox WHERE round_id = $1 ORDER BY id", round_id
+        )
+        return [_outbox_entry(r) for r in rows]
+
+
+def _outbox_entry(row: asyncpg.Record) -> OutboxEntry:
+    return OutboxEntry(
+        id=row["id"],
+        round_id=row["round_id"],
+        number=row["number"],
+        kind=row["kind"],
+        platform=row["platform"],
+        chat_id=row["chat_id"],
+        created_at=row["created_at"],
+        sent_at=row["sent_at"],
+        message_id=row["message_id"],
+    )
 
 
 async def _save_review(

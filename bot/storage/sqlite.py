@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.storage.base import Storage, StorageError
+from bot.storage.base import OUTBOX_END, OUTBOX_REVEAL, OutboxEntry, Storage, StorageError
 from bot.storage.records import (
     AnswerRecord,
     AttemptKind,
@@ -136,6 +136,27 @@ MIGRATIONS: list[str] = [
         answered_at TEXT NOT NULL,
         PRIMARY KEY (round_id, number, user_id)
     );
+    """,
+    # 5: replicas: who drives each round (a lease), and the posts rounds owe (an outbox).
+    """
+    CREATE TABLE round_leases (
+        round_id INTEGER PRIMARY KEY REFERENCES rounds (id),
+        owner TEXT NOT NULL,
+        expires_at TEXT NOT NULL
+    );
+    CREATE TABLE round_outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        round_id INTEGER NOT NULL REFERENCES rounds (id),
+        number INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('reveal', 'end')),
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        sent_at TEXT,
+        message_id TEXT,
+        UNIQUE (round_id, number, kind)
+    );
+    CREATE INDEX round_outbox_unsent ON round_outbox (platform, id) WHERE sent_at IS NULL;
     """,
 ]
 
@@ -737,6 +758,113 @@ class SQLiteStorage(Storage):
 
         changed: bool = await self._write(op)
         return changed
+
+    # == replicas: round leases and the round outbox =========================================
+
+    async def claim_round(self, round_id: int, owner: str, now: datetime, until: datetime) -> bool:
+        async def op(conn: aiosqlite.Connection) -> bool:
+            async with conn.execute(
+                "INSERT INTO round_leases (round_id, owner, expires_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (round_id) DO UPDATE SET owner = excluded.owner, "
+                "expires_at = excluded.expires_at "
+                "WHERE round_leases.owner = excluded.owner OR round_leases.expires_at <= ?",
+                (round_id, owner, _ts(until), _ts(now)),
+            ) as cur:
+                return cur.rowcount == 1
+
+        granted: bool = await self._write(op)
+        return granted
+
+    async def release_round(self, round_id: int, owner: str) -> None:
+        async def op(conn: aiosqlite.Connection) -> None:
+            await conn.execute(
+                "DELETE FROM round_leases WHERE round_id = ? AND owner = ?", (round_id, owner)
+            )
+
+        await self._write(op)
+
+    async def round_lease(self, round_id: int) -> tuple[str, datetime] | None:
+        rows = await self._fetchall(
+            "SELECT owner, expires_at FROM round_leases WHERE round_id = ?", (round_id,)
+        )
+        return (rows[0]["owner"], datetime.fromisoformat(rows[0]["expires_at"])) if rows else None
+
+    async def close_round_question(
+        self,
+        round_id: int,
+        number: int,
+        at: datetime,
+        next_opens: datetime | None,
+        next_deadline: datetime | None,
+    ) -> bool:
+        async def op(conn: aiosqlite.Connection) -> bool:
+            if next_opens is None:
+                sql = (
+                    "UPDATE rounds SET status = 'finished', finished_at = ? "
+                    "WHERE id = ? AND status = 'active' AND current = ?"
+                )
+                params: tuple[Any, ...] = (_ts(at), round_id, number)
+            else:
+                assert next_deadline is not None
+                sql = (
+                    "UPDATE rounds SET current = current + 1, question_started_at = ?, "
+                    "deadline = ? WHERE id = ? AND status = 'active' AND current = ?"
+                )
+                params = (_ts(next_opens), _ts(next_deadline), round_id, number)
+            async with conn.execute(sql, params) as cur:
+                if cur.rowcount != 1:
+                    return False
+            kinds = [OUTBOX_REVEAL] if next_opens is not None else [OUTBOX_REVEAL, OUTBOX_END]
+            for kind in kinds:
+                await conn.execute(
+                    "INSERT INTO round_outbox (round_id, number, kind, platform, chat_id, "
+                    "created_at) SELECT id, ?, ?, platform, chat_id, ? FROM rounds WHERE id = ?",
+                    (number, kind, _ts(at), round_id),
+                )
+            return True
+
+        closed: bool = await self._write(op)
+        return closed
+
+    async def unsent_outbox(self, platform: str, round_id: int | None = None) -> list[OutboxEntry]:
+        rows = await self._fetchall(
+            "SELECT * FROM round_outbox WHERE platform = ? AND sent_at IS NULL "
+            "AND (? IS NULL OR round_id = ?) ORDER BY id",
+            (platform, round_id, round_id),
+        )
+        return [_outbox_entry(r) for r in rows]
+
+    async def mark_outbox_sent(self, entry_id: int, at: datetime, message_id: str | None) -> bool:
+        async def op(conn: aiosqlite.Connection) -> bool:
+            async with conn.execute(
+                "UPDATE round_outbox SET sent_at = ?, message_id = ? "
+                "WHERE id = ? AND sent_at IS NULL",
+                (_ts(at), message_id, entry_id),
+            ) as cur:
+                return cur.rowcount == 1
+
+        marked: bool = await self._write(op)
+        return marked
+
+    async def outbox(self, round_id: int) -> list[OutboxEntry]:
+        rows = await self._fetchall(
+            "SELECT * FROM round_outbox WHERE round_id = ? ORDER BY id", (round_id,)
+        )
+        return [_outbox_entry(r) for r in rows]
+
+
+def _outbox_entry(row: sqlite3.Row) -> OutboxEntry:
+    return OutboxEntry(
+        id=row["id"],
+        round_id=row["round_id"],
+        number=row["number"],
+        kind=row["kind"],
+        platform=row["platform"],
+        chat_id=row["chat_id"],
+        created_at=datetime.fromisoformat(row["created_at"]),
+        sent_at=_dt(row["sent_at"]),
+        message_id=row["message_id"],
+    )
 
 
 async def _save_review(conn: aiosqlite.Connection, item: ReviewItem) -> None:

@@ -379,9 +379,13 @@ class FakeDiscord:
         self.deleted_messages: set[int] = set()
         self.stamp: Callable[[], Any] | None = None
         self.gateway_identifies = 0
+        self.gateway_shards: list[list[int] | None] = []  # the shard of every identify
+        self.recommended_shards = 1  # what GET /gateway/bot recommends
+        self.revoked = False  # the token was reset: the gateway closes with 4004
         self.gateway_close_codes: list[int | None] = []
         self.identified = asyncio.Event()
         self._sockets: list[web.WebSocketResponse] = []
+        self._socket_shards: dict[int, list[int]] = {}  # id(socket) -> [shard id, shards]
         self._sequence = itertools.count(2)
         self._runner: web.AppRunner | None = None
         self.base_url = ""
@@ -403,6 +407,7 @@ class FakeDiscord:
         app.router.add_post(f"{API}/webhooks/{{app}}/{{token}}", self._followup)
         app.router.add_post(f"{API}/channels/{{channel}}/messages", self._channel_post)
         app.router.add_patch(f"{API}/channels/{{channel}}/messages/{{message}}", self._channel_edit)
+        app.router.add_get(f"{API}/gateway/bot", self._gateway_bot)
         app.router.add_get("/gateway/", self._gateway)
         app.router.add_route("*", "/{tail:.*}", self._unknown)
         self._runner = web.AppRunner(app, shutdown_timeout=0.5)
@@ -499,8 +504,15 @@ class FakeDiscord:
         return [r for r in self.requests if r.interaction_id == interaction_id]
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Send a gateway event to every connected client."""
+        """Send a gateway event to every connected client; with shards, only to the shard of
+        the event's server (``(guild_id >> 22) % shards``, DMs on shard 0), as Discord does."""
+        guild = data.get("guild_id")
         for socket in self._sockets:
+            shard = self._socket_shards.get(id(socket))
+            if shard is not None:
+                wanted = (int(guild) >> 22) % shard[1] if guild else 0
+                if shard[0] != wanted:
+                    continue
             await socket.send_json({"op": 0, "t": event, "s": next(self._sequence), "d": data})
 
     # -- helpers --------------------------------------------------------------------------
@@ -851,6 +863,21 @@ class FakeDiscord:
             self._violation(f"PATCH {request.path}: an edit that changes nothing")
         return _json(self.message_payload(message))
 
+    async def _gateway_bot(self, request: web.Request) -> web.Response:
+        await self._record(request)
+        if not self._authorized(request) or self.revoked:
+            return _json({"code": 0, "message": "401: Unauthorized"}, status=401)
+        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+        url = f"{self.base_url.replace('http', 'ws')}/gateway/"
+        return _json({"url": url, "shards": self.recommended_shards, "session_start_limit": limit})
+
+    async def revoke(self) -> None:
+        """The token is reset: every gateway session closes with 4004 ("authentication
+        failed") and new ones are refused, as Discord does."""
+        self.revoked = True
+        for socket in list(self._sockets):
+            await socket.close(code=4004)
+
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse()
         await socket.prepare(request)
@@ -865,10 +892,14 @@ class FakeDiscord:
             if payload.get("op") == 1:
                 await socket.send_json({"op": 11, "d": None, "s": None, "t": None})
             elif payload.get("op") == 2:
-                if payload["d"].get("token") != TOKEN:
+                if payload["d"].get("token") != TOKEN or self.revoked:
                     await socket.close(code=4004)
                     break
                 self.gateway_identifies += 1
+                shard = payload["d"].get("shard")
+                self.gateway_shards.append(shard)
+                if shard is not None:
+                    self._socket_shards[id(socket)] = shard
                 ready = {
                     "v": 10,
                     "user": self.bot_user,
@@ -879,8 +910,11 @@ class FakeDiscord:
                     "private_channels": [],
                     "relationships": [],
                 }
+                if shard is not None:
+                    ready["shard"] = shard
                 await socket.send_json({"op": 0, "t": "READY", "s": 1, "d": ready})
                 self.identified.set()
         self._sockets.remove(socket)
+        self._socket_shards.pop(id(socket), None)
         self.gateway_close_codes.append(socket.close_code)
         return socket

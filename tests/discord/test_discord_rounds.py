@@ -510,11 +510,11 @@ class FlakyRounds(SQLiteStorage):
 
     failures = 0
 
-    async def advance_round(self, *args: Any, **kwargs: Any) -> Any:
+    async def close_round_question(self, *args: Any, **kwargs: Any) -> Any:
         if self.failures:
             self.failures -= 1
             raise StorageError("database is locked")
-        return await super().advance_round(*args, **kwargs)
+        return await super().close_round_question(*args, **kwargs)
 
 
 async def test_a_round_carries_on_after_a_database_failure(
