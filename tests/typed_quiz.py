@@ -35,7 +35,9 @@ TYPED_QUIZ = textwrap.dedent(
         kind: typed
         text: {en: "Which city is the capital of Russia?", ru: "Какой город — столица России?"}
         answers: {en: [Moscow], ru: [Москва]}
-        explanation: {en: "Moscow has been the capital since 1918.", ru: "Москва — столица с 1918 года."}
+        explanation:
+          en: "Moscow has been the capital since 1918."
+          ru: "Москва — столица с 1918 года."
     """
 )
 RIGHT = {"band": "the beatles ", "franchise": "pokemon", "city": "МОСКВА"}
