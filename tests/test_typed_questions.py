@@ -11,8 +11,11 @@ from typing import Any
 import pytest
 import yaml
 
+from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
+from bot.i18n import SUPPORTED_LANGUAGES
 from bot.quiz_loader import load_quiz_text
+from bot.typed_texts import TYPED_STRINGS
 from bot.views import AnswerOutcome, Participant
 from tests.conftest import ROOT, FakeClock
 from tests.typed_quiz import RIGHT, TYPED_QUIZ, TYPED_QUIZ_ID, WRONG, typed_catalog
@@ -242,3 +245,32 @@ async def test_typed_answers_count_in_stats_and_come_back_in_review(engine: Quiz
     assert review.question.typed
     feedback = await engine.answer_text(ANN, review.question.attempt_id, 1, RIGHT["band"])
     assert feedback.correct and feedback.result is not None
+
+
+async def test_group_rounds_leave_typed_questions_out(engine: QuizEngine) -> None:
+    start = await engine.rounds.start("terminal", "chat", ANN, TYPED_QUIZ_ID)
+    assert start.question is not None
+    assert (start.question.number, start.question.total) == (1, 1)
+    assert start.question.text == "Which planet is the largest?"
+
+
+async def test_a_round_of_a_quiz_with_only_typed_questions_says_why_it_cannot_start(
+    tmp_path: Path, storage: Any
+) -> None:
+    before, rest = TYPED_QUIZ.split("  - id: planet")
+    text = before + "  - id: city" + rest.split("  - id: city")[1]  # without the choice question
+    folder = tmp_path / "only-typed"
+    folder.mkdir()
+    (folder / "trivia.yaml").write_text(text, encoding="utf-8")
+    catalog, report = QuizCatalog.from_paths([folder])
+    assert not report.errors, report.errors
+    engine = QuizEngine(catalog, storage, clock=FakeClock())
+    start = await engine.rounds.start("terminal", "chat", ANN, TYPED_QUIZ_ID)
+    assert start.question is None
+    assert "only typed-answer questions" in start.notice
+    assert await engine.rounds.running("terminal", "chat") is None
+
+
+def test_every_typed_string_is_in_every_supported_language() -> None:
+    for key, by_language in TYPED_STRINGS.items():
+        assert set(by_language) == set(SUPPORTED_LANGUAGES), key
