@@ -45,11 +45,11 @@ TYPED_STRINGS: dict[str, dict[str, str]] = {
         "ur": "آپ کا جواب",
         "ru": "Ваш ответ",
     },
-    "typed_dm_hint": {
-        "en": "✍️ Press the button or send your answer as a message.",
-        "bn": "✍️ বোতাম চাপুন অথবা উত্তরটি বার্তা হিসেবে পাঠান।",
-        "ur": "✍️ بٹن دبائیں یا اپنا جواب پیغام میں بھیجیں۔",
-        "ru": "✍️ Нажмите кнопку или отправьте ответ сообщением.",
+    "typed_correct": {
+        "en": "Correct answer",
+        "bn": "সঠিক উত্তর",
+        "ur": "درست جواب",
+        "ru": "Правильный ответ",
     },
     "round_typed_only": {
         "en": "This quiz has only typed-answer questions, which group rounds do not ask. "
