@@ -37,3 +37,17 @@ def test_stopping_mid_quiz_keeps_typed_answers_and_resumes_after_them(tmp_path: 
     assert second.returncode == 0, second.stderr
     assert "Вопрос 1/4" not in second.stdout and "Вопрос 2/4" in second.stdout  # resumed
     assert "Результат: 3/4 (75%)" in second.stdout  # the remembered language
+
+
+def test_stats_and_export_show_typed_answers(tmp_path: Path) -> None:
+    db = tmp_path / "q.db"
+    env = {"QUIZ_DIR": str(typed_quiz_dir(tmp_path))}
+    stdin = "\n".join([RIGHT["band"], WRONG["franchise"], "B", "moscow"]) + "\n"
+    assert quizbot(["play", TYPED_QUIZ_ID, "--user", "kim"], db, stdin, env).returncode == 0
+    stats = quizbot(["stats", TYPED_QUIZ_ID], db, env=env)
+    assert stats.returncode == 0, stats.stderr
+    assert "hardest: Q2 (0% correct) Pikachu" in stats.stdout
+    assert "Q1  100% correct of 1" in stats.stdout
+    export = quizbot(["export", "--format", "json", "--quiz", TYPED_QUIZ_ID], db, env=env)
+    assert export.returncode == 0, export.stderr
+    assert '"Digimon"' in export.stdout and '"the beatles"' in export.stdout
