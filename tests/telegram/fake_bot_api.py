@@ -240,8 +240,9 @@ class StoredMessage:
         if self.edit_date is not None:
             data["edit_date"] = self.edit_date
         if self.reply_to is not None:  # one level deep, as Telegram sends it
-            data["reply_to_message"] = {**self.reply_to.to_dict(), "reply_to_message": None}
-            del data["reply_to_message"]["reply_to_message"]
+            replied = self.reply_to.to_dict()
+            replied.pop("reply_to_message", None)
+            data["reply_to_message"] = replied
         return data
 
 
