@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from bot.answer_matching import clean_typed, matches, normalize
 
@@ -57,3 +59,13 @@ def test_normalize_folds_case_marks_punctuation_and_spaces() -> None:
 def test_clean_typed_keeps_one_trimmed_line_of_bounded_length() -> None:
     assert clean_typed("  the\n beatles \t") == "the beatles"
     assert len(clean_typed("x" * 1000)) == 200
+
+
+@given(st.text(min_size=1, max_size=60))
+def test_every_answer_matches_itself_whatever_the_case_and_spacing(answer: str) -> None:
+    assume(normalize(answer))
+    assert matches(answer, [answer])
+    assert matches("  " + "   ".join(answer.split()) + "\n", [answer])
+    swapped = answer.swapcase()
+    assume(swapped.casefold() == answer.casefold())  # a few letters change under swapcase
+    assert matches(swapped, [answer])
