@@ -1,4 +1,5 @@
-"""Terminal play: the same engine as the chat bots, driven by typed letters.
+"""Terminal play: the same engine as the chat bots, driven by typed letters (and, for
+typed-answer questions, typed answers).
 
 Works interactively and with piped input (one answer per line), so a quiz can be scripted.
 Every answer is committed before its feedback is printed, so stopping at any point (Ctrl-C,
@@ -12,8 +13,10 @@ from typing import TextIO
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.text_direction import paragraph
+from bot.typed_texts import typed_t
 from bot.views import (
     AnswerFeedback,
+    AnswerOutcome,
     Participant,
     QuestionView,
     QuizResult,
@@ -119,6 +122,8 @@ class TerminalPlayer:
             lang,
         )
         self.say(question.text, lang)
+        if question.typed:
+            self.say(typed_t("typed_hint", lang), lang)
         for option in question.options:
             self.say(f"  {option.letter}. {option.text}", lang)
 
@@ -126,6 +131,8 @@ class TerminalPlayer:
         """Ask until a valid letter is typed, then answer through the engine."""
         self.show_question(question)
         lang = question.language
+        if question.typed:
+            return await self.answer_typed(question)
         letters = [o.letter for o in question.options]
         shown = "/".join(letters)
         while True:
@@ -142,9 +149,27 @@ class TerminalPlayer:
                 )
             self.say(t("answer_hint", lang, letters=", ".join(letters)), lang)
 
+    async def answer_typed(self, question: QuestionView) -> AnswerFeedback:
+        """Ask until something answerable is typed, then answer through the engine."""
+        lang = question.language
+        while True:
+            typed = await self.ask(typed_t("typed_prompt", lang), lang)
+            feedback = await self.engine.answer_text(
+                self.who, question.attempt_id, question.number, typed
+            )
+            if feedback.outcome is not AnswerOutcome.INVALID:
+                return feedback
+            self.say(typed_t("typed_again", lang), lang)
+
     def show_feedback(self, feedback: AnswerFeedback) -> None:
         lang = feedback.language
         self.say(feedback.notice, lang)
+        if feedback.accepted_answer is not None:  # a typed question
+            if not feedback.correct:
+                self.say(t("correct_answer", lang, answer=feedback.accepted_answer), lang)
+            if feedback.explanation:
+                self.say(f"{t('explanation', lang)}: {feedback.explanation}", lang)
+            return
         if feedback.correct_option is None or feedback.explanation is None:
             return
         if not feedback.correct:

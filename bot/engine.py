@@ -16,6 +16,7 @@ import random
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 
+from bot.answer_matching import clean_typed, matches
 from bot.catalog import QuizCatalog
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
 from bot.quiz import Question, Quiz
@@ -240,6 +241,7 @@ class QuizEngine:
             options=tuple(options),
             language=language,
             rtl=is_rtl(language),
+            typed=question.typed,
         )
 
     def _current_view(
@@ -297,7 +299,7 @@ class QuizEngine:
         that grade answers themselves, such as Telegram quiz polls)."""
         quiz = self.catalog.get(quiz_id)
         question = quiz.question(question_id) if quiz else None
-        if question is None:
+        if question is None or question.typed:
             return None
         return question.correct_option_id, prepare(question.explanation.get(language), language)
 
@@ -354,8 +356,15 @@ class QuizEngine:
         return AnswerFeedback(AnswerOutcome.FAILED, t("try_again", ui), ui)
 
     async def _answer(
-        self, who: Participant, attempt: AttemptRecord | None, question_id: str, option_id: str
+        self,
+        who: Participant,
+        attempt: AttemptRecord | None,
+        question_id: str,
+        option_id: str,
+        *,
+        typed: bool = False,
     ) -> AnswerFeedback:
+        """Record ``option_id`` (with ``typed``: the typed text, stored in its place)."""
         if attempt is None:
             return await self._refusal(who, AnswerOutcome.INVALID)
         if (attempt.platform, attempt.user_id) != (who.platform, who.user_id):
@@ -366,7 +375,7 @@ class QuizEngine:
         question = quiz.question(question_id) if quiz else None
         if quiz is None or question is None or question_id not in attempt.question_order:
             return await self._refusal(who, AnswerOutcome.INVALID)
-        if question.option(option_id) is None:
+        if typed != question.typed or (not typed and question.option(option_id) is None):
             return await self._refusal(who, AnswerOutcome.INVALID)
         language = await self.quiz_language(who, quiz)
         answers = await self.storage.answers(attempt.id)
@@ -385,7 +394,7 @@ class QuizEngine:
             attempt_id=attempt.id,
             question_id=question_id,
             option_id=option_id,
-            correct=option_id == question.correct_option_id,
+            correct=self._is_right(question, option_id),
             answered_at=self.clock(),
         )
         scheduled = await self.storage.review_items(who.platform, who.user_id, quiz.id)
@@ -470,6 +479,8 @@ class QuizEngine:
             wrong_note=note,
             next_question=next_question,
             result=result,
+            typed_answer=stored.option_id if question.typed else None,
+            accepted_answer=self._accepted_answer(question, language),
         )
 
     async def _refusal(
@@ -483,6 +494,45 @@ class QuizEngine:
         }[outcome]
         notice = t(key, ui, name=owner_name) if owner_name else t(key, ui)
         return AnswerFeedback(outcome, notice, ui, owner_name=owner_name)
+
+    # -- typed answers --------------------------------------------------------------------
+
+    async def answer_text(
+        self, who: Participant, attempt_id: int, question_number: int, text: str
+    ) -> AnswerFeedback:
+        """Answer a typed-answer question (the ``question_number``-th of the attempt, 1-based)
+        with what the user typed. Like a button press it counts once: the same text again is a
+        DUPLICATE with the same feedback, another text ALREADY_ANSWERED. The typed text
+        (trimmed, at most 200 characters) is stored where a choice stores its option id."""
+        typed = clean_typed(text)
+        try:
+            attempt = await self.storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
+            quiz = self.catalog.get(attempt.quiz_id) if attempt else None
+            if attempt is None or quiz is None or not typed:
+                return await self._refusal(who, AnswerOutcome.INVALID)
+            order = self._order(attempt, quiz)
+            if not 1 <= question_number <= len(order):
+                return await self._refusal(who, AnswerOutcome.INVALID)
+            return await self._answer(
+                who, attempt, order[question_number - 1].id, typed, typed=True
+            )
+        except StorageError:
+            return await self._failed(who, attempt_id)
+
+    @staticmethod
+    def _is_right(question: Question, answer: str) -> bool:
+        """Whether ``answer`` (an option id, or a typed text) answers ``question`` rightly;
+        a typed text may use any of the quiz's languages' spellings."""
+        if question.typed:
+            return question.answers is not None and matches(answer, question.answers.every())
+        return answer == question.correct_option_id
+
+    @staticmethod
+    def _accepted_answer(question: Question, language: str) -> str | None:
+        """A typed question's accepted answer to show, in ``language`` (its first spelling)."""
+        if not question.typed or question.answers is None:
+            return None
+        return prepare(question.answers.get(language)[0], language)
 
     # -- stopping and progress ------------------------------------------------------------
 

@@ -39,14 +39,45 @@ class Option:
 
 
 @dataclass(frozen=True)
+class AcceptedAnswers:
+    """The spellings accepted for a typed-answer question, per language (the default language
+    always has at least one; other languages fall back to it)."""
+
+    by_language: Mapping[str, tuple[str, ...]]
+    default_language: str
+
+    def get(self, language: str) -> tuple[str, ...]:
+        """The spellings in ``language``, or in the default language when it has none."""
+        spellings = self.by_language.get(language)
+        return spellings if spellings else self.by_language[self.default_language]
+
+    def every(self) -> tuple[str, ...]:
+        """Every spelling in every language: a typed answer matching any of them is right."""
+        seen = dict.fromkeys(s for spellings in self.by_language.values() for s in spellings)
+        return tuple(seen)
+
+
+CHOICE, TYPED = "choice", "typed"  # question kinds
+
+
+@dataclass(frozen=True)
 class Question:
-    """A multiple-choice question with exactly one correct option."""
+    """A question: multiple choice with exactly one correct option, or (``kind`` typed) one
+    answered by typing one of ``answers``; a typed question has no options, its
+    ``correct_option_id`` is empty and its explanation may be empty (imported lists have none).
+    """
 
     id: str
     text: LocalizedText
     options: tuple[Option, ...]
     correct_option_id: str
     explanation: LocalizedText
+    kind: str = CHOICE
+    answers: AcceptedAnswers | None = None
+
+    @property
+    def typed(self) -> bool:
+        return self.kind == TYPED
 
     def option(self, option_id: str) -> Option | None:
         return next((o for o in self.options if o.id == option_id), None)

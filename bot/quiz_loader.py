@@ -17,7 +17,18 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from bot.quiz import LEVELS, LocalizedText, Option, Question, Quiz, Shuffle
+from bot.answer_matching import MAX_TYPED_CHARS, normalize
+from bot.quiz import (
+    CHOICE,
+    LEVELS,
+    TYPED,
+    AcceptedAnswers,
+    LocalizedText,
+    Option,
+    Question,
+    Quiz,
+    Shuffle,
+)
 
 MAX_FILE_BYTES = 1024 * 1024
 MAX_QUESTIONS = 500
@@ -39,7 +50,9 @@ QUIZ_KEYS = {
     "native_polls",
     "questions",
 }
-QUESTION_KEYS = {"id", "text", "options", "correct", "explanation"}
+QUESTION_KEYS = {"id", "kind", "text", "options", "correct", "answers", "explanation"}
+QUESTION_KINDS = (CHOICE, TYPED)
+MAX_SPELLINGS = 100  # accepted spellings of a typed answer, per language
 OPTION_KEYS = {"id", "text", "note"}
 SHUFFLE_KEYS = {"questions", "options"}
 
@@ -445,8 +458,17 @@ class _Validator:
 
     def question(self, item: _Map, question_id: str, *, valid: bool) -> Question | None:
         where = f'question "{question_id}": '
+        kind = item.get("kind", CHOICE)
+        if kind not in QUESTION_KINDS:
+            self.error(
+                self.line_of(item, "kind", item.line),
+                f'{where}kind "{kind}" is not one of {", ".join(QUESTION_KINDS)}',
+            )
+            return None
+        if kind == TYPED:
+            return self.typed_question(item, question_id, valid=valid)
         errors_before = len(self.errors)
-        self.unknown_keys(item, QUESTION_KEYS, where)
+        self.unknown_keys(item, QUESTION_KEYS - {"answers"}, where)
         text = self.text(item, "text", where)
         explanation = self.text(item, "explanation", where)
         options = self.options(item, where)
@@ -472,6 +494,89 @@ class _Validator:
             return None
         assert text is not None and explanation is not None
         return Question(question_id, text, tuple(options), str(correct), explanation)
+
+    def typed_question(self, item: _Map, question_id: str, *, valid: bool) -> Question | None:
+        """A ``kind: typed`` question: accepted spellings instead of options; the explanation
+        is optional (imported trivia lists have none: the accepted answer is shown instead)."""
+        where = f'question "{question_id}": '
+        errors_before = len(self.errors)
+        self.unknown_keys(item, QUESTION_KEYS - {"options", "correct"}, where)
+        text = self.text(item, "text", where)
+        explanation = self.text(item, "explanation", where, required=False)
+        answers = self.accepted_answers(item, where)
+        if len(self.errors) > errors_before or not valid:
+            return None
+        assert text is not None and answers is not None
+        if explanation is None:
+            explanation = LocalizedText({self.default_language: ""}, self.default_language)
+        return Question(question_id, text, (), "", explanation, kind=TYPED, answers=answers)
+
+    def accepted_answers(self, item: _Map, where: str) -> AcceptedAnswers | None:
+        """``answers``: a mapping of language to a list of spellings (a plain list is the
+        default language's). Whole numbers are taken as text (trivia lists have years)."""
+        line = self.line_of(item, "answers", item.line)
+        value = item.get("answers")
+        if value is None:
+            self.error(line, f"{where}a typed question needs answers: {{<language>: [...]}}")
+            return None
+        if isinstance(value, _List):
+            value, lines = {self.default_language: value}, {self.default_language: line}
+        elif isinstance(value, _Map):
+            lines = value.key_lines
+        else:
+            self.error(line, f"{where}answers must be a list or a mapping of language to list")
+            return None
+        by_language: dict[str, tuple[str, ...]] = {}
+        for language, spellings in value.items():
+            list_line = lines.get(language, line)
+            label = f"{where}answers ({language})"
+            if language not in self.languages:
+                listed = ", ".join(self.languages)
+                self.error(
+                    list_line,
+                    f'{where}answers: language "{language}" is not in languages ({listed})',
+                )
+                continue
+            if isinstance(spellings, str | int) and not isinstance(spellings, bool):
+                spellings = [spellings]  # one spelling need not be a list
+            if not isinstance(spellings, list) or not spellings:
+                self.error(list_line, f"{label} must be a non-empty list of accepted spellings")
+                continue
+            if len(spellings) > MAX_SPELLINGS:
+                self.error(
+                    list_line, f"{label}: {len(spellings)} spellings; the limit is {MAX_SPELLINGS}"
+                )
+                continue
+            kept: list[str] = []
+            for index, spelling in enumerate(spellings):
+                spelling_line = self.line_of(spellings, index, list_line)
+                if isinstance(spelling, int) and not isinstance(spelling, bool):
+                    spelling = str(spelling)
+                if not isinstance(spelling, str):
+                    self.error(
+                        spelling_line,
+                        f"{label} must be text, not {type(spelling).__name__} (put it in quotes)",
+                    )
+                elif not normalize(spelling):
+                    self.error(
+                        spelling_line, f'{label}: "{spelling}" has no letters or digits to match'
+                    )
+                elif len(spelling) > MAX_TYPED_CHARS:
+                    self.error(
+                        spelling_line,
+                        f"{label} is {len(spelling)} characters; the limit is {MAX_TYPED_CHARS}",
+                    )
+                elif spelling.strip() not in kept:
+                    kept.append(spelling.strip())
+            if kept:
+                by_language[language] = tuple(kept)
+        if self.default_language not in by_language:
+            if self.default_language not in value:
+                self.error(
+                    line, f"{where}answers has no {self.default_language} spellings (the default)"
+                )
+            return None
+        return AcceptedAnswers(by_language, self.default_language)
 
     def options(self, item: _Map, where: str) -> list[Option]:
         items = item.get("options")

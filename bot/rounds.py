@@ -35,6 +35,7 @@ from bot.storage import (
     StorageError,
 )
 from bot.text_direction import is_rtl, prepare
+from bot.typed_texts import typed_t
 from bot.views import LETTERS, OptionView, Participant, QuizSummary
 
 if TYPE_CHECKING:
@@ -247,6 +248,12 @@ class GroupRounds:
         limit = max(MIN_TIME_LIMIT, min(MAX_TIME_LIMIT, time_limit or DEFAULT_TIME_LIMIT))
         language = await engine.quiz_language(starter, quiz)
         template = engine.plan_attempt(starter, quiz, chat_id)
+        # A round shows one message to the whole chat, answered by buttons: typed-answer
+        # questions (a reply from each member) are left out of rounds.
+        typed = {q.id for q in quiz.questions if q.typed}
+        order = tuple(q for q in template.question_order if q not in typed)
+        if not order:
+            return RoundStart(RoundStartOutcome.NO_QUIZZES, ui, typed_t("round_typed_only", ui))
         await engine.storage.touch_user(starter.platform, starter.user_id, starter.display_name)
         round_, created = await engine.storage.create_round(
             NewRound(
@@ -255,7 +262,7 @@ class GroupRounds:
                 quiz_id=quiz.id,
                 starter_id=starter.user_id,
                 language=language,
-                question_order=template.question_order,
+                question_order=order,
                 option_order=template.option_order,
                 time_limit_seconds=limit,
                 started_at=engine.clock(),

@@ -65,10 +65,12 @@ def compute_stats(
     picks: Counter[tuple[str, str]] = Counter()
     durations: defaultdict[str, list[float]] = defaultdict(list)
     right_by_attempt: Counter[int] = Counter()
+    typed_answers: Counter[tuple[str, bool]] = Counter()  # (question id, correct): no options
     previous: dict[int, AnswerRecord] = {}
     for answer in answers:
         picks[(answer.question_id, answer.option_id)] += 1
         right_by_attempt[answer.attempt_id] += answer.correct
+        typed_answers[(answer.question_id, answer.correct)] += 1
         before = previous.get(answer.attempt_id)
         since = before.answered_at if before else started.get(answer.attempt_id)
         if since is not None:
@@ -87,6 +89,10 @@ def compute_stats(
             for index, option in enumerate(question.options)
         )
         answered = sum(o.picks for o in options)
+        right = sum(o.picks for o in options if o.correct)
+        if question.typed:
+            right = typed_answers[(question.id, True)]
+            answered = right + typed_answers[(question.id, False)]
         times = durations.get(question.id)
         questions.append(
             QuestionStats(
@@ -94,7 +100,7 @@ def compute_stats(
                 number=number,
                 text=question.text.get(lang),
                 answered=answered,
-                correct=sum(o.picks for o in options if o.correct),
+                correct=right,
                 options=options,
                 median_seconds=statistics.median(times) if times else None,
             )

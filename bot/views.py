@@ -42,6 +42,7 @@ class QuestionView:
     options: tuple[OptionView, ...]
     language: str
     rtl: bool
+    typed: bool = False  # answered by typing (no options): see QuizEngine.answer_text
 
     def option(self, option_id: str) -> OptionView | None:
         return next((o for o in self.options if o.id == option_id), None)
@@ -99,8 +100,9 @@ class AnswerFeedback:
     """The engine's answer to a button press or typed letter.
 
     For ACCEPTED and DUPLICATE (and ALREADY_ANSWERED, which repeats the stored answer) the
-    question, the chosen and correct options and the explanation are set; then either
-    ``next_question`` or ``result``. ``notice`` is the short localized text for a toast.
+    question, the chosen and correct options (for a typed question instead: ``typed_answer``
+    and ``accepted_answer``) and the explanation are set; then either ``next_question`` or
+    ``result``. ``notice`` is the short localized text for a toast.
     """
 
     outcome: AnswerOutcome
@@ -115,6 +117,9 @@ class AnswerFeedback:
     next_question: QuestionView | None = None
     result: QuizResult | None = None
     owner_name: str | None = None
+    # Typed questions: what was typed (as stored) and the accepted answer in this language.
+    typed_answer: str | None = None
+    accepted_answer: str | None = None
 
 
 class StartOutcome(enum.StrEnum):

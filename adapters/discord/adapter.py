@@ -23,6 +23,7 @@ from typing import Any
 
 import discord
 
+from adapters.discord import typed_answers
 from adapters.discord.buttons import DYNAMIC_ITEMS, is_known_custom_id
 from adapters.discord.commands import build_tree
 from adapters.discord.group_rounds import RoundClock, RoundRunner, RoundTiming
@@ -81,7 +82,7 @@ class QuizClient(discord.AutoShardedClient):
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(QuizTranslator())
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *typed_answers.DYNAMIC_ITEMS)
         try:
             await sync_if_changed(self.tree, self.engine.storage, self.settings.discord_guild_id)
         except discord.HTTPException:
@@ -100,12 +101,18 @@ class QuizClient(discord.AutoShardedClient):
         await super().close()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.type is discord.InteractionType.modal_submit:  # typed answers
+            await typed_answers.submitted(self.quiz_handlers, interaction)
+            return
         # discord.py silently drops presses that match no registered button; answer them.
         if interaction.type is not discord.InteractionType.component:
             return
         data: Any = interaction.data or {}
         custom_id = data.get("custom_id")
-        if not isinstance(custom_id, str) or not is_known_custom_id(custom_id):
+        known = isinstance(custom_id, str) and (
+            is_known_custom_id(custom_id) or typed_answers.is_known(custom_id)
+        )
+        if not known:
             await self.quiz_handlers.unknown_button(interaction)
 
 

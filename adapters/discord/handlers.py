@@ -55,7 +55,7 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
-from adapters.discord import buttons, rendering
+from adapters.discord import buttons, rendering, typed_answers
 from adapters.discord.group_rounds import PLATFORM, RoundRunner
 from adapters.discord.reports import reload_pages, stats_pages
 from adapters.discord.round_rendering import announcement, ending_pages, leaderboard_pages
@@ -384,8 +384,8 @@ class QuizHandlers:
         self, interaction: discord.Interaction[Any], result: StartResult
     ) -> list[Outgoing]:
         if result.question is not None:
-            pages = rendering.question_pages(result.question)
-            messages = _pages_to_messages(pages, buttons.answer_view(result.question))
+            pages, view = typed_answers.question_layout(result.question)
+            messages = _pages_to_messages(pages, view)
             if result.notice:
                 messages[0].content = say(interaction, result.notice, result.language)
             return messages
@@ -478,8 +478,8 @@ class QuizHandlers:
         # The disabled buttons stay under the answered question, on the edited message.
         messages[0].view = buttons.answer_view(feedback.question, feedback)
         if feedback.next_question is not None:
-            following = rendering.question_pages(feedback.next_question)
-            messages += _pages_to_messages(following, buttons.answer_view(feedback.next_question))
+            following, view = typed_answers.question_layout(feedback.next_question)
+            messages += _pages_to_messages(following, view)
         elif feedback.result is not None:
             messages += self._result_messages(interaction, feedback.result, review=review)
         return messages

@@ -76,6 +76,7 @@ from adapters.telegram.round_rendering import (
     stats_report,
 )
 from adapters.telegram.texts import command_descriptions, tt
+from adapters.telegram.typed_answers import TypedAnswers
 from adapters.telegram.update_processor import PerUserUpdateProcessor
 from adapters.telegram.webhook import WebhookServer
 from bot.engine import QuizEngine
@@ -181,6 +182,7 @@ class TelegramAdapter:
             self.timing.chat_budget, self.timing.window, speed=self.timing.speed
         )
         self._rounds = RoundRunner(engine, PLATFORM, self.timing, self._budget)
+        self._typed = TypedAnswers(self)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -226,6 +228,7 @@ class TelegramAdapter:
             application.add_handler(CommandHandler(command, self._guarded(self._limited(callback))))
         application.add_handler(CallbackQueryHandler(self._guarded(self._on_callback)))
         application.add_handler(PollAnswerHandler(self._guarded(self._on_poll_answer)))
+        application.add_handler(self._typed.handler())
         # Last: any other command (the handlers above take theirs first).
         application.add_handler(MessageHandler(filters.COMMAND, self._guarded(self._cmd_unknown)))
         application.add_error_handler(self._on_error)
@@ -520,6 +523,8 @@ class TelegramAdapter:
     async def _send_question(
         self, context: Context, chat_id: int, question: QuestionView, owner: str | None
     ) -> None:
+        if question.typed:
+            return await self._typed.send_question(context, chat_id, question, owner)
         if await self._poll_mode(chat_id, question.quiz_id) and await self._send_poll(
             context, chat_id, question
         ):

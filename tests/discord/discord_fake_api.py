@@ -43,11 +43,13 @@ DEFERRED_CHANNEL_MESSAGE = 5
 DEFERRED_UPDATE_MESSAGE = 6
 UPDATE_MESSAGE = 7
 AUTOCOMPLETE_RESULT = 8
+MODAL = 9
 
 # Interaction types.
 APPLICATION_COMMAND = 2
 MESSAGE_COMPONENT = 3
 AUTOCOMPLETE = 4
+MODAL_SUBMIT = 5
 
 ALLOWED_CALLBACKS = {
     APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE},
@@ -56,8 +58,16 @@ ALLOWED_CALLBACKS = {
         DEFERRED_CHANNEL_MESSAGE,
         DEFERRED_UPDATE_MESSAGE,
         UPDATE_MESSAGE,
+        MODAL,
     },
     AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
+    # Updating the message only when the modal was opened from one (checked below).
+    MODAL_SUBMIT: {
+        CHANNEL_MESSAGE,
+        DEFERRED_CHANNEL_MESSAGE,
+        DEFERRED_UPDATE_MESSAGE,
+        UPDATE_MESSAGE,
+    },
 }
 
 EPHEMERAL = 1 << 6
@@ -169,6 +179,7 @@ class Interaction:
     responded_at: float | None = None
     original_id: int | None = None  # the message "@original" refers to
     choices: list[dict[str, Any]] | None = None
+    modal: dict[str, Any] | None = None  # the modal the bot opened in answer
 
     @property
     def delay(self) -> float | None:
@@ -220,6 +231,32 @@ def _check_embed(embed: dict[str, Any], where: str) -> tuple[list[str], int]:
     if size > 6000:
         problems.append(f"{where}: embed has {size} characters (limit 6000)")
     return problems, size
+
+
+def check_modal(data: dict[str, Any]) -> list[str]:
+    """What Discord refuses in a modal: its title, custom ids and text inputs' limits."""
+    problems = []
+    if not 1 <= len(data.get("title") or "") <= 45:
+        problems.append(f"modal title of {len(data.get('title') or '')} characters (1-45)")
+    if not 1 <= len(data.get("custom_id") or "") <= 100:
+        problems.append("modal custom_id must be 1-100 characters")
+    rows = data.get("components") or []
+    if not 1 <= len(rows) <= 5:
+        problems.append(f"{len(rows)} modal components (1-5)")
+    for row in rows:
+        for item in row.get("components") or []:
+            if item.get("type") != 4:
+                problems.append(f"modal component of type {item.get('type')}")
+                continue
+            if not 1 <= len(item.get("label") or "") <= 45:
+                problems.append(f"text input label of {len(item.get('label') or '')} characters")
+            if len(item.get("placeholder") or "") > 100:
+                problems.append("text input placeholder over 100 characters")
+            if not 1 <= int(item.get("max_length", 4000)) <= 4000:
+                problems.append("text input max_length out of 1-4000")
+            if not 1 <= len(item.get("custom_id") or "") <= 100:
+                problems.append("text input custom_id must be 1-100 characters")
+    return problems
 
 
 def check_uploads(body: dict[str, Any], files: list[Upload]) -> list[str]:
@@ -695,6 +732,13 @@ class FakeDiscord:
             return self._refuse(
                 recorded, [f"callback type {kind} for interaction type {interaction.type}"], "reply"
             )
+        if kind in (UPDATE_MESSAGE, DEFERRED_UPDATE_MESSAGE) and interaction.message_id is None:
+            return self._refuse(recorded, [f"callback type {kind} without a message"], "reply")
+        if kind == MODAL:
+            problems = check_modal(data)
+            if problems:
+                return self._refuse(recorded, problems, "modal")
+            interaction.modal = data
         if (too_large := self._too_large(recorded)) is not None:
             return too_large
         if recorded.files and kind not in (CHANNEL_MESSAGE, UPDATE_MESSAGE):

@@ -26,6 +26,7 @@ from tests.discord.discord_fake_api import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
     MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
     FakeDiscord,
     Interaction,
     Message,
@@ -395,6 +396,18 @@ class Player:
 
     async def press(self, message: Message, custom_id: str) -> Exchange:
         return await self.world.feed(self.press_payload(message, custom_id))
+
+    async def submit(self, opened: Exchange, value: str) -> Exchange:
+        """Type ``value`` into the modal the bot opened in answer to ``opened`` and submit it
+        (as Discord sends it: the modal's custom id, the field's, the message it came from)."""
+        modal = opened.interaction.modal
+        assert modal is not None, "the bot opened no modal"
+        field = modal["components"][0]["components"][0]
+        typed = {"type": 4, "custom_id": field["custom_id"], "value": value}
+        data = {"custom_id": modal["custom_id"], "components": [{"type": 1, "components": [typed]}]}
+        message_id = opened.interaction.message_id
+        message = self.fake.messages[message_id] if message_id is not None else None
+        return await self.world.feed(self.payload(MODAL_SUBMIT, data, message))
 
     async def press_letter(self, message: Message, letter: str) -> Exchange:
         return await self.press(message, button_for(message, letter)["custom_id"])

@@ -32,6 +32,7 @@ BOT_USERNAME = "quiz_test_bot"
 MAX_TEXT = 4096
 MAX_CALLBACK_DATA = 64
 MAX_CALLBACK_ANSWER = 200
+MAX_PLACEHOLDER = 64  # ForceReply.input_field_placeholder
 POLL_QUESTION = 300
 POLL_OPTION = 100
 POLL_EXPLANATION = 200
@@ -52,6 +53,7 @@ JSON_PARAMS = {
     "chat_id",
     "message_id",
     "reply_markup",
+    "reply_parameters",
     "options",
     "correct_option_ids",
     "is_anonymous",
@@ -204,6 +206,7 @@ class StoredMessage:
     photo: list[dict[str, Any]] | None = None
     caption: str | None = None
     edit_date: int | None = None
+    reply_to: StoredMessage | None = None  # the message this one replies to
 
     @property
     def chat_id(self) -> int:
@@ -211,7 +214,7 @@ class StoredMessage:
 
     @property
     def buttons(self) -> list[dict[str, Any]]:
-        if not self.reply_markup:
+        if not self.reply_markup or "inline_keyboard" not in self.reply_markup:
             return []
         return [button for row in self.reply_markup["inline_keyboard"] for button in row]
 
@@ -232,10 +235,14 @@ class StoredMessage:
             data["photo"] = self.photo
         if self.caption is not None:
             data["caption"] = self.caption
-        if self.reply_markup is not None:
-            data["reply_markup"] = self.reply_markup
+        if self.reply_markup is not None and "inline_keyboard" in self.reply_markup:
+            data["reply_markup"] = self.reply_markup  # Telegram returns inline keyboards only
         if self.edit_date is not None:
             data["edit_date"] = self.edit_date
+        if self.reply_to is not None:  # one level deep, as Telegram sends it
+            replied = self.reply_to.to_dict()
+            replied.pop("reply_to_message", None)
+            data["reply_to_message"] = replied
         return data
 
 
@@ -440,11 +447,19 @@ class FakeBotApi:
         self.messages[(chat["id"], message.message_id)] = message
         return message
 
-    def text_update(self, user: dict[str, Any], chat: dict[str, Any], text: str) -> dict[str, Any]:
-        """A user's message as an update (not queued: see :meth:`send_text`)."""
+    def text_update(
+        self,
+        user: dict[str, Any],
+        chat: dict[str, Any],
+        text: str,
+        reply_to: StoredMessage | None = None,
+    ) -> dict[str, Any]:
+        """A user's message (``reply_to``: as a reply to that message) as an update (not
+        queued: see :meth:`send_text`)."""
         self.chats[chat["id"]] = chat
         message = self._new_message(chat, user)
         message.text = text
+        message.reply_to = reply_to
         if text.startswith("/"):
             command = text.split()[0]
             message.entities = [{"type": "bot_command", "offset": 0, "length": utf16_len(command)}]
@@ -454,9 +469,16 @@ class FakeBotApi:
         self.updates.append(update)
         self._update_event.set()
 
-    def send_text(self, user: dict[str, Any], chat: dict[str, Any], text: str) -> None:
-        """The user sends ``text`` in ``chat``; the bot gets it through getUpdates."""
-        self.enqueue(self.text_update(user, chat, text))
+    def send_text(
+        self,
+        user: dict[str, Any],
+        chat: dict[str, Any],
+        text: str,
+        reply_to: StoredMessage | None = None,
+    ) -> None:
+        """The user sends ``text`` in ``chat`` (as a reply to ``reply_to``); the bot gets it
+        through getUpdates."""
+        self.enqueue(self.text_update(user, chat, text, reply_to))
 
     def press(self, user: dict[str, Any], message: StoredMessage, data: str) -> str:
         """The user presses a button (or any ``data``) of ``message``; returns the query id."""
@@ -568,6 +590,13 @@ class FakeBotApi:
         markup = params.get("reply_markup")
         if markup is None:
             return None
+        if isinstance(markup, dict) and "force_reply" in markup:
+            if markup["force_reply"] is not True:
+                raise bad_request("can't parse reply keyboard markup JSON object")
+            placeholder = markup.get("input_field_placeholder")
+            if placeholder is not None and not 1 <= len(str(placeholder)) <= MAX_PLACEHOLDER:
+                raise bad_request("can't parse reply keyboard markup JSON object")
+            return dict(markup)
         if not isinstance(markup, dict) or "inline_keyboard" not in markup:
             raise bad_request("can't parse reply keyboard markup JSON object")
         rows = markup["inline_keyboard"]
@@ -626,8 +655,17 @@ class FakeBotApi:
         chat = self._chat(params)
         text, entities = self._text(params)
         markup = self._markup(params)
+        replied = None
+        reply = params.get("reply_parameters")
+        if isinstance(reply, str):
+            reply = json.loads(reply)
+        if reply:
+            replied = self.messages.get((chat["id"], int(reply.get("message_id", 0))))
+            if replied is None:
+                raise bad_request("message to be replied not found")
         message = self._new_message(chat, self.bot_user)
         message.text, message.entities, message.reply_markup = text, entities, markup
+        message.reply_to = replied
         return message.to_dict()
 
     def api_editMessageText(self, params: dict[str, Any]) -> Any:
