@@ -163,7 +163,7 @@ async def _progress(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from bot.importers import QuizImportError, dump_quiz_yaml, import_quiz, quiz_parts
+    from bot.importers import QuizImportError, import_quiz, quiz_parts
 
     source = Path(args.file)
     out = Path(args.out) if args.out else None
@@ -195,8 +195,8 @@ def _import(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     for problem in result.problems:
         print(f"{source}:{problem.line}: {problem.message}", file=sys.stderr)
-    parts = quiz_parts(result.quiz)
-    texts = [dump_quiz_yaml(part) for part in parts]
+    split = quiz_parts(result.quiz)
+    parts, texts = [part for part, _ in split], [text for _, text in split]
     if out is None:
         if len(parts) > 1:
             print(

@@ -154,32 +154,55 @@ def _decode(data: bytes, codec: str) -> str:
         raise QuizImportError(line, f"not {name} text ({exc.reason}); save it as UTF-8") from None
 
 
-def quiz_parts(quiz: dict[str, Any]) -> list[dict[str, Any]]:
-    """``quiz`` as one or more quizzes that each fit the loader's limits (question count and
-    file size); part 2 on get the ids ``ID-2``, ``ID-3`` and a numbered title."""
-    header = len(dump_quiz_yaml({**quiz, "questions": []}).encode("utf-8"))
-    budget = MAX_FILE_BYTES - header - 4096  # room for the part's longer id and title
+def quiz_parts(quiz: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
+    """``quiz`` as one or more quizzes, each with its YAML, that each fit the loader's limits
+    (question count and file size); part 2 on get the ids ``ID-2``, ``ID-3``, and every part
+    a numbered title."""
     chunks: list[list[dict[str, Any]]] = [[]]
     size = 0
     for question in quiz["questions"]:
-        length = len(dump_quiz_yaml({"q": [question]}, schema_comment="").encode("utf-8"))
-        if chunks[-1] and (len(chunks[-1]) >= MAX_QUESTIONS or size + length > budget):
+        length = _estimate(question)
+        if chunks[-1] and (len(chunks[-1]) >= MAX_QUESTIONS or size + length > _BUDGET):
             chunks.append([])
             size = 0
         chunks[-1].append(question)
         size += length
     if len(chunks) == 1:
-        return [quiz]
-    parts = []
+        return _fitted(quiz)
+    parts: list[tuple[dict[str, Any], str]] = []
     for number, chunk in enumerate(chunks, start=1):
         suffix = f"-{number}" if number > 1 else ""
         part = {**quiz, "questions": chunk}
         part["id"] = quiz["id"][: 40 - len(suffix)] + suffix
-        count = len(chunks)
-        titles = quiz["title"].items()
+        count, titles = len(chunks), quiz["title"].items()
         part["title"] = {lang: f"{title} ({number}/{count})" for lang, title in titles}
-        parts.append(part)
+        parts.extend(_fitted(part))
     return parts
+
+
+_BUDGET = MAX_FILE_BYTES * 3 // 4  # the estimate is close; a part that is not fits is halved
+
+
+def _estimate(value: Any) -> int:
+    """About how many bytes ``value`` takes in the dumped YAML (keys, indents, quotes)."""
+    if isinstance(value, str):
+        return len(value.encode("utf-8", "surrogatepass")) + 8
+    if isinstance(value, dict):
+        return sum(len(key) + 8 + _estimate(item) for key, item in value.items())
+    if isinstance(value, list):
+        return sum(_estimate(item) + 4 for item in value)
+    return 16
+
+
+def _fitted(part: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
+    text = dump_quiz_yaml(part)
+    questions = part["questions"]
+    if len(text.encode("utf-8")) <= MAX_FILE_BYTES or len(questions) < 2:
+        return [(part, text)]
+    half = len(questions) // 2  # rare: texts that YAML escapes heavily
+    first, second = {**part, "questions": questions[:half]}, {**part, "questions": questions[half:]}
+    second["id"] = part["id"][:37] + "-b"
+    return [*_fitted(first), *_fitted(second)]
 
 
 class _Dumper(yaml.SafeDumper):

@@ -123,6 +123,14 @@ def normalize(text: str) -> str:
     return " ".join("".join(kept).casefold().split())
 
 
+_ASCII_MATCHABLE = re.compile(r"[A-Za-z0-9#&%@+$^=|~<>]")
+
+
+def _matchable(text: str) -> bool:
+    """Whether ``normalize(text)`` keeps anything (ASCII is answered without normalizing)."""
+    return bool(_ASCII_MATCHABLE.search(text)) if text.isascii() else bool(normalize(text))
+
+
 def clean(text: str) -> str:
     """Normalize line breaks and trim, as the loader trims every text it reads."""
     return text.replace("\r\n", "\n").replace("\r", "\n").strip()
@@ -216,7 +224,7 @@ class QuizBuilder:
             if not answer or answer.casefold() in seen:
                 continue
             seen.add(answer.casefold())
-            if not normalize(answer):
+            if not _matchable(answer):
                 self.problem(draft.line, f'answer "{answer}" has no letters or digits; left out')
             elif len(answer) > MAX_SPELLING_CHARS:
                 self.problem(

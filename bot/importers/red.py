@@ -187,6 +187,10 @@ class _Chooser:
             pool.setdefault(_key(item.answers[0]), item.answers[0])
         pool.pop("", None)
         self.pool = list(pool.items())
+        self.alike = {
+            numeric: [e for e in self.pool if bool(_NUMBER.fullmatch(e[1])) == numeric]
+            for numeric in (True, False)
+        }
         self.enabled = len(self.pool) >= count
         if not self.enabled and items:
             builder.problem(
@@ -199,23 +203,22 @@ class _Chooser:
         if not self.enabled:
             return None
         accepted = {_key(answer) for answer in item.answers}
-        candidates = [(key, text) for key, text in self.pool if key not in accepted]
-        numeric = bool(_NUMBER.fullmatch(item.answers[0]))
-        alike = [c for c in candidates if bool(_NUMBER.fullmatch(c[1])) == numeric]
-        chosen = alike if len(alike) >= self.count - 1 else candidates
-        if len(chosen) < self.count - 1:
+        rng = random.Random(zlib.crc32(item.text.encode("utf-8", "surrogatepass")))
+        alike = self.alike[bool(_NUMBER.fullmatch(item.answers[0]))]
+        wrong = _pick(rng, alike, accepted, self.count - 1)
+        if wrong is None:
+            wrong = _pick(rng, self.pool, accepted, self.count - 1)
+        if wrong is None:
             self.builder.problem(
                 item.line,
                 f"too few other answers to make {self.count} options; kept as a typed question",
             )
             return None
-        rng = random.Random(zlib.crc32(item.text.encode("utf-8", "surrogatepass")))
-        wrong = [text for _, text in rng.sample(chosen, self.count - 1)]
         correct = rng.randrange(self.count)
         texts = [*wrong[:correct], item.answers[0], *wrong[correct:]]
         others = item.answers[1:]
         explanation = None
-        if others:
+        if others and sum(map(len, others)) < 1000:
             spellings = ", ".join(others)
             explanation = f"The answer is: {item.answers[0]} (also written: {spellings})."
         return DraftQuestion(
@@ -225,3 +228,26 @@ class _Chooser:
             correct,
             explanation=explanation,
         )
+
+
+def _pick(
+    rng: random.Random, entries: list[tuple[str, str]], accepted: set[str], count: int
+) -> list[str] | None:
+    """``count`` texts of ``entries`` whose keys are not ``accepted``, or None when too few.
+
+    Random draws find them at once in a list of any size; the exhaustive pass is for the
+    small lists where draws keep meeting the accepted answers.
+    """
+    chosen: dict[str, str] = {}
+    for _ in range(20 * count):
+        if not entries or len(chosen) == count:
+            break
+        key, text = entries[rng.randrange(len(entries))]
+        if key not in accepted:
+            chosen.setdefault(key, text)
+    if len(chosen) < count:
+        rest = [e for e in entries if e[0] not in accepted and e[0] not in chosen]
+        if len(chosen) + len(rest) < count:
+            return None
+        chosen.update(rng.sample(rest, count - len(chosen)))
+    return list(chosen.values())
