@@ -11,7 +11,7 @@ from __future__ import annotations
 import codecs
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -168,7 +168,7 @@ def quiz_parts(quiz: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
         chunks[-1].append(question)
         size += length
     if len(chunks) == 1:
-        return _fitted(quiz)
+        return _fitted(quiz, fast=False)
     parts: list[tuple[dict[str, Any], str]] = []
     for number, chunk in enumerate(chunks, start=1):
         suffix = f"-{number}" if number > 1 else ""
@@ -176,7 +176,7 @@ def quiz_parts(quiz: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
         part["id"] = quiz["id"][: 40 - len(suffix)] + suffix
         count, titles = len(chunks), quiz["title"].items()
         part["title"] = {lang: f"{title} ({number}/{count})" for lang, title in titles}
-        parts.extend(_fitted(part))
+        parts.extend(_fitted(part, fast=True))  # thousands of questions: libyaml's pace
     return parts
 
 
@@ -194,15 +194,15 @@ def _estimate(value: Any) -> int:
     return 16
 
 
-def _fitted(part: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
-    text = dump_quiz_yaml(part)
+def _fitted(part: dict[str, Any], *, fast: bool) -> list[tuple[dict[str, Any], str]]:
+    text = dump_quiz_yaml(part, fast=fast)
     questions = part["questions"]
     if len(text.encode("utf-8")) <= MAX_FILE_BYTES or len(questions) < 2:
         return [(part, text)]
     half = len(questions) // 2  # rare: texts that YAML escapes heavily
     first, second = {**part, "questions": questions[:half]}, {**part, "questions": questions[half:]}
     second["id"] = part["id"][:37] + "-b"
-    return [*_fitted(first), *_fitted(second)]
+    return [*_fitted(first, fast=fast), *_fitted(second, fast=fast)]
 
 
 class _Dumper(yaml.SafeDumper):
@@ -226,15 +226,31 @@ def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.SequenceNo
 _Dumper.add_representer(str, _represent_str)
 _Dumper.add_representer(list, _represent_list)
 
+if TYPE_CHECKING:
+    _FastBase = yaml.SafeDumper
+else:  # libyaml's emitter, several times faster; it cannot indent lists inside mappings
+    _FastBase = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
-def dump_quiz_yaml(quiz: dict[str, Any], *, schema_comment: str = SCHEMA_COMMENT) -> str:
+
+class _FastDumper(_FastBase):
+    """For sources split into several quizzes: the same YAML, lists at their key's indent."""
+
+
+_FastDumper.add_representer(str, _represent_str)
+_FastDumper.add_representer(list, _represent_list)
+
+
+def dump_quiz_yaml(
+    quiz: dict[str, Any], *, schema_comment: str = SCHEMA_COMMENT, fast: bool = False
+) -> str:
     """``quiz`` as the YAML of a quiz file, headed by the editor's schema comment.
 
-    The default comment points at the schema from a file in ``quizzes/``.
+    The default comment points at the schema from a file in ``quizzes/``. ``fast`` uses
+    libyaml's emitter (when installed), whose layout differs only in list indentation.
     """
     body = yaml.dump(
         quiz,
-        Dumper=_Dumper,
+        Dumper=_FastDumper if fast else _Dumper,
         allow_unicode=True,
         sort_keys=False,
         default_flow_style=False,
