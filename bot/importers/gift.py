@@ -118,8 +118,13 @@ def _show(text: str, markup: str, dropped: list[str] | None = None) -> str:
     # Moodle's default format (no marker) and "moodle" auto-format both render HTML.
     if markup in ("html", "moodle") or (markup == "auto" and _LOOKS_LIKE_HTML.search(text)):
         parser = _Text()
-        parser.feed(text)
-        parser.close()
+        try:
+            parser.feed(text)
+            parser.close()
+        except AssertionError:  # html.parser on a malformed "<![...]>" section
+            if dropped is not None:
+                dropped.append("HTML that could not be read was kept as written")
+            return text.strip()
         if dropped is not None:
             dropped.extend(parser.dropped)
         return parser.text()

@@ -293,3 +293,13 @@ def test_pre_keeps_its_indentation() -> None:
 def test_a_blank_has_no_space_before_trailing_punctuation(gift: str, text: str) -> None:
     (question,) = round_trip(import_text(gift, "gift")).questions
     assert question.text.get("en") == text
+
+
+def test_html_the_parser_cannot_read_is_kept_as_written_and_reported() -> None:
+    result = import_text("::X::[html]<![foo[ x ]]> Q? {=a#Why. ~b}", "gift")
+    (question,) = round_trip(result).questions
+    assert question.text.get("en") == "<![foo[ x ]]> Q?"
+    assert [str(p) for p in result.problems] == [
+        "line 1: HTML that could not be read was kept as written: check that the question "
+        "still makes sense"
+    ]

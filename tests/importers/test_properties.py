@@ -51,6 +51,26 @@ def test_any_text_imports_validly_or_raises_quiz_import_error(fmt: str, text: st
     check(result)
 
 
+HTML = "<>/!-[]&;#=\"' abcdeiprsx" + "CDATA" + "\n"
+
+
+@SETTINGS
+@given(
+    question=st.text(alphabet=HTML),
+    option=st.text(alphabet=HTML),
+    marker=st.sampled_from(["[html]", "[moodle]", ""]),
+)
+def test_any_html_in_gift_imports_validly_or_is_reported(
+    question: str, option: str, marker: str
+) -> None:
+    gift = f"{marker}{question} {{=ok#{marker}{option} ~{marker}{option} no}}"
+    try:
+        result = import_text(gift, "gift")
+    except QuizImportError:
+        return
+    check(result)
+
+
 json_value = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
