@@ -95,7 +95,8 @@ def _decoded(results: list[Any]) -> list[Any]:
     encodes a literal + as %2B).
     """
     items = [item for item in results if isinstance(item, dict)]
-    if any(item.get("type") in _ENCODED_TYPES for item in items):
+    kinds = [item.get("type") for item in items]
+    if any(isinstance(kind, str) and kind in _ENCODED_TYPES for kind in kinds):
         return [
             _map_texts(item, _from_base64) if isinstance(item, dict) else item for item in results
         ]

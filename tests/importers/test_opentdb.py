@@ -164,6 +164,12 @@ def test_downloads_in_the_apis_other_encodings_are_decoded(
     assert quiz.level == "beginner" and quiz.description.get("en").startswith("General Knowledge")
 
 
+def test_a_type_that_is_not_text_is_reported() -> None:
+    text = api({"type": []}, result("Q?", "x", ["y"]))
+    first = import_text(text, "opentdb").problems[0]
+    assert first.message == 'result 1 has an unknown type "[]"; skipped'
+
+
 def test_a_response_code_saved_as_text_is_understood() -> None:
     ok = json.dumps({"response_code": "0", "results": [result("Q?", "x", ["y"])]})
     assert len(round_trip(import_text(ok, "opentdb")).questions) == 1
