@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, t
-from bot.quiz_loader import load_quiz_text, load_quizzes, quiz_files
+from bot.quiz_loader import LoadReport, load_quiz_text, load_quizzes, quiz_files
 from bot.stats import QuizStats
 from bot.storage import AnswerRecord, AttemptRecord
 from bot.text_direction import paragraph
@@ -82,11 +82,8 @@ async def _list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _validate(args: argparse.Namespace) -> int:
-    paths = [Path(p) for p in args.paths] or [_settings().quiz_dir]
-    missing = [p for p in paths if not p.exists()]
-    for path in missing:
-        print(f"{path}: no such file or directory", file=sys.stderr)
+def _checked(paths: list[Path]) -> LoadReport:
+    """What `quizbot validate` finds in ``paths`` (also the check `quizbot import` makes)."""
     report = load_quizzes([p for p in paths if p.exists()])
     if schema_available():
         # The loader's messages are the precise ones; the schema adds what it alone notices.
@@ -97,6 +94,15 @@ def _validate(args: argparse.Namespace) -> int:
                     report.errors.append(problem)
     else:
         print("note: install jsonschema to also check quizzes against the JSON Schema")
+    return report
+
+
+def _validate(args: argparse.Namespace) -> int:
+    paths = [Path(p) for p in args.paths] or [_settings().quiz_dir]
+    missing = [p for p in paths if not p.exists()]
+    for path in missing:
+        print(f"{path}: no such file or directory", file=sys.stderr)
+    report = _checked(paths)
     for problem in sorted(report.errors):
         print(f"{problem}", file=sys.stderr)
     if args.warnings:
@@ -157,36 +163,75 @@ async def _progress(args: argparse.Namespace) -> int:
 
 
 def _import(args: argparse.Namespace) -> int:
-    from bot.importers import QuizImportError, dump_quiz_yaml, import_quiz
+    from bot.importers import QuizImportError, import_quiz, quiz_parts
 
     source = Path(args.file)
+    out = Path(args.out) if args.out else None
+    if out is not None:  # before the work: a wrong --out is a usage error
+        if out.is_dir():
+            print(
+                f"quizbot import: --out {out} is a folder; name the file, e.g. "
+                f"{out / (source.stem or 'quiz')}.yaml",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        if not out.parent.is_dir():
+            print(f"quizbot import: the folder {out.parent} does not exist", file=sys.stderr)
+            return EXIT_USAGE
+        if out.exists() and not args.force:
+            print(f"quizbot import: {out} exists; use --force to replace it", file=sys.stderr)
+            return EXIT_USAGE
     try:
-        result = import_quiz(source, args.source_format, quiz_id=args.id, language=args.lang)
+        result = import_quiz(
+            source, args.source_format, quiz_id=args.id, language=args.lang, choices=args.choices
+        )
     except QuizImportError as exc:  # before ValueError: it is a subclass
         for problem in exc.problems:
             print(f"{source}:{problem.line}: {problem.message}", file=sys.stderr)
         print(f"{source}:{exc.line}: {exc.message}", file=sys.stderr)
         return 1
-    except ValueError as exc:  # a bad --id or --lang
+    except ValueError as exc:  # a bad --id, --lang or --choices
         print(f"quizbot import: {exc}", file=sys.stderr)
         return EXIT_USAGE
     for problem in result.problems:
         print(f"{source}:{problem.line}: {problem.message}", file=sys.stderr)
-    text = dump_quiz_yaml(result.quiz)
-    if not args.out:
-        sys.stdout.write(text)
-        return 0
-    out = Path(args.out)
-    if out.exists() and not args.force:
-        print(f"quizbot import: {out} exists; use --force to replace it", file=sys.stderr)
+    split = quiz_parts(result.quiz)
+    parts, texts = [part for part, _ in split], [text for _, text in split]
+    if out is None:
+        if len(parts) > 1:
+            print(
+                f"quizbot import: {len(result.quiz['questions'])} questions make {len(parts)} "
+                "quiz files (a quiz holds at most 500 questions and 1 MiB); give --out FILE",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        report = load_quiz_text(texts[0], "<stdout>", result.quiz["id"])
+        for error in report.errors:
+            print(str(error), file=sys.stderr)
+        sys.stdout.write(texts[0])
+        return 1 if report.errors else 0
+    targets = [out] + [
+        out.with_name(f"{out.stem}-{number}{out.suffix}") for number in range(2, len(parts) + 1)
+    ]
+    existing = [target for target in targets if target.exists()]
+    if existing and not args.force:
+        names = ", ".join(str(target) for target in existing)
+        print(f"quizbot import: {names} exists; use --force to replace it", file=sys.stderr)
         return EXIT_USAGE
-    _write_file(out, text)
-    report = load_quiz_text(text, str(out), out.stem)
-    for error in report.errors:  # Red trivia: one per question still needing wrong options
+    for target, text in zip(targets, texts, strict=True):
+        try:
+            _write_file(target, text)
+        except OSError as exc:
+            print(f"quizbot import: cannot write {target}: {exc.strerror or exc}", file=sys.stderr)
+            return 1
+    report = _checked(targets)  # exactly what `quizbot validate` would say about them
+    for error in sorted(report.errors):
         print(str(error), file=sys.stderr)
+    for target, part in zip(targets, parts, strict=True):
+        print(f"wrote {target}: {len(part['questions'])} questions")
     print(
-        f"wrote {out}: {len(result.quiz['questions'])} questions, "
         f"{len(result.problems)} to review, {len(report.errors)} errors"
+        + ("" if not report.errors else " (the file is written; fix it, then `quizbot validate`)")
     )
     return 1 if report.errors else 0
 
@@ -402,6 +447,13 @@ def build_parser() -> argparse.ArgumentParser:
     importer.add_argument("--id", help="quiz id (default: from the file name)")
     importer.add_argument("--lang", default="en", help="language of the texts (default: en)")
     importer.add_argument("--force", action="store_true", help="replace an existing --out file")
+    importer.add_argument(
+        "--choices",
+        type=int,
+        metavar="N",
+        help="Red: multiple-choice questions of N options, the wrong ones drawn from the "
+        "list's other answers (default: typed answers)",
+    )
 
     sync = commands.add_parser("discord-sync", help="register the Discord slash commands now")
     sync.add_argument(

@@ -1,4 +1,4 @@
-"""Aiken: a question line, options ``A. text`` or ``A) text``, then ``ANSWER: B``.
+"""Aiken: a question line, options ``A. text``, ``A) text`` or ``A)text``, then ``ANSWER: B``.
 
 Aiken has no feedback, so every question gets the stand-in explanation and a problem. A question
 text may span several lines (Moodle's reader wants one; accepting more loses nothing). A block
@@ -12,7 +12,10 @@ from dataclasses import dataclass, field
 
 from bot.importers.base import DraftOption, DraftQuestion, ImportResult, QuizBuilder, QuizMeta
 
-_OPTION = re.compile(r"([A-Z])[.)]\s+(.*)")
+# Moodle reads "A)Yes" and "A.Yes" without a space; "A.Yes" only where the next option letter
+# is due, since a question may begin "U.S. ..." or "E.coli ...".
+_OPTION = re.compile(r"([A-Z])(?:\.\s+|\)\s*)(.*)")
+_TIGHT_OPTION = re.compile(r"([A-Z])\.(\S.*)")
 _ANSWER = re.compile(r"ANSWER\s*:(.*)", re.IGNORECASE)
 
 
@@ -38,7 +41,13 @@ def import_aiken(text: str, meta: QuizMeta) -> ImportResult:
             else:
                 _finish(builder, block, answer.group(1).strip(), number)
             block = None
-        elif option := _OPTION.fullmatch(line):
+        elif (option := _OPTION.fullmatch(line)) or (
+            (option := _TIGHT_OPTION.fullmatch(line))
+            and block is not None
+            and bool(block.text)
+            and option.group(1) == chr(ord("A") + len(block.options))
+        ):
+            assert option is not None
             if block is None:
                 block = _Block(number)
             block.options.append((option.group(1), option.group(2), number))

@@ -14,9 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.quiz_loader import ID_PATTERN, MAX_OPTIONS, MAX_QUESTIONS, MAX_TEXT_CHARS, MIN_OPTIONS
+from bot.quiz_loader import ID_PATTERN, MAX_OPTIONS, MAX_TEXT_CHARS, MIN_OPTIONS
 
 OPTION_IDS = "abcdefghij"
+MAX_SPELLINGS = 100  # the loader's limits on a typed answer's accepted spellings
+MAX_SPELLING_CHARS = 200
 assert len(OPTION_IDS) == MAX_OPTIONS
 
 
@@ -59,6 +61,7 @@ class QuizMeta:
     quiz_id: str
     title: str
     language: str
+    choices: int | None = None  # Red: make multiple-choice questions of this many options
 
 
 @dataclass
@@ -77,6 +80,7 @@ class DraftQuestion:
     correct: int
     explanation: str | None = None
     name: str | None = None  # a title in the source to derive a readable id from
+    answers: list[str] | None = None  # a typed-answer question: the accepted spellings
 
 
 def slugify(text: str) -> str:
@@ -100,6 +104,33 @@ def restate(answer: str) -> str:
     return text if len(text) <= MAX_TEXT_CHARS else "The answer is the correct option."
 
 
+_KEPT = frozenset("#&%@+$")  # part of an answer: C#, AT&T, 100%
+_DROPPED = frozenset("'’‘`´ʼ")  # apostrophes join: "don't" is "dont"
+
+
+def normalize(text: str) -> str:
+    """``text`` as typed answers are compared (as ``bot.answer_matching`` does): case,
+    diacritics, punctuation and spacing ignored."""
+    kept: list[str] = []
+    for char in unicodedata.normalize("NFKD", text.casefold()):
+        if unicodedata.combining(char) or char in _DROPPED:
+            continue
+        category = unicodedata.category(char)
+        if char in _KEPT or not (category.startswith(("P", "Z", "C")) or char.isspace()):
+            kept.append(char)
+        else:
+            kept.append(" ")
+    return " ".join("".join(kept).casefold().split())
+
+
+_ASCII_MATCHABLE = re.compile(r"[A-Za-z0-9#&%@+$^=|~<>]")
+
+
+def _matchable(text: str) -> bool:
+    """Whether ``normalize(text)`` keeps anything (ASCII is answered without normalizing)."""
+    return bool(_ASCII_MATCHABLE.search(text)) if text.isascii() else bool(normalize(text))
+
+
 def clean(text: str) -> str:
     """Normalize line breaks and trim, as the loader trims every text it reads."""
     return text.replace("\r\n", "\n").replace("\r", "\n").strip()
@@ -120,33 +151,26 @@ def _text_problem(text: str, what: str) -> str | None:
 class QuizBuilder:
     """Collects draft questions into our quiz dict, checking them against the loader's rules."""
 
-    def __init__(self, meta: QuizMeta, *, min_options: int = MIN_OPTIONS) -> None:
+    def __init__(self, meta: QuizMeta, *, each_missing_explanation: bool = True) -> None:
         self.meta = meta
-        self.min_options = min_options
+        # A source format without explanations (Red) gets one summary instead of one per question.
+        self.each_missing_explanation = each_missing_explanation
         self.problems: list[ImportProblem] = []
         self.questions: list[dict[str, Any]] = []
         self._ids: set[str] = set()
-        self._full = False
+        self._unexplained: list[int] = []
 
     def problem(self, line: int, message: str) -> None:
         self.problems.append(ImportProblem(line, message))
 
     def add(self, draft: DraftQuestion) -> str | None:
         """Add a question; its id, or None when it was skipped (and reported)."""
-        if self._full:
-            return None
-        if len(self.questions) >= MAX_QUESTIONS:
-            self._full = True
-            self.problem(
-                draft.line,
-                f"a quiz holds at most {MAX_QUESTIONS} questions; this one and the rest "
-                "were not imported (split the source into several files)",
-            )
-            return None
         text = clean(draft.text)
+        if draft.answers is not None:
+            return self._add_typed(draft, text)
         options = [DraftOption(clean(o.text), clean(o.note or "") or None) for o in draft.options]
         explanation = clean(draft.explanation or "") or None
-        if not self.min_options <= len(options) <= MAX_OPTIONS:
+        if not MIN_OPTIONS <= len(options) <= MAX_OPTIONS:
             self.problem(
                 draft.line,
                 f"question has {len(options)} options; a quiz question needs "
@@ -174,13 +198,7 @@ class QuizBuilder:
 
         question_id = self._new_id(draft.name)
         if explanation is None:
-            explanation = restate(right.text)
-            shown = explanation if len(explanation) <= 80 else explanation[:79] + "…"
-            self.problem(
-                draft.line,
-                f'question "{question_id}" has no explanation; it says "{shown}" for now: '
-                "write why the answer is right",
-            )
+            explanation = self._stand_in(draft.line, question_id, right.text)
         language = self.meta.language
         entries: list[dict[str, Any]] = []
         for option_id, option in zip(OPTION_IDS, options, strict=False):
@@ -199,6 +217,65 @@ class QuizBuilder:
         )
         return question_id
 
+    def _add_typed(self, draft: DraftQuestion, text: str) -> str | None:
+        answers: list[str] = []
+        seen: set[str] = set()
+        for answer in (clean(a) for a in draft.answers or ()):
+            if not answer or answer.casefold() in seen:
+                continue
+            seen.add(answer.casefold())
+            if not _matchable(answer):
+                self.problem(draft.line, f'answer "{answer}" has no letters or digits; left out')
+            elif len(answer) > MAX_SPELLING_CHARS:
+                self.problem(
+                    draft.line,
+                    f"an answer is {len(answer)} characters; the limit is "
+                    f"{MAX_SPELLING_CHARS}; left out",
+                )
+            else:
+                answers.append(answer)
+        if len(answers) > MAX_SPELLINGS:
+            self.problem(
+                draft.line,
+                f"{len(answers)} accepted spellings; the first {MAX_SPELLINGS} are kept",
+            )
+            answers = answers[:MAX_SPELLINGS]
+        explanation = clean(draft.explanation or "") or None
+        checks = [_text_problem(text, "question text")]
+        if not answers:
+            checks.append("question has no usable answer")
+        if explanation is not None:
+            checks.append(_text_problem(explanation, "explanation"))
+        found = [c for c in checks if c is not None]
+        if found:
+            self.problem(draft.line, f"{'; '.join(found)}; skipped")
+            return None
+        question_id = self._new_id(draft.name)
+        language = self.meta.language
+        question: dict[str, Any] = {
+            "id": question_id,
+            "kind": "typed",
+            "text": {language: text},
+            "answers": {language: answers},
+        }
+        if explanation is not None:  # optional: after an answer the accepted one is shown
+            question["explanation"] = {language: explanation}
+        self.questions.append(question)
+        return question_id
+
+    def _stand_in(self, line: int, question_id: str, answer: str) -> str:
+        explanation = restate(answer)
+        if self.each_missing_explanation:
+            shown = explanation if len(explanation) <= 80 else explanation[:79] + "…"
+            self.problem(
+                line,
+                f'question "{question_id}" has no explanation; it says "{shown}" for now: '
+                "write why the answer is right",
+            )
+        else:
+            self._unexplained.append(line)
+        return explanation
+
     def _new_id(self, name: str | None) -> str:
         base = (slugify(name) if name else "") or f"q{len(self.questions) + 1}"
         candidate, number = base, 2
@@ -211,6 +288,14 @@ class QuizBuilder:
 
     def result(self, *, level: str | None = None, description: str | None = None) -> ImportResult:
         """The finished quiz; raises :class:`QuizImportError` when no question made it."""
+        if self._unexplained:
+            count = len(self._unexplained)
+            self.problem(
+                self._unexplained[0],
+                f"{count} question{'s have' if count > 1 else ' has'} no explanation (the "
+                'source has none); each says "The answer is: ..." for now',
+            )
+            self._unexplained = []
         problems = sorted(self.problems, key=lambda p: p.line)
         if not self.questions:
             line = problems[0].line if problems else 1

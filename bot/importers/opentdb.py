@@ -1,6 +1,7 @@
 """Open Trivia DB: the JSON its API answers (``{"response_code": 0, "results": [...]}``).
 
-Texts come HTML-escaped (``&quot;``, ``&#039;``) and are decoded. The API lists the right answer
+Texts come HTML-escaped (``&quot;``, ``&#039;``) and are decoded; files downloaded with the
+API's other encodings (base64, url3986, urlLegacy) are decoded too. The API lists the right answer
 apart from the wrong ones; it is put at a position derived from the question text, so the answer
 key is stable across imports and is not always ``a``. Open Trivia DB content is licensed
 CC BY-SA 4.0, so the quiz description credits it.
@@ -8,10 +9,13 @@ CC BY-SA 4.0, so the quiz description credits it.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import bisect
 import html
 import json
 import re
+import urllib.parse
 import zlib
 from typing import Any
 
@@ -47,6 +51,8 @@ def import_opentdb(text: str, meta: QuizMeta) -> ImportResult:
         raise QuizImportError(1, f"not valid JSON: {exc}") from None
     if isinstance(data, dict):
         code = data.get("response_code", 0)
+        if isinstance(code, str) and code.strip().isdigit():  # some tools save it as text
+            code = int(code)
         if code != 0:
             meaning = _RESPONSE_CODES.get(code, "unknown") if type(code) is int else "unknown"
             raise QuizImportError(1, f"the API answered response_code {code} ({meaning})")
@@ -57,6 +63,7 @@ def import_opentdb(text: str, meta: QuizMeta) -> ImportResult:
         raise QuizImportError(1, 'expected an Open Trivia DB response with a "results" list')
 
     lines = _result_lines(text)
+    results = _decoded(results)
     builder = QuizBuilder(meta)
     difficulties: set[str | None] = set()
     categories: set[str | None] = set()
@@ -77,6 +84,55 @@ def import_opentdb(text: str, meta: QuizMeta) -> ImportResult:
     return builder.result(level=level, description=description)
 
 
+_TEXT_FIELDS = ("type", "difficulty", "category", "question", "correct_answer")
+
+
+def _decoded(results: list[Any]) -> list[Any]:
+    """Results downloaded with ``encode=base64``, ``url3986`` or ``urlLegacy``, decoded.
+
+    Base64 shows in the type ("bXVsdGlwbGU=" is "multiple"); the URL encodings in question
+    texts without a single space but with %XX or + (``unquote_plus`` reads both: url3986
+    encodes a literal + as %2B).
+    """
+    items = [item for item in results if isinstance(item, dict)]
+    kinds = [item.get("type") for item in items]
+    if any(isinstance(kind, str) and kind in _ENCODED_TYPES for kind in kinds):
+        return [
+            _map_texts(item, _from_base64) if isinstance(item, dict) else item for item in results
+        ]
+    questions = [item.get("question") for item in items]
+    texts = [q for q in questions if isinstance(q, str)]
+    if (
+        texts
+        and not any(" " in q for q in texts)
+        and any(re.search(r"%[0-9A-Fa-f]{2}|\+", q) for q in texts)
+    ):
+        return [
+            _map_texts(item, urllib.parse.unquote_plus) if isinstance(item, dict) else item
+            for item in results
+        ]
+    return results
+
+
+def _from_base64(text: str) -> str:
+    try:
+        return base64.b64decode(text, validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return text  # left as it is: the item is then reported as it stands
+
+
+def _map_texts(item: dict[str, Any], decode: Any) -> dict[str, Any]:
+    decoded = dict(item)
+    for key in _TEXT_FIELDS:
+        if isinstance(item.get(key), str):
+            decoded[key] = decode(item[key])
+    wrong = item.get("incorrect_answers")
+    if isinstance(wrong, list):
+        decoded["incorrect_answers"] = [decode(w) if isinstance(w, str) else w for w in wrong]
+    decoded["_decoded"] = True  # already plain text: no HTML entities to decode
+    return decoded
+
+
 def _draft(builder: QuizBuilder, item: Any, number: int, line: int) -> DraftQuestion | None:
     where = f"result {number}"
     if not isinstance(item, dict):
@@ -84,15 +140,14 @@ def _draft(builder: QuizBuilder, item: Any, number: int, line: int) -> DraftQues
         return None
     kind = item.get("type")
     if kind not in ("multiple", "boolean"):
-        encoded = isinstance(kind, str) and kind in _ENCODED_TYPES
-        hint = " (download with the default encoding, not base64)" if encoded else ""
-        builder.problem(line, f'{where} has an unknown type "{kind}"{hint}; skipped')
+        builder.problem(line, f'{where} has an unknown type "{kind}"; skipped')
         return None
     question, right = item.get("question"), item.get("correct_answer")
     if not isinstance(question, str) or not isinstance(right, str):
         builder.problem(line, f'{where} has no "question" or "correct_answer" text; skipped')
         return None
-    question, right = html.unescape(question), html.unescape(right)
+    unescape = (lambda t: t) if item.get("_decoded") else html.unescape
+    question, right = unescape(question), unescape(right)
     if kind == "boolean":  # the options are always True and False: incorrect_answers adds nothing
         if right.strip().lower() not in ("true", "false"):
             builder.problem(line, f"{where}: a boolean answer must be True or False; skipped")
@@ -104,7 +159,7 @@ def _draft(builder: QuizBuilder, item: Any, number: int, line: int) -> DraftQues
         if not isinstance(wrong, list) or not all(isinstance(w, str) for w in wrong):
             builder.problem(line, f'{where}: "incorrect_answers" must be a list of texts; skipped')
             return None
-        options = [DraftOption(html.unescape(w)) for w in wrong]
+        options = [DraftOption(unescape(w)) for w in wrong]
         correct = zlib.crc32(question.encode("utf-8", "surrogatepass")) % (len(options) + 1)
         options.insert(correct, DraftOption(right))
     return DraftQuestion(line=line, text=question, options=options, correct=correct)

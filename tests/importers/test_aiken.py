@@ -86,3 +86,22 @@ def test_duplicate_letters_and_a_single_option_are_reported() -> None:
 def test_text_that_is_no_aiken_at_all_cannot_be_imported() -> None:
     with pytest.raises(QuizImportError, match="no question could be imported"):
         import_text("Just some prose.\nNothing here.", "aiken")
+
+
+def test_options_without_a_space_after_the_parenthesis_as_moodle_reads_them() -> None:
+    text = (
+        "Is the sky blue?\nA)Yes\nB)No\nC) Sometimes\nANSWER: A\n\n"
+        "Who wrote it?\nA.Smith\nB. Jones\nANSWER: B"
+    )
+    result = import_text(text, "aiken")
+    quiz = round_trip(result)
+    assert [o.text.get("en") for o in quiz.questions[0].options] == ["Yes", "No", "Sometimes"]
+    assert [o.text.get("en") for o in quiz.questions[1].options] == ["Smith", "Jones"]
+    assert [str(p) for p in result.problems if "skipped" in p.message] == []
+
+
+def test_a_question_starting_like_an_abbreviation_is_not_an_option() -> None:
+    text = "U.S. state with the most people?\nA.California\nB.Texas\nANSWER: A"
+    (question,) = round_trip(import_text(text, "aiken")).questions
+    assert question.text.get("en") == "U.S. state with the most people?"
+    assert [o.text.get("en") for o in question.options] == ["California", "Texas"]

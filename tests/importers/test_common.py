@@ -16,8 +16,9 @@ from bot.importers import (
     dump_quiz_yaml,
     import_quiz,
     import_text,
+    quiz_parts,
 )
-from bot.quiz_loader import MAX_QUESTIONS, MAX_TEXT_CHARS
+from bot.quiz_loader import MAX_FILE_BYTES, MAX_QUESTIONS, MAX_TEXT_CHARS, load_quiz_text
 from tests.conftest import ROOT
 from tests.importers.support import SAMPLES, reload, round_trip
 
@@ -117,13 +118,28 @@ def test_a_byte_order_mark_is_ignored(tmp_path: Path) -> None:
     assert round_trip(import_quiz(path, "opentdb")).questions[0].correct_option_id == "a"
 
 
-def test_only_the_first_500_questions_are_written_and_the_cut_is_reported() -> None:
+def test_over_500_questions_are_split_into_quizzes_that_each_validate() -> None:
     aiken = "\n".join(f"Question {n}?\nA. x\nB. y\nANSWER: B\n" for n in range(MAX_QUESTIONS + 2))
-    result = import_text(aiken, "aiken")
-    assert len(result.quiz["questions"]) == MAX_QUESTIONS
-    cut = [p for p in result.problems if "at most 500 questions" in p.message]
-    assert [p.line for p in cut] == [MAX_QUESTIONS * 5 + 1]
-    assert reload(result).errors == []
+    result = import_text(aiken, "aiken", name="big")
+    parts = [part for part, _ in quiz_parts(result.quiz)]
+    assert [(p["id"], p["title"]["en"], len(p["questions"])) for p in parts] == [
+        ("big", "Big (1/2)", MAX_QUESTIONS),
+        ("big-2", "Big (2/2)", 2),
+    ]
+    for part, text in quiz_parts(result.quiz):  # written with libyaml's emitter
+        assert yaml.safe_load(text) == part
+        report = load_quiz_text(text, "quizzes/big.yaml", "big")
+        assert report.errors == []
+    assert parts[1]["questions"][1]["text"]["en"] == f"Question {MAX_QUESTIONS + 1}?"
+
+
+def test_a_quiz_over_the_file_size_limit_is_split_by_size() -> None:
+    long = "w" * (MAX_TEXT_CHARS - 20)
+    aiken = "\n".join(f"{long} {n}?\nA. x\nB. y\nANSWER: B\n" for n in range(150))
+    parts = [part for part, _ in quiz_parts(import_text(aiken, "aiken").quiz)]
+    assert len(parts) == 2
+    assert sum(len(p["questions"]) for p in parts) == 150
+    assert all(len(dump_quiz_yaml(p).encode()) <= MAX_FILE_BYTES for p in parts)
 
 
 def test_texts_over_the_loaders_limit_are_reported_not_written() -> None:

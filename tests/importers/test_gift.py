@@ -22,6 +22,7 @@ def test_the_sample_round_trips_with_its_questions_options_answers_and_feedback(
         "q4",
         "html",
         "missing-word",
+        "loopback",
     ]
     assert [summary(q) for q in quiz.questions] == [
         (
@@ -84,6 +85,13 @@ def test_the_sample_round_trips_with_its_questions_options_answers_and_feedback(
             [None, None, None],
             "The answer is: TCP.",
         ),
+        (
+            "127.0.0.1 is a loopback address.",  # true/false: as Open Trivia DB booleans
+            ["True", "False"],
+            "True",
+            [None, "It is."],
+            "Yes: all of 127.0.0.0/8 is loopback.",
+        ),
     ]
 
 
@@ -94,7 +102,6 @@ def test_every_skipped_or_incomplete_item_is_reported_with_its_line() -> None:
         'What does the "S"': 'question "q4" has no explanation',
         "::HTML::": 'question "html" has no explanation',
         "::Missing word::": 'question "missing-word" has no explanation',
-        "::Loopback::": f'question "Loopback" is a true/false question; {SKIPPED}',
         "::Short answer::": f'question "Short answer" is a short-answer question; {SKIPPED}',
         "::Numeric::": f'question "Numeric" is a numerical question; {SKIPPED}',
         "::Matching::": f'question "Matching" is a matching question; {SKIPPED}',
@@ -197,7 +204,102 @@ def test_weights_of_100_and_0_are_an_ordinary_question() -> None:
 
 def test_a_file_without_any_multiple_choice_question_cannot_be_imported() -> None:
     with pytest.raises(QuizImportError) as caught:
-        import_text("// only this\n\n::TF::Sky is blue {T}\n\n::E::Essay {}", "gift")
+        import_text("// only this\n\n::N::How many? {#3}\n\n::E::Essay {}", "gift")
     assert caught.value.line == 3
     assert "no question could be imported (2 problems reported)" in str(caught.value)
     assert [p.line for p in caught.value.problems] == [3, 5]
+
+
+@pytest.mark.parametrize(
+    ("answers", "correct", "notes", "explanation"),
+    [
+        ("T", "True", [None, None], "The answer is: True."),
+        ("FALSE", "False", [None, None], "The answer is: False."),
+        ("F#No, it is.#Right, it is not.", "False", ["No, it is.", None], "Right, it is not."),
+        ("TRUE####Always.", "True", [None, None], "Always."),
+    ],
+)
+def test_true_false_questions_have_true_and_false_options(
+    answers: str, correct: str, notes: list[str | None], explanation: str
+) -> None:
+    (question,) = round_trip(import_text(f"::TF::Is it? {{{answers}}}", "gift")).questions
+    assert summary(question) == ("Is it?", ["True", "False"], correct, notes, explanation)
+
+
+def test_format_markers_are_stripped_from_options_and_feedback_too() -> None:
+    gift = (
+        "::M::[markdown]Which **one**? {\n=[plain]Right#[html]<i>Because</i> it is.\n"
+        "~[moodle]Wrong#[plain]Not <this>.\n####[html]<p>General</p>}"
+    )
+    (question,) = round_trip(import_text(gift, "gift")).questions
+    assert summary(question) == (
+        "Which **one**?",
+        ["Right", "Wrong"],
+        "Right",
+        [None, "Not <this>."],  # [plain]: angle brackets are text
+        "Because it is.\n\nGeneral",
+    )
+
+
+def test_html_becomes_the_text_a_reader_sees() -> None:
+    gift = (
+        "::H::[html]<p>Tom &amp; Jerry&#39;s <!-- a note for teachers --><b>best</b>"
+        "<br>episode?</p><script>alert(1)</script>{=<span>Yes &lt;3</span> ~No}"
+    )
+    result = import_text(gift, "gift")
+    (question,) = round_trip(result).questions
+    assert summary(question)[:2] == ("Tom & Jerry's best\nepisode?", ["Yes <3", "No"])
+
+
+def test_moodle_exports_without_a_marker_are_html_too_but_plain_text_is_left_alone() -> None:
+    gift = "<p>What is 2 &lt; 3?</p>{=true ~false}\n\nIs a < b and c > d? {=yes ~no}"
+    questions = round_trip(import_text(gift, "gift")).questions
+    assert [q.text.get("en") for q in questions] == ["What is 2 < 3?", "Is a < b and c > d?"]
+
+
+def test_dropped_images_and_links_are_reported_and_alt_text_kept() -> None:
+    gift = (
+        '::Flag::[html]<p>Whose flag is this? <img src="@@PLUGINFILE@@/flag.png" alt="flag">'
+        ' See <a href="https://example.org/flags">the list</a>.</p>{=France#Yes. ~Italy}'
+    )
+    result = import_text(gift, "gift")
+    (question,) = round_trip(result).questions
+    assert question.text.get("en") == "Whose flag is this? [flag] See the list."
+    assert [str(p) for p in result.problems] == [
+        "line 1: an image (@@PLUGINFILE@@/flag.png) was dropped: check that the question "
+        "still makes sense",
+        "line 1: a link to https://example.org/flags was dropped (its text is kept): check "
+        "that the question still makes sense",
+    ]
+
+
+def test_pre_keeps_its_indentation() -> None:
+    gift = (
+        "::Code::[html]<p>What does this print?</p>\n<pre>for i in range(2):\n"
+        "    print(i)\n</pre>{=0 and 1#Yes. ~1 and 2}"
+    )
+    (question,) = round_trip(import_text(gift, "gift")).questions
+    assert question.text.get("en") == "What does this print?\n\nfor i in range(2):\n    print(i)"
+
+
+@pytest.mark.parametrize(
+    ("gift", "text"),
+    [
+        ("The capital of France is {=Paris ~Lyon}.", "The capital of France is _____."),
+        ("Is {=Paris ~Lyon}, or not?", "Is _____, or not?"),
+        ("The {=Seine ~Loire} flows through Paris.", "The _____ flows through Paris."),
+    ],
+)
+def test_a_blank_has_no_space_before_trailing_punctuation(gift: str, text: str) -> None:
+    (question,) = round_trip(import_text(gift, "gift")).questions
+    assert question.text.get("en") == text
+
+
+def test_html_the_parser_cannot_read_is_kept_as_written_and_reported() -> None:
+    result = import_text("::X::[html]<![foo[ x ]]> Q? {=a#Why. ~b}", "gift")
+    (question,) = round_trip(result).questions
+    assert question.text.get("en") == "<![foo[ x ]]> Q?"
+    assert [str(p) for p in result.problems] == [
+        "line 1: HTML that could not be read was kept as written: check that the question "
+        "still makes sense"
+    ]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import json
-from collections.abc import Mapping
+import urllib.parse
+from collections.abc import Callable, Mapping
 
 import pytest
 
@@ -123,12 +125,56 @@ def test_unreadable_answers_raise_with_their_line(text: str, line: int, message:
     assert message in caught.value.message
 
 
-def test_base64_downloads_get_a_hint() -> None:
-    item = {"type": "bXVsdGlwbGU=", "question": "UT8=", "correct_answer": "eA=="}
-    with pytest.raises(QuizImportError) as caught:
-        import_text(api(item), "opentdb")
-    (problem,) = caught.value.problems
-    assert "not base64" in problem.message
+ENCODED_ITEMS = [
+    result('Who wrote "Hamlet" & more?', "Shakespeare", ["Marlowe", "Jonson", "1+1"]),
+    result("Is 2 + 2 = 4?", "True", ["False"]),
+]
+
+
+def _encode(item: dict[str, object], encode: Callable[[str], str]) -> dict[str, object]:
+    return {
+        key: [encode(v) for v in value] if isinstance(value, list) else encode(str(value))
+        for key, value in item.items()
+    }
+
+
+@pytest.mark.parametrize(
+    "encode",
+    [
+        lambda t: base64.b64encode(t.encode()).decode(),
+        lambda t: urllib.parse.quote(t, safe="-_.~"),  # encode=url3986
+        urllib.parse.quote_plus,  # encode=urlLegacy
+    ],
+    ids=["base64", "url3986", "urlLegacy"],
+)
+def test_downloads_in_the_apis_other_encodings_are_decoded(
+    encode: Callable[[str], str],
+) -> None:
+    text = api(*(_encode(item, encode) for item in ENCODED_ITEMS))
+    quiz = round_trip(import_text(text, "opentdb"))
+    assert [summary(q)[:3] for q in quiz.questions] == [
+        (
+            'Who wrote "Hamlet" & more?',
+            summary(quiz.questions[0])[1],
+            "Shakespeare",
+        ),
+        ("Is 2 + 2 = 4?", ["True", "False"], "True"),
+    ]
+    assert sorted(summary(quiz.questions[0])[1]) == ["1+1", "Jonson", "Marlowe", "Shakespeare"]
+    assert quiz.level == "beginner" and quiz.description.get("en").startswith("General Knowledge")
+
+
+def test_a_type_that_is_not_text_is_reported() -> None:
+    text = api({"type": []}, result("Q?", "x", ["y"]))
+    first = import_text(text, "opentdb").problems[0]
+    assert first.message == 'result 1 has an unknown type "[]"; skipped'
+
+
+def test_a_response_code_saved_as_text_is_understood() -> None:
+    ok = json.dumps({"response_code": "0", "results": [result("Q?", "x", ["y"])]})
+    assert len(round_trip(import_text(ok, "opentdb")).questions) == 1
+    with pytest.raises(QuizImportError, match=r"response_code 5 \(rate limit"):
+        import_text(json.dumps({"response_code": "5", "results": []}), "opentdb")
 
 
 def test_lone_surrogates_from_json_escapes_are_reported_not_written() -> None:

@@ -1,4 +1,4 @@
-"""Red-DiscordBot trivia: right answers only, so every question is flagged for wrong options."""
+"""Red-DiscordBot trivia: metadata keys, typed answers as Red accepts them, generated options."""
 
 from __future__ import annotations
 
@@ -7,70 +7,138 @@ import re
 import pytest
 
 from bot.importers import QuizImportError, dump_quiz_yaml, import_quiz, import_text
-from tests.importers.support import SAMPLES, line_of, problems_by_line, reload
+from tests.importers.support import (
+    SAMPLES,
+    line_of,
+    problems_by_line,
+    round_trip,
+    typed_kind_supported,
+)
 
 SAMPLE = SAMPLES / "red_trivia.yaml"
+TYPED = pytest.mark.skipif(
+    not typed_kind_supported(),
+    reason="this checkout's loader has no typed-answer kind yet (engineer typed adds it)",
+)
 QUESTIONS = [
-    ("What is the capital of Australia?", "Canberra"),
-    ("Who painted the Mona Lisa?", "Leonardo da Vinci"),
-    ("In what year did World War II end?", "1945"),
-    ("How many legs does a spider have?", "eight"),
-    ("Is the Sun a star? (yes or no)", "yes"),  # as written: not YAML's True
+    ("What is the capital of Australia?", ["Canberra"]),
+    ("Who painted the Mona Lisa?", ["Leonardo da Vinci", "da Vinci", "Leonardo"]),
+    ("In what year did World War II end?", ["1945"]),
+    ("How many legs does a spider have?", ["eight", "8"]),
+    ("Is the Sun a star? (yes or no)", ["yes", "True", "On"]),  # Red's family of YAML's yes
+    ("What is the smallest prime number?", ["2", "two"]),
+    ("What is the largest ocean?", ["Pacific", "the Pacific"]),  # the later one, as Red
 ]
 
 
-def test_each_question_gets_its_first_answer_as_the_only_option() -> None:
+def typed(quiz: dict[str, object]) -> list[tuple[str, str, list[str]]]:
+    return [
+        (q["kind"], q["text"]["en"], q["answers"]["en"])  # type: ignore[index]
+        for q in quiz["questions"]  # type: ignore[attr-defined]
+    ]
+
+
+def test_each_question_accepts_every_spelling_red_accepts() -> None:
+    quiz = import_quiz(SAMPLE, "red").quiz
+    assert typed(quiz) == [("typed", text, answers) for text, answers in QUESTIONS]
+    assert all("options" not in q and "explanation" not in q for q in quiz["questions"])
+
+
+def test_description_becomes_the_quiz_description_and_no_metadata_becomes_a_question() -> None:
     quiz = import_quiz(SAMPLE, "red").quiz
     assert quiz["id"] == "red_trivia"
-    assert quiz["description"] == {"en": "Red trivia list by Example Trivia Team."}
-    assert [
-        (q["text"]["en"], [o["text"]["en"] for o in q["options"]], q["correct"])
-        for q in quiz["questions"]
-    ] == [(text, [answer], "a") for text, answer in QUESTIONS]
-    assert [q["explanation"]["en"] for q in quiz["questions"]] == [
-        f"The answer is: {answer}." for _, answer in QUESTIONS
-    ]
+    assert quiz["description"] == {
+        "en": "General knowledge for a friendly server: capitals, painters and planets."
+    }
+    texts = [q["text"]["en"] for q in quiz["questions"]]
+    assert not {"AUTHOR", "DESCRIPTION", "CONFIG", "$schema"} & set(texts)
 
 
-def test_every_question_is_reported_as_needing_wrong_options_with_its_line() -> None:
+def test_without_a_description_the_author_is_credited() -> None:
+    quiz = import_text("AUTHOR: Jo\nQ?: [A]\n", "red").quiz
+    assert quiz["description"] == {"en": "Red trivia list by Jo."}
+
+
+def test_skipped_items_repeats_and_dropped_answers_are_reported_with_their_lines() -> None:
     problems = problems_by_line(import_quiz(SAMPLE, "red"))
-    for number, (text, answer) in enumerate(QUESTIONS, start=1):
-        messages = problems[line_of(SAMPLE, text)]
-        assert messages[0].startswith(f'question "q{number}" has no explanation')
-        assert messages[1].startswith(
-            f'question "q{number}" needs wrong options: Red lists only the right answer, "{answer}"'
+    first_ocean = line_of(SAMPLE, "largest ocean")
+    assert problems == {
+        line_of(SAMPLE, "red planet"): ["question has no answers; skipped"],
+        line_of(SAMPLE, 'symbol "O"') + 1: [
+            "an answer is a list or mapping, not text; it was left out"
+        ],
+        line_of(SAMPLE, 'symbol "O"'): ["question has no answers; skipped"],
+        line_of(SAMPLE, "- two") - 1: ["an answer is empty, not text; it was left out"],
+        first_ocean: [
+            'question "What is the largest ocean?" is asked again on line '
+            f"{line_of(SAMPLE, 'largest ocean', 2)}; the answers there are kept, as Red does"
+        ],
+    }
+
+
+@TYPED
+def test_the_typed_import_validates() -> None:
+    quiz = round_trip(import_quiz(SAMPLE, "red"))
+    assert len(quiz.questions) == len(QUESTIONS)
+
+
+def test_choices_make_multiple_choice_questions_from_sibling_answers() -> None:
+    result = import_quiz(SAMPLE, "red", choices=4)
+    quiz = round_trip(result)
+    firsts = {answers[0] for _, answers in QUESTIONS}
+    for question, (text, answers) in zip(quiz.questions, QUESTIONS, strict=True):
+        options = [o.text.get("en") for o in question.options]
+        right = question.option(question.correct_option_id)
+        assert right is not None
+        assert (question.text.get("en"), right.text.get("en"), len(options)) == (
+            text,
+            answers[0],
+            4,
         )
-    assert problems[line_of(SAMPLE, "Mona Lisa")][1].endswith(
-        '"Leonardo da Vinci" ("da Vinci", "Leonardo": other spellings of it); '
-        "add 1 to 9 wrong options"
+        assert set(options) <= firsts  # wrong options are other questions' answers
+        assert len(set(options)) == 4
+    assert import_quiz(SAMPLE, "red", choices=4).quiz == result.quiz  # repeatable
+    explanation = quiz.questions[1].explanation.get("en")
+    assert explanation == "The answer is: Leonardo da Vinci (also written: da Vinci, Leonardo)."
+
+
+def test_a_wrong_option_is_never_an_accepted_spelling_and_numbers_get_numbers() -> None:
+    text = "\n".join(
+        [
+            "Year the war ended?: [1945, nineteen forty-five]",
+            "Year of the moon landing?: [1969]",
+            "Year of the fall of the wall?: [1989]",
+            "Year of the first flight?: [1903]",
+            "Capital of France?: [Paris]",
+            "Capital of Italy?: [Rome]",
+            "Capital of Spain?: [Madrid]",
+            "Spelled with an accent?: [Pokémon]",
+            "Spelled without one?: [POKEMON, Pikachu]",
+        ]
     )
-    assert problems[line_of(SAMPLE, "red planet")] == ["question has no answers; skipped"]
-    assert problems[line_of(SAMPLE, 'symbol "O"')] == [
-        "the answers must be a list of texts, as in [Paris]; skipped"
+    questions = import_text(text, "red", choices=3).quiz["questions"]
+    for question in questions[:4]:
+        options = [o["text"]["en"] for o in question["options"]]
+        assert all(o.isdigit() for o in options), options
+    for question in questions[7:]:
+        options = [o["text"]["en"].lower() for o in question["options"]]
+        assert options.count("pokémon") + options.count("pokemon") == 1, options
+
+
+def test_too_few_distinct_answers_keep_the_questions_typed_and_say_so() -> None:
+    result = import_text("A?: [yes]\nB?: [Yes]\nC?: [no]\n", "red", choices=4)
+    assert {q["kind"] for q in result.quiz["questions"]} == {"typed"}
+    assert [str(p) for p in result.problems] == [
+        "line 1: the list has 2 different answers, too few for 4 options; its questions are "
+        "typed-answer questions"
     ]
-    assert len(problems) == len(QUESTIONS) + 2  # AUTHOR and CONFIG are no questions
 
 
-def test_the_validator_lists_each_question_needing_wrong_options_with_file_and_line() -> None:
-    result = import_quiz(SAMPLE, "red")
-    dumped = dump_quiz_yaml(result.quiz).split("\n")
-    report = reload(result, "quizzes/red_trivia.yaml")
-    assert report.quizzes == []
-    assert [str(e) for e in report.errors] == [
-        f'quizzes/red_trivia.yaml:{line}: question "q{n}": has 1 options; a question needs 2 to 10'
-        for n, line in enumerate(
-            (i for i, text in enumerate(dumped, start=1) if text.strip() == "options:"),
-            start=1,
-        )
-    ]
-    assert len(report.errors) == len(QUESTIONS)
-
-
-def test_adding_wrong_options_makes_the_import_valid() -> None:
-    result = import_quiz(SAMPLE, "red")
-    for question in result.quiz["questions"]:
-        question["options"].append({"id": "b", "text": {"en": "Something else"}})
-    assert reload(result).errors == []
+@pytest.mark.parametrize(("fmt", "choices"), [("gift", 4), ("red", 1), ("red", 11)])
+def test_bad_choices_are_refused_as_arguments(fmt: str, choices: int) -> None:
+    with pytest.raises(ValueError, match="--choices") as caught:
+        import_text("Q?: [a]\n", fmt, choices=choices)
+    assert not isinstance(caught.value, QuizImportError)
 
 
 @pytest.mark.parametrize(
@@ -79,8 +147,8 @@ def test_adding_wrong_options_makes_the_import_valid() -> None:
         ("AUTHOR: me\nQ?: [a\n", 3, "not valid YAML"),
         ("- just\n- a list\n", 1, "a mapping of question: [answers]"),
         ("", 1, "a mapping of question: [answers]"),
-        ("AUTHOR: me\nCONFIG: {delay: 10}\n", 1, "no question could be imported"),
-        ("a: 1\n---\nb: 2\n", 2, "not valid YAML"),
+        ("AUTHOR: me\nDESCRIPTION: x\nCONFIG: {delay: 10}\n", 1, "no question could be imported"),
+        ("a: [1]\n---\nb: [2]\n", 2, "not valid YAML"),
         ("Q?: [a]\nR?: [\x07]\n", 2, "character U+0007 is not allowed"),
     ],
 )
@@ -92,11 +160,32 @@ def test_unreadable_lists_raise_with_their_line(text: str, line: int, message: s
 
 
 def test_anchors_and_aliases_cost_nothing_and_scalars_keep_their_spelling() -> None:
-    text = "x: &a [one, two]\ny: *a\n1.50: [0x1F]\n"
-    quiz = import_text(text, "red").quiz
-    assert [(q["text"]["en"], q["options"][0]["text"]["en"]) for q in quiz["questions"]] == [
-        ("x", "one"),
-        ("y", "one"),
-        ("1.50", "0x1F"),
+    text = "x: &a [one, two]\ny: *a\n1.50: [0x1F, 007]\nOn?: [off]\n"
+    assert typed(import_text(text, "red").quiz) == [
+        ("typed", "x", ["one", "two"]),
+        ("typed", "y", ["one", "two"]),
+        ("typed", "1.50", ["0x1F", "007"]),
+        ("typed", "On?", ["off", "False", "No"]),
     ]
-    assert re.search(r"\n  - id: q3\n", dump_quiz_yaml(quiz))
+    assert re.search(r"\n  - id: q3\n", dump_quiz_yaml(import_text(text, "red").quiz))
+
+
+def test_answers_without_letters_or_over_the_limit_are_left_out_and_reported() -> None:
+    long = "z" * 201
+    result = import_text(f"Q?: ['?!', {long}, fine]\nR?: ['...']\n", "red")
+    assert typed(result.quiz) == [("typed", "Q?", ["fine"])]
+    assert [str(p) for p in result.problems] == [
+        'line 1: answer "?!" has no letters or digits; left out',
+        "line 1: an answer is 201 characters; the limit is 200; left out",
+        'line 2: answer "..." has no letters or digits; left out',
+        "line 2: question has no usable answer; skipped",
+    ]
+
+
+def test_a_large_list_is_read_with_libyaml_and_keeps_its_lines() -> None:
+    text = "".join(f"Question {n}?:\n- answer {n}\n" for n in range(20_000)) + "Bad?: {x: 1}\n"
+    result = import_text(text, "red")
+    assert len(result.quiz["questions"]) == 20_000
+    assert [str(p) for p in result.problems] == [
+        'line 40001: "Bad?" holds settings, not answers; skipped'
+    ]
