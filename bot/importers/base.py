@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.answer_matching import normalize
 from bot.quiz_loader import ID_PATTERN, MAX_OPTIONS, MAX_TEXT_CHARS, MIN_OPTIONS
 
 OPTION_IDS = "abcdefghij"
@@ -102,25 +103,6 @@ def restate(answer: str) -> str:
     text = text if text.endswith((".", "!", "?", "…")) else text + "."
     # An answer near the text limit cannot be quoted in full; the loader would refuse it.
     return text if len(text) <= MAX_TEXT_CHARS else "The answer is the correct option."
-
-
-_KEPT = frozenset("#&%@+$")  # part of an answer: C#, AT&T, 100%
-_DROPPED = frozenset("'’‘`´ʼ")  # apostrophes join: "don't" is "dont"
-
-
-def normalize(text: str) -> str:
-    """``text`` as typed answers are compared (as ``bot.answer_matching`` does): case,
-    diacritics, punctuation and spacing ignored."""
-    kept: list[str] = []
-    for char in unicodedata.normalize("NFKD", text.casefold()):
-        if unicodedata.combining(char) or char in _DROPPED:
-            continue
-        category = unicodedata.category(char)
-        if char in _KEPT or not (category.startswith(("P", "Z", "C")) or char.isspace()):
-            kept.append(char)
-        else:
-            kept.append(" ")
-    return " ".join("".join(kept).casefold().split())
 
 
 _ASCII_MATCHABLE = re.compile(r"[A-Za-z0-9#&%@+$^=|~<>]")

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import yaml
 
+from bot.answer_matching import normalize
 from bot.importers.base import (
     DraftOption,
     DraftQuestion,
@@ -27,7 +28,6 @@ from bot.importers.base import (
     QuizBuilder,
     QuizImportError,
     QuizMeta,
-    normalize,
 )
 
 if TYPE_CHECKING:
