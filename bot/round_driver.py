@@ -432,7 +432,7 @@ class RoundDriver(abc.ABC, Generic[L]):
         live.message_id = None
 
     async def _count(self, question: RoundQuestion) -> int:
-        answers = await self.engine.storage.round_answers(question.round_id)
+        answers = await self.engine._storage.round_answers(question.round_id)
         return sum(1 for a in answers if a.number == question.number)
 
     async def _recover(self, round_id: int) -> RoundQuestion | None:
@@ -480,11 +480,11 @@ class RoundDriver(abc.ABC, Generic[L]):
             return
         record = {"v": 1, "n": live.question.number, "m": live.message_id}
         raw = json.dumps(record | self.message_fields(live))
-        await self.engine.storage.set_value(self.message_scope, str(live.question.round_id), raw)
+        await self.engine._storage.set_value(self.message_scope, str(live.question.round_id), raw)
 
     async def _recall(self, live: L) -> bool:
         """Adopt the message a previous process posted for the open question, if any."""
-        raw = await self.engine.storage.get_value(self.message_scope, str(live.question.round_id))
+        raw = await self.engine._storage.get_value(self.message_scope, str(live.question.round_id))
         if not raw:
             return False
         try:
@@ -499,7 +499,7 @@ class RoundDriver(abc.ABC, Generic[L]):
         return True
 
     async def forget(self, round_id: int) -> None:
-        await self.engine.storage.set_value(self.message_scope, str(round_id), None)
+        await self.engine._storage.set_value(self.message_scope, str(round_id), None)
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(coroutine)

@@ -267,8 +267,7 @@ EXPORT_COLUMNS = [
 async def _export(args: argparse.Namespace) -> int:
     settings = _settings()
     async with open_app(settings) as app:
-        attempts = await app.storage.attempts_for_quiz(args.quiz)
-        answers = await app.storage.answers_for_quiz(args.quiz)
+        attempts, answers = await app.engine.export(args.quiz)
     text = render_export(attempts, answers, args.format)
     if args.out:
         _write_file(Path(args.out), text)

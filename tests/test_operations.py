@@ -140,7 +140,7 @@ def correct_positions(catalog: QuizCatalog, engine: QuizEngine):
     async def positions(who: Participant) -> list[int]:
         quiz = catalog.get(SEED_QUIZ)
         start = await engine.start(who, SEED_QUIZ)
-        attempt = await engine.storage.get_attempt(start.question.attempt_id)
+        attempt = await engine._storage.get_attempt(start.question.attempt_id)
         return [list(attempt.option_order[q.id]).index(q.correct_option_id) for q in quiz.questions]
 
     return positions

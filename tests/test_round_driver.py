@@ -175,7 +175,7 @@ async def open_question(engine: QuizEngine) -> RoundQuestion:
 
 
 async def recorded_message(engine: QuizEngine, question: RoundQuestion) -> str | None:
-    return await engine.storage.get_value(message_scope(PLATFORM), str(question.round_id))
+    return await engine._storage.get_value(message_scope(PLATFORM), str(question.round_id))
 
 
 async def test_a_round_runs_question_refresh_reveal_pause_next_question_end(
@@ -296,7 +296,7 @@ async def test_a_round_whose_quiz_is_gone_is_ended_at_restart(
     question = await launch(driver)
     await driver.shutdown()
     clock.advance(SECONDS)
-    without = QuizEngine(QuizCatalog(), engine.storage, clock=clock)  # the quiz was removed
+    without = QuizEngine(QuizCatalog(), engine._storage, clock=clock)  # the quiz was removed
     restarted = make(without)
     await restart(restarted)
     assert restarted.events == []
@@ -356,7 +356,7 @@ async def test_an_error_is_retried_later_and_a_fatal_one_ends_the_round(
     await advance(clock, TIMING.pause, driver)
     assert driver.kinds() == ["question", "close", "reveal"]
     assert not driver.running(question.round_id)
-    round_ = await engine.storage.get_round(question.round_id)
+    round_ = await engine._storage.get_round(question.round_id)
     assert round_ is not None and round_.status is RoundStatus.STOPPED
 
 

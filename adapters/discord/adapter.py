@@ -74,7 +74,7 @@ class QuizClient(discord.Client):
         await self.tree.set_translator(QuizTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         try:
-            await sync_if_changed(self.tree, self.engine.storage, self.settings.discord_guild_id)
+            await sync_if_changed(self.tree, self.engine, self.settings.discord_guild_id)
         except discord.HTTPException:
             # Stale commands are better than no bot: presses and known commands still work,
             # and `quizbot discord-sync` can retry.

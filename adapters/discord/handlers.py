@@ -74,7 +74,6 @@ from bot.rounds import (
     RoundStartOutcome,
 )
 from bot.stats import QuizStats
-from bot.storage import AttemptKind
 from bot.text_direction import paragraph, strip_controls
 from bot.views import (
     AnswerFeedback,
@@ -449,28 +448,22 @@ class QuizHandlers:
         async with self._handling(interaction):
             who = participant(interaction)
 
-            async def answer() -> tuple[AnswerFeedback, bool]:
-                feedback = await self.engine.answer_at(who, attempt_id, number, option)
-                review = False
-                if feedback.result is not None:
-                    attempt = await self.engine.storage.get_attempt(feedback.result.attempt_id)
-                    review = attempt is not None and attempt.kind is AttemptKind.REVIEW
-                return feedback, review
-
-            feedback, review = await self._in_time(
-                interaction, answer(), interaction.response.defer
+            feedback = await self._in_time(
+                interaction,
+                self.engine.answer_at(who, attempt_id, number, option),
+                interaction.response.defer,
             )
             if feedback.outcome is not AnswerOutcome.ACCEPTED or feedback.question is None:
                 await self._notice(interaction, feedback.notice, feedback.language)
                 return
             await self._update(
                 interaction,
-                self._feedback_messages(interaction, feedback, review=review),
+                self._feedback_messages(interaction, feedback),
                 private=is_private_reply(interaction),
             )
 
     def _feedback_messages(
-        self, interaction: discord.Interaction[Any], feedback: AnswerFeedback, *, review: bool
+        self, interaction: discord.Interaction[Any], feedback: AnswerFeedback
     ) -> list[Outgoing]:
         assert feedback.question is not None
         pages = rendering.feedback_pages(feedback)
@@ -481,16 +474,16 @@ class QuizHandlers:
             following = rendering.question_pages(feedback.next_question)
             messages += _pages_to_messages(following, buttons.answer_view(feedback.next_question))
         elif feedback.result is not None:
-            messages += self._result_messages(interaction, feedback.result, review=review)
+            messages += self._result_messages(interaction, feedback.result)
         return messages
 
     def _result_messages(
-        self, interaction: discord.Interaction[Any], result: QuizResult, *, review: bool
+        self, interaction: discord.Interaction[Any], result: QuizResult
     ) -> list[Outgoing]:
         language = result.language
         other = t("other_quiz", language) if len(self.engine.catalog) > 1 else None
         # "Try again" restarts the whole quiz: under a review it would promise something else.
-        retry = None if review else t("retry", language)
+        retry = None if result.review else t("retry", language)
         view = buttons.result_view(result.quiz_id, interaction.user.id, retry, other)
         return _pages_to_messages(rendering.result_pages(result), view)
 

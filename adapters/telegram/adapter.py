@@ -247,7 +247,7 @@ class TelegramAdapter:
                     urlsplit(webhook_url).path,
                     secret,
                     functools.partial(self._queue_update, application),
-                    self.engine.storage.healthy,
+                    self.engine.healthy,
                 )
                 await self.webhook.start(self.listen, self.settings.port)
                 log.info("telegram: webhook server on %s:%s", self.listen, self.settings.port)
@@ -311,8 +311,8 @@ class TelegramAdapter:
         fingerprint = hashlib.sha256(json.dumps(wanted, sort_keys=True).encode()).hexdigest()
         key = str(application.bot.id)
         admins_key = f"{key}:admins"
-        storage = self.engine.storage
-        if await storage.get_value(COMMANDS_SCOPE, key) == fingerprint:
+        engine = self.engine
+        if await engine.get_value(COMMANDS_SCOPE, key) == fingerprint:
             return
         bot = application.bot
         try:
@@ -337,7 +337,7 @@ class TelegramAdapter:
             except TelegramError as error:  # e.g. an admin who never opened the bot's chat
                 log.warning("telegram: no admin command menu for %s (%s)", admin, error)
                 complete = False
-        before = json.loads(await storage.get_value(COMMANDS_SCOPE, admins_key) or "[]")
+        before = json.loads(await engine.get_value(COMMANDS_SCOPE, admins_key) or "[]")
         for former in set(before) - set(admins):
             scope = BotCommandScopeChat(int(former))
             try:
@@ -347,9 +347,9 @@ class TelegramAdapter:
             except TelegramError as error:
                 log.warning("telegram: could not remove the admin menu of %s (%s)", former, error)
                 complete = False
-        await storage.set_value(COMMANDS_SCOPE, admins_key, json.dumps(admins))
+        await engine.set_value(COMMANDS_SCOPE, admins_key, json.dumps(admins))
         if complete:  # else the next start tries again
-            await storage.set_value(COMMANDS_SCOPE, key, fingerprint)
+            await engine.set_value(COMMANDS_SCOPE, key, fingerprint)
 
     def _guarded(self, handler: Handler) -> Handler:
         """``handler``, but an exception is logged and the user told briefly, never raised."""
@@ -511,7 +511,7 @@ class TelegramAdapter:
 
     async def _poll_mode(self, chat_id: int, quiz_id: str) -> bool:
         """Whether questions go out as quiz polls: the chat's choice, else the quiz's."""
-        chosen = await self.engine.storage.get_value(CHAT_MODE_SCOPE, str(chat_id))
+        chosen = await self.engine.get_value(CHAT_MODE_SCOPE, str(chat_id))
         if chosen in ("poll", "buttons"):
             return chosen == "poll"
         quiz = self.engine.catalog.get(quiz_id)
@@ -556,7 +556,7 @@ class TelegramAdapter:
             chat_id=chat_id,
             explanation_complete=plan.explanation_complete,
         )
-        await self.engine.storage.set_value(POLL_SCOPE, message.poll.id, link.dumps())
+        await self.engine.set_value(POLL_SCOPE, message.poll.id, link.dumps())
         return True
 
     async def _send_next(
@@ -588,9 +588,7 @@ class TelegramAdapter:
     async def _remember_user(self, chat: Chat, user: User) -> None:
         """Keep the name of who a group menu is for, to name them to others who press it."""
         if chat.type != ChatType.PRIVATE:
-            await self.engine.storage.touch_user(
-                PLATFORM, str(user.id), participant(user).display_name
-            )
+            await self.engine.remember_user(participant(user))
 
     # -- commands ------------------------------------------------------------------------------
 
@@ -632,11 +630,9 @@ class TelegramAdapter:
         chat: Chat,
         user: User,
         quiz_id: str | None,
-        *,
-        restart: bool = False,
     ) -> None:
         who = participant(user)
-        result = await self.engine.start(who, quiz_id, chat_id=str(chat.id), restart=restart)
+        result = await self.engine.start(who, quiz_id, chat_id=str(chat.id))
         await self._after_start(context, chat, user, result)
 
     async def _cmd_progress(self, update: Update, context: Context) -> None:
@@ -689,14 +685,12 @@ class TelegramAdapter:
             text = notice(tt("mode_set", ui, mode=mode_name(poll, ui)), ui)
             await self._send(context, chat.id, text)
             return
-        current = await self.engine.storage.get_value(CHAT_MODE_SCOPE, str(chat.id)) == "poll"
+        current = await self.engine.get_value(CHAT_MODE_SCOPE, str(chat.id)) == "poll"
         rendered = mode_picker(current, ui)
         await self._send(context, chat.id, rendered.html, rendered.markup)
 
     async def _set_mode(self, chat_id: int, poll: bool) -> None:
-        await self.engine.storage.set_value(
-            CHAT_MODE_SCOPE, str(chat_id), "poll" if poll else "buttons"
-        )
+        await self.engine.set_value(CHAT_MODE_SCOPE, str(chat_id), "poll" if poll else "buttons")
 
     async def _cmd_help(self, update: Update, context: Context) -> None:
         chat, user = update.effective_chat, update.effective_user
@@ -836,9 +830,7 @@ class TelegramAdapter:
         if start.outcome in (RoundStartOutcome.CHOOSE, RoundStartOutcome.UNKNOWN_QUIZ):
             # The picker's buttons cannot carry the seconds too (64 bytes): keep them aside.
             key = f"{chat.id}:{user.id}"
-            await self.engine.storage.set_value(
-                ROUND_LIMIT_SCOPE, key, str(seconds) if seconds else None
-            )
+            await self.engine.set_value(ROUND_LIMIT_SCOPE, key, str(seconds) if seconds else None)
             await self._remember_user(chat, user)
             heading = start.notice if start.outcome is RoundStartOutcome.UNKNOWN_QUIZ else None
             rendered = round_picker(start.quizzes, lang, user.id, heading)
@@ -893,16 +885,16 @@ class TelegramAdapter:
             case cb.PickQuiz(quiz_id, owner_id):
                 if await self._refuse_foreign_menu(query, who, owner_id, "quiz"):
                     return
-                await self._on_pick(context, query, who, quiz_id, restart=False)
+                await self._on_pick(context, query, who, quiz_id)
             case cb.Retry(attempt_id) | cb.OtherQuiz(attempt_id):
-                attempt = await self.engine.storage.get_attempt(attempt_id)
+                attempt = await self.engine.attempt_info(attempt_id)
                 if attempt is None or attempt.platform != PLATFORM:
                     await self._toast_invalid(query, who)
                     return
                 if await self._refuse_foreign_menu(query, who, int(attempt.user_id), "quiz"):
                     return
                 if isinstance(data, cb.Retry):
-                    await self._on_pick(context, query, who, attempt.quiz_id, restart=True)
+                    await self._on_retry(context, query, who, attempt_id)
                 else:
                     await self._on_other_quiz(context, query, who)
             case cb.ChooseLanguage(language, owner_id):
@@ -910,7 +902,7 @@ class TelegramAdapter:
                     return
                 await self._on_language(context, query, who, language)
             case cb.StopConfirm(attempt_id, confirm):
-                attempt = await self.engine.storage.get_attempt(attempt_id)
+                attempt = await self.engine.attempt_info(attempt_id)
                 if attempt is None or attempt.platform != PLATFORM:
                     await self._toast_invalid(query, who)
                     return
@@ -944,8 +936,7 @@ class TelegramAdapter:
         if str(owner_id) == who.user_id:
             return False
         ui = await self.engine.interface_language(who)
-        owner = await self.engine.storage.get_user(PLATFORM, str(owner_id))
-        name = (owner.display_name if owner else None) or tt("someone", ui)
+        name = await self.engine.display_name(PLATFORM, str(owner_id)) or tt("someone", ui)
         await query.answer(toast(tt("menu_not_yours", ui, name=name, command=command)))
         return True
 
@@ -975,13 +966,7 @@ class TelegramAdapter:
         await self._send_next(context, chat_id, feedback, owner)
 
     async def _on_pick(
-        self,
-        context: Context,
-        query: CallbackQuery,
-        who: Participant,
-        quiz_id: str,
-        *,
-        restart: bool,
+        self, context: Context, query: CallbackQuery, who: Participant, quiz_id: str
     ) -> None:
         if not self._menu_open(query):
             await self._already_done(query, who)
@@ -990,9 +975,21 @@ class TelegramAdapter:
         await self._close_menu(context, query, None)
         if query.message is None:
             return
-        await self._start_quiz(
-            context, query.message.chat, query.from_user, quiz_id, restart=restart
-        )
+        await self._start_quiz(context, query.message.chat, query.from_user, quiz_id)
+
+    async def _on_retry(
+        self, context: Context, query: CallbackQuery, who: Participant, attempt_id: int
+    ) -> None:
+        if not self._menu_open(query):
+            await self._already_done(query, who)
+            return
+        await query.answer()
+        await self._close_menu(context, query, None)
+        message = query.message
+        if message is None:
+            return
+        result = await self.engine.retry(who, attempt_id, chat_id=str(message.chat.id))
+        await self._after_start(context, message.chat, query.from_user, result)
 
     async def _on_pick_round(
         self, context: Context, query: CallbackQuery, who: Participant, quiz_id: str
@@ -1006,9 +1003,9 @@ class TelegramAdapter:
         if message is None:
             return
         key = f"{message.chat.id}:{query.from_user.id}"
-        seconds = await self.engine.storage.get_value(ROUND_LIMIT_SCOPE, key)
+        seconds = await self.engine.get_value(ROUND_LIMIT_SCOPE, key)
         limit = int(seconds) if seconds and _SECONDS.fullmatch(seconds) else None
-        await self.engine.storage.set_value(ROUND_LIMIT_SCOPE, key, None)
+        await self.engine.set_value(ROUND_LIMIT_SCOPE, key, None)
         await self._begin_round(context, message.chat, query.from_user, quiz_id, limit)
 
     async def _on_other_quiz(
@@ -1076,8 +1073,7 @@ class TelegramAdapter:
         answer = update.poll_answer
         if answer is None or answer.user is None or not answer.option_ids:
             return  # an anonymous vote or a retracted one: nothing to record
-        storage = self.engine.storage
-        link = PollLink.loads(await storage.get_value(POLL_SCOPE, answer.poll_id))
+        link = PollLink.loads(await self.engine.get_value(POLL_SCOPE, answer.poll_id))
         if link is None:
             return
         index = answer.option_ids[0]
@@ -1089,7 +1085,7 @@ class TelegramAdapter:
         )
         if feedback.outcome is AnswerOutcome.NOT_YOURS:
             return  # another member voted on someone's poll in a group: theirs is still open
-        await storage.set_value(POLL_SCOPE, answer.poll_id, None)
+        await self.engine.set_value(POLL_SCOPE, answer.poll_id, None)
         if feedback.outcome is not AnswerOutcome.ACCEPTED:
             return
         if not link.explanation_complete or (not feedback.correct and feedback.wrong_note):

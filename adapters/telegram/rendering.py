@@ -268,7 +268,8 @@ def feedback_message(feedback: AnswerFeedback) -> str:
 
 
 def result_message(result: QuizResult, owner: str | None = None) -> Rendered:
-    """Score and per-question marks, with buttons to retry or to pick another quiz."""
+    """Score and per-question marks, with buttons to retry (not after a review) or to pick
+    another quiz."""
     lang = result.language
     lines = [f"🏁 <b>{esc(t('result_title', lang, title=result.quiz_title))}</b>"]
     if owner:
@@ -282,20 +283,19 @@ def result_message(result: QuizResult, owner: str | None = None) -> Rendered:
     for mark in result.marks:
         sign = "✓" if mark.correct else ("✗" if mark.correct is False else "·")
         lines.append(esc(f"{sign} {mark.number}. {' '.join(mark.text.split())}"))
-    markup = InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(
-                    button_label(t("retry", lang), lang),
-                    callback_data=cb.encode(cb.Retry(result.attempt_id)),
-                ),
-                InlineKeyboardButton(
-                    button_label(t("other_quiz", lang), lang),
-                    callback_data=cb.encode(cb.OtherQuiz(result.attempt_id)),
-                ),
-            ]
-        ]
-    )
+    row = [
+        InlineKeyboardButton(
+            button_label(t("other_quiz", lang), lang),
+            callback_data=cb.encode(cb.OtherQuiz(result.attempt_id)),
+        )
+    ]
+    if not result.review:  # "Try again" restarts the whole quiz: not what a review promises
+        retry = InlineKeyboardButton(
+            button_label(t("retry", lang), lang),
+            callback_data=cb.encode(cb.Retry(result.attempt_id)),
+        )
+        row.insert(0, retry)
+    markup = InlineKeyboardMarkup([row])
     return Rendered(_direction("\n".join(lines), lang), markup)
 
 

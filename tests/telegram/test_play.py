@@ -98,7 +98,7 @@ async def test_double_tap_is_counted_once(
     assert [c.method for c in changes] == ["editMessageText", "sendMessage"]
     attempt = await engine.active_attempt(Participant("telegram", str(me.user["id"])))
     assert attempt is not None
-    assert len(await engine.storage.answers(attempt[0].id)) == 1
+    assert len(await engine._storage.answers(attempt[0].id)) == 1
     assert api.failed_calls() == []
 
 

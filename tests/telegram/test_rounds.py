@@ -167,7 +167,7 @@ async def test_fifty_members_answer_and_the_reveal_counts_them(
     question, _ = await room.question()
     assert clean(question.text).startswith("👥 Question 1/8")
     assert re.search(r"⏳ \d{1,2} s left · Answers: 0$", clean(question.text))
-    running = await round_engine.storage.active_round("telegram", str(GROUP_ID))
+    running = await round_engine._storage.active_round("telegram", str(GROUP_ID))
     assert running is not None and running.time_limit_seconds == 30
     right = button_for(question, seed, "en", correct=True)
     wrong = button_for(question, seed, "en", correct=False)
@@ -432,7 +432,7 @@ async def test_picking_the_quiz_of_a_round_and_rounds_only_in_groups(
     assert await room.notice() == clean(t("round_started", "en", seconds=7))
     question, _ = await room.question()
     assert re.search(r"⏳ \d s left", clean(question.text))
-    running = await round_engine.storage.active_round("telegram", str(GROUP_ID))
+    running = await round_engine._storage.active_round("telegram", str(GROUP_ID))
     assert running is not None and running.time_limit_seconds == 7
     host.send(f"/quiz group {SEED_QUIZ}")
     assert await room.notice() == clean(t("round_running", "en"))
