@@ -130,7 +130,7 @@ async def _start_bare(adapter: Any) -> Any:
     from telegram import Update
     from telegram.ext import CallbackQueryHandler, ContextTypes
 
-    from adapters.telegram.adapter import ALLOWED_UPDATES
+    from adapters.telegram.app import ALLOWED_UPDATES
 
     async def acknowledge(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if update.callback_query is not None:

@@ -14,7 +14,7 @@ import aiohttp
 import pytest
 
 from adapters.telegram import TelegramAdapter
-from adapters.telegram.adapter import webhook_secret_for
+from adapters.telegram.app import webhook_secret_for
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
