@@ -14,7 +14,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, t
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, SUPPORTED_LANGUAGES, t
+from bot.presenters import progress_lines, stats_hardest, stats_summary
 from bot.quiz_loader import load_quiz_text, load_quizzes, quiz_files
 from bot.stats import QuizStats
 from bot.storage import AnswerRecord, AttemptRecord
@@ -122,37 +123,8 @@ async def _progress(args: argparse.Namespace) -> int:
             print(paragraph(t("no_progress", lang).replace("/quiz", "quizbot play"), lang))
             return 0
         print(paragraph(t("progress_title", lang), lang))
-        for item in report.quizzes:
-            if item.completed_attempts:
-                print(
-                    paragraph(
-                        "  "
-                        + t(
-                            "progress_line",
-                            lang,
-                            title=item.title,
-                            attempts=item.completed_attempts,
-                            best=item.best,
-                            last=item.last,
-                            total=item.total,
-                        ),
-                        lang,
-                    )
-                )
-            if item.in_progress_answered is not None:
-                print(
-                    paragraph(
-                        "  "
-                        + t(
-                            "progress_in_progress",
-                            lang,
-                            title=item.title,
-                            answered=item.in_progress_answered,
-                            total=item.total,
-                        ),
-                        lang,
-                    )
-                )
+        for line in progress_lines(report):
+            print(paragraph("  " + line, lang))
     return 0
 
 
@@ -199,7 +171,7 @@ async def _stats(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         all_stats = await app.engine.stats(args.quiz, args.lang)
     for stats in all_stats:
-        print(format_stats(stats))
+        print(format_stats(stats, args.lang))
     if args.png:
         if len(all_stats) != 1:
             print("quizbot: --png needs one quiz: quizbot stats QUIZ --png FILE", file=sys.stderr)
@@ -215,22 +187,13 @@ async def _stats(args: argparse.Namespace) -> int:
     return 0
 
 
-def format_stats(stats: QuizStats) -> str:
+def format_stats(stats: QuizStats, language: str = DEFAULT_LANGUAGE) -> str:
     """A plain-text report of one quiz's statistics."""
-    lines = [f"{stats.quiz_id}: {stats.title}"]
-    average = (
-        f"{stats.average_score:.1f}/{stats.total_questions}"
-        if stats.average_score is not None
-        else "-"
-    )
-    lines.append(
-        f"  attempts {stats.attempts}, completed {stats.completed}, average score {average}"
-    )
-    hardest = stats.hardest
-    if hardest is not None and hardest.percent_correct is not None:
-        lines.append(
-            f"  hardest: Q{hardest.number} ({hardest.percent_correct:.0f}% correct) {hardest.text}"
-        )
+    lines = [
+        f"{stats.quiz_id}: {stats.title}",
+        paragraph("  " + stats_summary(stats, language), language),
+        paragraph("  " + stats_hardest(stats, language), language),
+    ]
     for question in stats.questions:
         percent = (
             f"{question.percent_correct:3.0f}%" if question.percent_correct is not None else "   -"

@@ -68,3 +68,13 @@ def test_progress_bar_has_one_mark_per_question():
     assert progress_bar(3, 8) == "▰▰▰▱▱▱▱▱"
     assert progress_bar(0, 8) == "▱" * 8
     assert len(progress_bar(50, 100)) == 10  # long quizzes are scaled
+
+
+def test_shared_wording_lives_once() -> None:
+    """A string the platforms share is in bot.i18n only: no adapter table repeats a key."""
+    from adapters.discord.texts import STRINGS as DISCORD
+    from adapters.telegram.texts import TEXTS as TELEGRAM
+
+    assert set(TELEGRAM) & set(STRINGS) == set()
+    assert set(DISCORD) & set(STRINGS) == set()
+    assert set(TELEGRAM) & set(DISCORD) == set()

@@ -12,6 +12,7 @@ import pytest
 
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
+from bot.i18n import t
 from bot.views import Participant
 from quizbot.cli import format_stats, render_export
 from quizbot.logs import StructuredFormatter, configure_logging, redact
@@ -163,8 +164,9 @@ async def test_stats_count_attempts_scores_and_option_picks(catalog, storage):
     assert sum(o.picks for o in first.options) == 2
     assert first.median_seconds is not None and first.median_seconds > 0
     report = format_stats(stats)
-    assert "attempts 3, completed 2, average score 7.5/8" in report
-    assert "hardest: Q1 (50% correct)" in report
+    assert t("stats_summary", "en", attempts=3, completed=2, average="7.5/8") in report
+    hardest = t("stats_hardest", "en", number=1, text=first.text, percent=50)
+    assert " ".join(hardest.split()) in " ".join(report.split())
 
 
 async def test_exports_hold_every_attempt_and_answer(catalog, storage):
@@ -187,7 +189,7 @@ def test_stats_and_export_commands(tmp_path: Path):
     db = tmp_path / "t.db"
     quizbot(["play", SEED_QUIZ, "--user", "zed"], db, "A\nB\n")
     stats = quizbot(["stats"], db)
-    assert stats.returncode == 0 and "attempts 1, completed 0" in stats.stdout
+    assert stats.returncode == 0 and "Attempts: 1 · completed: 0" in stats.stdout
     out = tmp_path / "export.csv"
     assert quizbot(["export", "--out", str(out)], db).returncode == 0
     assert len(out.read_text(encoding="utf-8").splitlines()) == 3

@@ -16,6 +16,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from adapters.telegram import callback_data as cb
 from adapters.telegram.texts import command_descriptions, tt
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, t
+from bot.presenters import progress_lines
 from bot.text_direction import paragraph, strip_controls
 from bot.views import (
     AnswerFeedback,
@@ -363,31 +364,7 @@ def progress_message(report: ProgressReport) -> str:
     if not report.quizzes:
         return _direction(esc(t("no_progress", lang)), lang)
     lines = [f"<b>{esc(t('progress_title', lang))}</b>", ""]
-    for quiz in report.quizzes:
-        if quiz.completed_attempts or quiz.in_progress_answered is None:
-            lines.append(
-                "• "
-                + esc(
-                    t(
-                        "progress_line",
-                        lang,
-                        title=quiz.title,
-                        attempts=quiz.completed_attempts,
-                        best="–" if quiz.best is None else quiz.best,
-                        last="–" if quiz.last is None else quiz.last,
-                        total=quiz.total,
-                    )
-                )
-            )
-        if quiz.in_progress_answered is not None:
-            line = t(
-                "progress_in_progress",
-                lang,
-                title=quiz.title,
-                answered=quiz.in_progress_answered,
-                total=quiz.total,
-            )
-            lines.append("• " + esc(line))
+    lines += ["• " + esc(line) for line in progress_lines(report)]
     return _direction("\n".join(lines), lang)
 
 

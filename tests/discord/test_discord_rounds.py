@@ -262,12 +262,13 @@ async def test_a_whole_round_ends_with_the_ranking_and_counts_on_the_leaderboard
     board = await ben.command("leaderboard", quiz=SEED_QUIZ)
     assert not board.last.ephemeral
     fields = {f["name"]: f["value"] for f in board.last.embeds[0]["fields"]}
-    assert set(fields) == {"This channel", "Everyone"}
-    assert "🥇 Ana — 8/8" in visible(fields["This channel"])
-    assert "🥈 Ben — 4/8" in visible(fields["Everyone"])
+    here, everyone = text("leaderboard_here", "en"), text("leaderboard_everyone", "en")
+    assert set(fields) == {here, everyone}
+    assert "🥇 Ana — 8/8" in visible(fields[here])
+    assert "🥈 Ben — 4/8" in visible(fields[everyone])
     dm = await world.user("Dee", dm=True).command("leaderboard")
     names = [f["name"] for e in dm.last.embeds for f in e["fields"]]
-    assert names == ["Everyone"]  # a DM has no channel board; only quizzes anyone completed
+    assert names == [everyone]  # a DM has no channel board; only quizzes anyone completed
     progress = await ben.command("progress")
     assert "1 attempts, best 4/8, last 4/8" in text_of(progress.last)
 

@@ -135,7 +135,7 @@ def test_leaderboard_and_reload_report() -> None:
     assert shown.split("\n") == [
         "🏆 Leaderboard: Quiz <1>",
         "(members of this chat)",
-        f"🥇1. {NASTY} — 7/8 · 1:23",
+        f"🥇 {NASTY} — 7/8 · ⏱ 1:23",
     ]
     report = LoadReport(errors=[QuizProblem("quizzes/x.yaml", 14, 'correct "e" is <bad>')])
     shown, entities = parse_html(reload_report(report, 3, "ru"))

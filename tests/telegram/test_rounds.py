@@ -398,11 +398,11 @@ async def test_a_full_round_stays_within_the_group_rate_limit(
     text = clean(board.text)
     assert clean(t("leaderboard_title", "en", title=TITLE)) in text
     assert clean(tt("leaderboard_here", "en")) in text
-    assert all(f". {name} — " in text for name in "ABC")
+    assert all(f" {name} — " in text for name in "ABC")
     alone = Chatter(api, players[1].user, api.private_chat(players[1].user))
     alone.send(f"/leaderboard {SEED_QUIZ}")
     text = clean((await alone.message()).text)
-    assert clean(tt("leaderboard_everyone", "en")) in text and ". B — " in text
+    assert clean(tt("leaderboard_everyone", "en")) in text and " B — " in text
 
 
 async def test_picking_the_quiz_of_a_round_and_rounds_only_in_groups(
