@@ -662,7 +662,7 @@ class QuizEngine:
                 return StartResult(StartOutcome.NOTHING_DUE, ui, t("review_empty", ui))
             wait = min(i.due_at for i in items) - now
             days = max(1, math.ceil(wait / timedelta(days=1)))
-            return StartResult(StartOutcome.NOTHING_DUE, ui, t("review_later", ui, days=days))
+            return StartResult(StartOutcome.NOTHING_DUE, ui, t("review_later", ui, count=days))
         by_quiz: dict[str, list[str]] = {}
         for item in due:
             by_quiz.setdefault(item.quiz_id, []).append(item.question_id)

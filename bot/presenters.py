@@ -31,7 +31,7 @@ def progress_lines(report: ProgressReport) -> list[str]:
                     "progress_line",
                     lang,
                     title=quiz.title,
-                    attempts=quiz.completed_attempts,
+                    count=quiz.completed_attempts,
                     best=NO_SCORE if quiz.best is None else quiz.best,
                     last=NO_SCORE if quiz.last is None else quiz.last,
                     total=quiz.total,

@@ -72,7 +72,7 @@ async def test_missed_questions_come_back_and_move_up_the_boxes(engine, catalog,
     assert asked == ["resume-state", "index-file"]
     # Answered right: box 2, due in a day.
     later = await engine.start_review(LEA)
-    assert later.notice == "Nothing due — next review in 1 days."
+    assert later.notice == "Nothing due — next review in 1 day."
     clock.now += timedelta(days=1)
     _, asked = await review_all(engine, catalog, LEA, right=False)  # wrong: back to box 1
     assert asked == ["resume-state", "index-file"]

@@ -7,7 +7,7 @@ platforms share stays there.
 from __future__ import annotations
 
 from bot.i18n import STRINGS as SHARED
-from bot.i18n import translate
+from bot.i18n import plain, translate
 
 STRINGS: dict[str, dict[str, str]] = {
     # Slash command descriptions (at most 100 characters; the translator sends en and ru to
@@ -100,8 +100,10 @@ STRINGS: dict[str, dict[str, str]] = {
 
 
 def templates(key: str) -> dict[str, str] | None:
-    """Language -> template of string ``key`` (Discord's own, else the shared one)."""
-    return STRINGS.get(key) or SHARED.get(key)
+    """Language -> template of string ``key`` (Discord's own, else the shared one; of a
+    string with plural forms, its ``other`` form)."""
+    found = STRINGS.get(key) or SHARED.get(key)
+    return {lang: plain(template) for lang, template in found.items()} if found else None
 
 
 def text(key: str, language: str, **values: object) -> str:

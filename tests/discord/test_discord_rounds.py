@@ -270,7 +270,7 @@ async def test_a_whole_round_ends_with_the_ranking_and_counts_on_the_leaderboard
     names = [f["name"] for e in dm.last.embeds for f in e["fields"]]
     assert names == [everyone]  # a DM has no channel board; only quizzes anyone completed
     progress = await ben.command("progress")
-    assert "1 attempts, best 4/8, last 4/8" in text_of(progress.last)
+    assert "1 attempt, best 4/8, last 4/8" in text_of(progress.last)
 
 
 async def test_the_starter_or_a_moderator_stops_a_round(

@@ -141,7 +141,7 @@ def test_leaderboard_and_reload_report() -> None:
     shown, entities = parse_html(reload_report(report, 3, "ru"))
     assert shown.split("\n")[-1] == 'quizzes/x.yaml:14: correct "e" is <bad>'
     assert entities[-1]["type"] == "code"
-    assert shown.startswith("🔄 Перезагружено: активных тестов — 3.")
+    assert shown.startswith("🔄 Перезагружено: активны 3 теста.")
 
 
 def test_budget_counts_a_sliding_window() -> None:
