@@ -8,7 +8,6 @@ import csv
 import getpass
 import io
 import json
-import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -39,12 +38,28 @@ def _terminal_user(name: str | None) -> Participant:
     return Participant("terminal", name, display_name=name, language_tag=tag)
 
 
+# The environment, read once per process by main() (Settings or the problem found).
+_parsed: Settings | ConfigError | None = None
+
+
+def _read_settings() -> Settings | ConfigError:
+    global _parsed
+    if _parsed is None:
+        try:
+            _parsed = Settings.from_env()
+        except ConfigError as exc:
+            _parsed = exc
+    return _parsed
+
+
 def _settings() -> Settings:
-    try:
-        return Settings.from_env()
-    except ConfigError as exc:
-        print(f"quizbot: configuration error: {exc}", file=sys.stderr)
+    """The settings, or exit 2 naming the bad variable (commands that need no settings, such
+    as ``validate PATH`` and ``import``, never ask)."""
+    parsed = _read_settings()
+    if isinstance(parsed, ConfigError):
+        print(f"quizbot: configuration error: {parsed}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE) from None
+    return parsed
 
 
 async def _play(args: argparse.Namespace) -> int:
@@ -380,14 +395,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    level = os.environ.get("LOG_LEVEL", "INFO" if args.command == "run" else "WARNING")
-    log_format = os.environ.get("LOG_FORMAT", "kv")
-    secrets = [os.environ.get(n, "") for n in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN")]
-    configure_logging(
-        level.upper() if level.upper() in logging.getLevelNamesMapping() else "INFO",
-        log_format if log_format in ("kv", "json") else "kv",
-        secrets,
-    )
+    global _parsed
+    _parsed = None  # read the environment of this run (main may be called more than once)
+    parsed = _read_settings()
+    default_level = "INFO" if args.command == "run" else "WARNING"
+    if isinstance(parsed, ConfigError):  # reported by the commands that need settings
+        configure_logging(default_level)
+    else:
+        configure_logging(parsed.log_level or default_level, parsed.log_format, parsed.secrets)
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE

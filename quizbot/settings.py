@@ -41,7 +41,7 @@ class Settings:
     port: int = 8080
     discord_token: str | None = None
     discord_guild_id: int | None = None
-    log_level: str = "INFO"
+    log_level: str | None = None  # None: unset (INFO for `quizbot run`, WARNING otherwise)
     log_format: str = "kv"
     admin_telegram_ids: frozenset[str] = frozenset()
     admin_discord_ids: frozenset[str] = frozenset()
@@ -95,8 +95,8 @@ class Settings:
         webhook_url = get("WEBHOOK_URL")
         if webhook_url is not None and not webhook_url.startswith("https://"):
             raise ConfigError("WEBHOOK_URL", "must be an https:// address Telegram can reach")
-        log_level = (get("LOG_LEVEL") or "INFO").upper()
-        if log_level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+        log_level = (get("LOG_LEVEL") or "").upper() or None
+        if log_level not in (None, "DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise ConfigError("LOG_LEVEL", "must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
         log_format = (get("LOG_FORMAT") or "kv").lower()
         if log_format not in ("kv", "json"):

@@ -219,3 +219,26 @@ def test_stats_png_command_writes_the_chart(tmp_path: Path):
     result = quizbot(["stats", SEED_QUIZ, "--png", str(chart)], db)
     assert result.returncode == 0, result.stderr
     assert chart.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_webhook_secret_is_redacted_like_the_tokens(
+    tmp_path, monkeypatch, capsys, restore_logging
+):
+    """The CLI configures logging from the one parsed Settings, whose secrets include
+    WEBHOOK_SECRET: a log line quoting it shows <redacted>."""
+    from quizbot import cli
+
+    secret = "webhook-secret-that-must-not-leak-42"
+    monkeypatch.setenv("WEBHOOK_SECRET", secret)
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("QUIZ_DIR", str(QUIZ_DIR))
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'q.db'}")
+    monkeypatch.setenv("LOG_LEVEL", "DEBUG")
+    assert cli.main(["list"]) == 0
+    log = logging.getLogger("quizbot.test")
+    log.warning("webhook called with secret %s", secret)
+    log.warning("token %s", TOKEN)
+    err = capsys.readouterr().err
+    assert "level=DEBUG" in err or "level=WARNING" in err  # LOG_LEVEL came from Settings
+    assert secret not in err and TOKEN not in err
+    assert err.count("<redacted>") >= 2
