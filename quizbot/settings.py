@@ -39,6 +39,9 @@ class Settings:
     webhook_url: str | None = None
     webhook_secret: str | None = None
     port: int = 8080
+    # A web process (PORT set, as platforms do for web processes, or WEBHOOK_URL): `quizbot
+    # run` serves GET /healthz on PORT, whichever bots run.
+    serve_http: bool = False
     discord_token: str | None = None
     discord_guild_id: int | None = None
     log_level: str | None = None  # None: unset (INFO for `quizbot run`, WARNING otherwise)
@@ -117,6 +120,7 @@ class Settings:
             webhook_url=webhook_url,
             webhook_secret=get("WEBHOOK_SECRET"),
             port=int(port_text),
+            serve_http=get("PORT") is not None or webhook_url is not None,
             discord_token=get("DISCORD_BOT_TOKEN"),
             discord_guild_id=int(guild) if guild else None,
             log_level=log_level,

@@ -3,7 +3,7 @@
 This module wires things together and runs them: the Application with its rate limiter and
 per-user update order, the handlers (:mod:`~adapters.telegram.commands` for commands,
 :mod:`~adapters.telegram.callbacks` for buttons and polls), long polling or a webhook
-(:class:`~adapters.telegram.webhook.WebhookServer`), the command menu
+(:mod:`~adapters.telegram.webhook` on the runner's :class:`~quizbot.web.WebServer`), the menu
 (:mod:`~adapters.telegram.menu_sync`) and the group round timers
 (:class:`~adapters.telegram.group_rounds.RoundRunner`). Handlers stay thin: decode what
 Telegram sent, call the engine, render, send (:class:`~adapters.telegram.messenger.Messenger`).
@@ -40,11 +40,12 @@ from adapters.telegram.rendering import toast
 from adapters.telegram.shared import PLATFORM, Context, Handler, TelegramApplication, participant
 from adapters.telegram.texts import tt
 from adapters.telegram.update_processor import PerUserUpdateProcessor
-from adapters.telegram.webhook import WebhookServer
+from adapters.telegram.webhook import TelegramWebhook
 from bot.engine import QuizEngine
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
 from bot.rate_limit import CommandRateLimiter
 from quizbot.settings import Settings
+from quizbot.web import WebServer
 
 log = logging.getLogger("quizbot.telegram")
 
@@ -79,10 +80,12 @@ class TelegramAdapter:
         round_timing: RoundTiming | None = None,
         stats_chart: StatsChart | None = None,
         limiter: CommandRateLimiter | None = None,
+        web: WebServer | None = None,
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for /stats;
         ``limiter`` caps each user's commands (so one user cannot spend the bot's sending
-        budget for everyone)."""
+        budget for everyone); ``web`` is the runner's HTTP server, which webhook mode
+        shares (without one, webhook mode starts its own on ``PORT``, with /healthz)."""
         if not settings.telegram_token:
             raise ValueError("TELEGRAM_BOT_TOKEN is not set")
         self.engine = engine
@@ -95,7 +98,10 @@ class TelegramAdapter:
         self.timing = round_timing or RoundTiming()
         self.limiter = limiter or CommandRateLimiter()
         self.application: TelegramApplication | None = None
-        self.webhook: WebhookServer | None = None
+        # The process's HTTP server, where webhook mode mounts its path (None: started here).
+        self.web = web
+        self._own_web: WebServer | None = None
+        self._webhook_path: str | None = None
         self.budget = ChatBudget(
             self.timing.chat_budget, self.timing.window, speed=self.timing.speed
         )
@@ -156,8 +162,8 @@ class TelegramAdapter:
     async def start(self) -> None:
         """Connect, register the commands and take updates in the background.
 
-        In webhook mode the HTTP server binds ``PORT`` first, before anything talks to
-        Telegram, so the platform's port check passes however slow Telegram is.
+        In webhook mode ``PORT`` is bound first (by the runner, else here), before anything
+        talks to Telegram, so the platform's port check passes however slow Telegram is.
         """
         application = self.build_application()
         self.application = application
@@ -165,14 +171,14 @@ class TelegramAdapter:
             webhook_url = self.settings.webhook_url
             secret = self.settings.webhook_secret or webhook_secret_for(self.token)
             if webhook_url:
-                self.webhook = WebhookServer(
-                    urlsplit(webhook_url).path,
-                    secret,
-                    functools.partial(self._queue_update, application),
-                    self.engine.healthy,
-                )
-                await self.webhook.start(self.listen, self.settings.port)
-                log.info("telegram: webhook server on %s:%s", self.listen, self.settings.port)
+                web = self.web
+                if web is None:  # not under the runner: a server of its own, /healthz too
+                    web = self._own_web = WebServer(self.engine.healthy)
+                    await web.start(self.listen, self.settings.port)
+                    log.info("telegram: web server on %s:%s", self.listen, self.settings.port)
+                on_update = functools.partial(self._queue_update, application)
+                self._webhook_path = urlsplit(webhook_url).path
+                web.mount(self._webhook_path, TelegramWebhook(secret, on_update).handle)
             await application.initialize()
             await sync_commands(application.bot, self.engine, self.settings.admin_telegram_ids)
             await application.start()
@@ -211,9 +217,12 @@ class TelegramAdapter:
         """Stop taking updates, finish the ones in hand, stop the round timers (rounds go on
         after a restart), close the connections."""
         application, self.application = self.application, None
-        webhook, self.webhook = self.webhook, None
-        if webhook is not None:
-            await webhook.stop()
+        if self._webhook_path is not None and self.web is not None:
+            self.web.unmount(self._webhook_path)
+        self._webhook_path = None
+        own, self._own_web = self._own_web, None
+        if own is not None:
+            await own.stop()
         if application is None:
             return
         if application.updater is not None and application.updater.running:
