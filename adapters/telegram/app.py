@@ -21,7 +21,6 @@ from urllib.parse import urlsplit
 from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     CallbackQueryHandler,
     CommandHandler,
@@ -30,7 +29,7 @@ from telegram.ext import (
     filters,
 )
 
-from adapters.telegram.budget import ChatBudget
+from adapters.telegram.budget import BudgetedRateLimiter, ChatBudget
 from adapters.telegram.callbacks import Callbacks
 from adapters.telegram.commands import Commands, StatsChart
 from adapters.telegram.group_rounds import RoundRunner, RoundTiming
@@ -106,7 +105,7 @@ class TelegramAdapter:
             self.timing.chat_budget, self.timing.window, speed=self.timing.speed
         )
         self.rounds = RoundRunner(engine, PLATFORM, self.timing, self.budget)
-        self.messenger = Messenger(engine, self.budget)
+        self.messenger = Messenger(engine)
         self.commands = Commands(engine, settings, self.messenger, self.rounds, stats_chart)
         self.callbacks = Callbacks(engine, self.messenger, self.commands, self.rounds)
 
@@ -119,7 +118,8 @@ class TelegramAdapter:
             .base_url(self.base_url)
             .base_file_url(file_url_for(self.base_url))
             .rate_limiter(
-                AIORateLimiter(
+                BudgetedRateLimiter(
+                    self.budget,
                     overall_max_rate=30,  # Telegram's limits: 30 messages a second,
                     overall_time_period=1 / speed,
                     group_max_rate=20,  # 20 a minute in one group
@@ -261,7 +261,6 @@ class TelegramAdapter:
                 await handler(update, context)
             elif decision.notify and update.effective_chat is not None:
                 ui = await self.engine.interface_language(participant(user))
-                self.messenger.spend(update.effective_chat.id)
                 await context.bot.send_message(update.effective_chat.id, t("slow_down", ui))
 
         return run
@@ -277,7 +276,6 @@ class TelegramAdapter:
             if update.callback_query is not None:
                 await update.callback_query.answer(toast(text))
             elif update.effective_chat is not None and update.effective_message is not None:
-                self.messenger.spend(update.effective_chat.id)
                 await context.bot.send_message(update.effective_chat.id, text)
         except TelegramError:
             log.warning("telegram: could not tell the user about the failure", exc_info=True)

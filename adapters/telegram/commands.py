@@ -287,7 +287,6 @@ class Commands:
             except Exception:
                 log.warning("telegram: no stats chart for %s", quiz.quiz_id, exc_info=True)
                 return
-            self.messenger.spend(chat_id)
             await context.bot.send_photo(chat_id, png, caption=quiz.title[:1024])
 
     async def unknown(self, update: Update, context: Context) -> None:

@@ -17,7 +17,6 @@ from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Poll
 from telegram.constants import ParseMode
 from telegram.error import BadRequest
 
-from adapters.telegram.budget import ChatBudget
 from adapters.telegram.polls import POLL_SCOPE, PollLink, plan_poll
 from adapters.telegram.rendering import plain_text, question_message, result_message, split_html
 from adapters.telegram.shared import NO_PREVIEW, Context
@@ -42,9 +41,8 @@ class _Shown:
 class Messenger:
     """Sends, edits and closes the bot's messages; remembers what recent ones show."""
 
-    def __init__(self, engine: QuizEngine, budget: ChatBudget) -> None:
+    def __init__(self, engine: QuizEngine) -> None:
         self.engine = engine
-        self.budget = budget
         # Only to avoid "message is not modified" on quick repeated presses; presses are
         # understood without it (after a restart it is empty and the press's own copy of the
         # message is used instead).
@@ -56,12 +54,6 @@ class Messenger:
         self.shown.move_to_end(key)
         while len(self.shown) > REMEMBERED_MESSAGES:
             self.shown.popitem(last=False)
-
-    def spend(self, chat_id: int) -> None:
-        """Count a send to a group towards its per-minute budget (rounds pace themselves by
-        it; replies to commands are never held back)."""
-        if chat_id < 0:
-            self.budget.record(chat_id)
 
     def current(self, message: Message) -> _Shown:
         known = self.shown.get((message.chat.id, message.message_id))
@@ -80,7 +72,6 @@ class Messenger:
         sent = None
         for index, chunk in enumerate(chunks):
             keyboard = markup if index == len(chunks) - 1 else None
-            self.spend(chat_id)
             sent = await context.bot.send_message(
                 chat_id,
                 chunk,
@@ -106,7 +97,6 @@ class Messenger:
         wanted = _Shown(plain_text(first), keyboard)
         chat_id = message.chat.id
         if self.current(message) != wanted:
-            self.spend(chat_id)
             try:
                 await context.bot.edit_message_text(
                     first,
@@ -143,7 +133,6 @@ class Messenger:
         if html is not None:
             await self.edit(context, message, html)
             return
-        self.spend(message.chat.id)
         try:
             await context.bot.edit_message_reply_markup(
                 chat_id=message.chat.id, message_id=message.message_id, reply_markup=None
@@ -183,7 +172,6 @@ class Messenger:
         plan = plan_poll(question, correct_option_id, explanation)
         if plan is None:
             return False
-        self.spend(chat_id)
         message = await context.bot.send_poll(
             chat_id,
             plan.question,

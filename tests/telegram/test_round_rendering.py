@@ -166,3 +166,14 @@ async def test_budget_take_waits_for_a_slot() -> None:
     await asyncio.wait_for(budget.take(-1), 2)
     assert time.monotonic() - began >= 0.19
     assert budget.used(-1) == 1
+
+
+def test_a_slot_taken_ahead_is_used_by_its_request() -> None:
+    """A round takes its slot before sending; the rate limiter then sees the request and
+    must not count it a second time (an unannounced request counts on its own)."""
+    budget = ChatBudget(limit=5, window=60, now=lambda: 0.0)
+    assert budget.try_take(-1)
+    budget.count_request(-1)  # the taken slot's request
+    assert budget.used(-1) == 1
+    budget.count_request(-1)  # a request nobody took a slot for
+    assert budget.used(-1) == 2
