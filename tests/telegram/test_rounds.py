@@ -42,6 +42,8 @@ from tests.telegram.helpers import (
     option_text,
 )
 
+pytestmark = pytest.mark.slow  # rounds run on sped-up real time
+
 SPEED = 40.0
 TIMING = RoundTiming(speed=SPEED)
 GROUP_ID = -1001234
