@@ -62,7 +62,7 @@ async def test_a_discord_only_web_process_serves_healthz_on_port(
 async def test_telegram_webhook_and_healthz_share_the_runners_port(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
-    telegram = pytest.importorskip("tests.telegram.fake_bot_api")
+    telegram = pytest.importorskip("fakes.telegram_bot_api")
     bot_api = telegram.FakeBotApi()
     await bot_api.start()
     port = free_port()

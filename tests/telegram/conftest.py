@@ -12,9 +12,9 @@ from adapters.telegram import TelegramAdapter
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.storage import SQLiteStorage
+from fakes.telegram_bot_api import TOKEN, FakeBotApi
 from quizbot.settings import Settings
 from tests.conftest import QUIZ_DIR, FakeClock
-from tests.telegram.fake_bot_api import TOKEN, FakeBotApi
 
 Launch = Callable[..., Awaitable[TelegramAdapter]]
 Reopen = Callable[[QuizCatalog], Awaitable[QuizEngine]]

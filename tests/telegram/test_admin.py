@@ -15,12 +15,12 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.storage import SQLiteStorage
+from fakes.telegram_bot_api import TOKEN, FakeBotApi
+from fakes.telegram_chatter import Chatter, button_for, clean
 from quizbot.charts import render_stats_png
 from quizbot.settings import Settings
 from tests.conftest import QUIZ_DIR, SEED_QUIZ, FakeClock
 from tests.telegram.conftest import Launch
-from tests.telegram.fake_bot_api import TOKEN, FakeBotApi
-from tests.telegram.helpers import Chatter, button_for, clean
 
 ADMIN = 8001
 TITLE = "Checkpoint sharding and resumable training"

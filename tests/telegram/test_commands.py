@@ -8,10 +8,10 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import LANGUAGE_NAMES, t
 from bot.views import Participant
+from fakes.telegram_bot_api import FakeBotApi
+from fakes.telegram_chatter import Chatter, button_for, clean
 from tests.conftest import SEED_QUIZ
 from tests.telegram.conftest import Launch
-from tests.telegram.fake_bot_api import FakeBotApi
-from tests.telegram.helpers import Chatter, button_for, clean
 
 DEFAULT_SCOPE = json.dumps({"type": "default"})
 

@@ -11,16 +11,16 @@ from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.storage import SQLiteStorage
 from bot.views import Participant
-from tests.conftest import SEED_QUIZ, FakeClock
-from tests.telegram.conftest import Launch, Reopen
-from tests.telegram.fake_bot_api import FakeBotApi
-from tests.telegram.helpers import (
+from fakes.telegram_bot_api import FakeBotApi
+from fakes.telegram_chatter import (
     Chatter,
     button_for,
     clean,
     find_question,
     option_text,
 )
+from tests.conftest import SEED_QUIZ, FakeClock
+from tests.telegram.conftest import Launch, Reopen
 from tests.telegram.quizzes import (
     LONG_EXPLANATION,
     TRICKY,

@@ -29,7 +29,7 @@ from bot.rounds import (
     ScoreLine,
 )
 from bot.views import OptionView
-from tests.telegram.fake_bot_api import MAX_CALLBACK_DATA, parse_html
+from fakes.telegram_bot_api import MAX_CALLBACK_DATA, parse_html
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 NASTY = "<b>Bob</b> & <i>co"

@@ -28,10 +28,8 @@ from bot.i18n import t
 from bot.quiz import Quiz
 from bot.storage import SQLiteStorage
 from bot.views import LETTERS
-from tests.conftest import SEED_QUIZ
-from tests.telegram.conftest import Launch
-from tests.telegram.fake_bot_api import GROUP_LIMIT, ApiCall, FakeBotApi, StoredMessage
-from tests.telegram.helpers import (
+from fakes.telegram_bot_api import GROUP_LIMIT, ApiCall, FakeBotApi, StoredMessage
+from fakes.telegram_chatter import (
     Chatter,
     ScaledClock,
     button_for,
@@ -41,6 +39,8 @@ from tests.telegram.helpers import (
     is_round_question,
     option_text,
 )
+from tests.conftest import SEED_QUIZ
+from tests.telegram.conftest import Launch
 
 pytestmark = pytest.mark.slow  # rounds run on sped-up real time
 

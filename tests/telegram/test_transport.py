@@ -19,11 +19,11 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.storage import SQLiteStorage
+from fakes.telegram_bot_api import TOKEN, FakeBotApi
+from fakes.telegram_chatter import Chatter, clean
 from quizbot.settings import Settings
 from tests.conftest import QUIZ_DIR, ROOT, FakeClock
 from tests.telegram.conftest import Launch
-from tests.telegram.fake_bot_api import TOKEN, FakeBotApi
-from tests.telegram.helpers import Chatter, clean
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 
