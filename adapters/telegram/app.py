@@ -43,6 +43,7 @@ from adapters.telegram.webhook import TelegramWebhook
 from bot.engine import QuizEngine
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
 from bot.rate_limit import CommandRateLimiter
+from bot.round_driver import RoundClock
 from quizbot.settings import Settings
 from quizbot.web import WebServer
 
@@ -77,13 +78,15 @@ class TelegramAdapter:
         polling_timeout: float = 10.0,
         max_retries: int = 5,
         round_timing: RoundTiming | None = None,
+        round_clock: RoundClock | None = None,
         stats_chart: StatsChart | None = None,
         limiter: CommandRateLimiter | None = None,
         web: WebServer | None = None,
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for /stats;
         ``limiter`` caps each user's commands (so one user cannot spend the bot's sending
-        budget for everyone); ``web`` is the runner's HTTP server, which webhook mode
+        budget for everyone); ``round_clock`` (tests: a ManualClock, also the engine's) times
+        group rounds and their send budget; ``web`` is the runner's HTTP server, which webhook mode
         shares (without one, webhook mode starts its own on ``PORT``, with /healthz)."""
         if not settings.telegram_token:
             raise ValueError("TELEGRAM_BOT_TOKEN is not set")
@@ -101,10 +104,14 @@ class TelegramAdapter:
         self.web = web
         self._own_web: WebServer | None = None
         self._webhook_path: str | None = None
-        self.budget = ChatBudget(
-            self.timing.chat_budget, self.timing.window, speed=self.timing.speed
-        )
-        self.rounds = RoundRunner(engine, PLATFORM, self.timing, self.budget)
+        if round_clock is None:
+            self.budget = ChatBudget(
+                self.timing.chat_budget, self.timing.window, speed=self.timing.speed
+            )
+        else:  # the budget's minute passes with the rounds' clock
+            now = lambda: round_clock().timestamp()  # noqa: E731
+            self.budget = ChatBudget(self.timing.chat_budget, self.timing.window, now=now)
+        self.rounds = RoundRunner(engine, PLATFORM, self.timing, self.budget, clock=round_clock)
         self.messenger = Messenger(engine)
         self.commands = Commands(engine, settings, self.messenger, self.rounds, stats_chart)
         self.callbacks = Callbacks(engine, self.messenger, self.commands, self.rounds)

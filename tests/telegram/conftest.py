@@ -67,3 +67,12 @@ async def reopen(db_path: Path) -> AsyncIterator[Reopen]:
     yield new_engine
     for storage in opened:
         await storage.close()
+
+
+@pytest.fixture
+async def reopened(db_path: Path) -> AsyncIterator[list[SQLiteStorage]]:
+    """Storages of restarted processes, closed at the end."""
+    opened: list[SQLiteStorage] = []
+    yield opened
+    for storage in opened:
+        await storage.close()
