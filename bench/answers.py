@@ -260,7 +260,7 @@ async def start_users(
         latencies.append(time.perf_counter() - t0)
         if started.question is None:
             raise BenchError(f"start gave no question: {started.outcome}")
-        attempt = await engine.storage.get_attempt(started.question.attempt_id)
+        attempt = await engine._storage.get_attempt(started.question.attempt_id)
         assert attempt is not None
         counts = []
         for question_id in attempt.question_order:

@@ -4,8 +4,8 @@ What is measured
     The real bot -- :class:`~adapters.telegram.TelegramAdapter` (python-telegram-bot's
     ``Application`` with the adapter's handlers, the engine and a temporary SQLite database
     with the real storage: WAL, ``synchronous=FULL``) -- long-polls a local fake Bot API server
-    (``tests/telegram/fake_bot_api.py``, the one the Telegram tests use; imported from
-    ``tests`` on purpose, so the benchmark and the tests share one model of Telegram).
+    (``fakes/telegram_bot_api.py``, the one the Telegram tests use, on purpose: the benchmark
+    and the tests share one model of Telegram).
 
     * setup (untimed): ``users`` users (quick 50, full 500) each send ``/quiz
       checkpoint-sharding`` in their private chat and get a question message with answer
@@ -130,7 +130,7 @@ async def _start_bare(adapter: Any) -> Any:
     from telegram import Update
     from telegram.ext import CallbackQueryHandler, ContextTypes
 
-    from adapters.telegram.adapter import ALLOWED_UPDATES
+    from adapters.telegram.app import ALLOWED_UPDATES
 
     async def acknowledge(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if update.callback_query is not None:
@@ -166,8 +166,8 @@ async def _serve(side: str, base_url: str, db: Path, profile: Path | None) -> No
     from bench.answers import seed_catalog
     from bot.engine import QuizEngine
     from bot.storage import SQLiteStorage
+    from fakes.telegram_bot_api import TOKEN
     from quizbot.settings import Settings
-    from tests.telegram.fake_bot_api import TOKEN
 
     storage = SQLiteStorage(db)
     await storage.open()
@@ -363,7 +363,7 @@ async def _acknowledged(
 async def _questions(api: Any, chat_ids: set[int], mark: int, within: float) -> dict[int, Any]:
     """The next question message (with answer buttons) the bot sent to each chat after call
     index ``mark``, as the user saw it then."""
-    from tests.telegram.helpers import is_question
+    from fakes.telegram_chatter import is_question
 
     found: dict[int, Any] = {}
     scan = mark
@@ -410,8 +410,8 @@ async def measure(
     profile: Path | None = None,
 ) -> Json:
     from bench.answers import question_count, seed_catalog
-    from tests.telegram.fake_bot_api import FakeBotApi
-    from tests.telegram.helpers import button_for
+    from fakes.telegram_bot_api import FakeBotApi
+    from fakes.telegram_chatter import button_for
 
     catalog = seed_catalog()
     quiz = catalog.get(SEED_QUIZ)
@@ -507,7 +507,7 @@ def _ack_counts(side: Side) -> Json:
     every press made to the side (the warm-up's included)."""
     from adapters.telegram.rendering import toast
     from bot.i18n import t
-    from tests.telegram.helpers import clean
+    from fakes.telegram_chatter import clean
 
     calls: Counter[str] = Counter()
     ok: Counter[str] = Counter()
@@ -692,7 +692,7 @@ def run(
         shutil.rmtree(workdir, ignore_errors=True)
     note = (
         f"{size.users:,} users x {size.rounds} rounds; each bot in its own process against its "
-        "own fake Bot API (tests/telegram/fake_bot_api.py); presses/s: median of rounds; "
+        "own fake Bot API (fakes/telegram_bot_api.py); presses/s: median of rounds; "
         "p50/p95: all presses"
     )
     if profile is not None:

@@ -37,6 +37,7 @@ from bot.views import (
     LETTERS,
     AnswerFeedback,
     AnswerOutcome,
+    AttemptInfo,
     OptionView,
     Participant,
     ProgressReport,
@@ -75,7 +76,8 @@ class QuizEngine:
         rng: random.Random | None = None,
     ) -> None:
         self.catalog = catalog
-        self.storage = storage
+        # Private: adapters go through the operations below, so every rule lives here once.
+        self._storage = storage
         self.clock = clock
         self._rng = rng or random.SystemRandom()
         self.rounds = GroupRounds(self)
@@ -84,13 +86,13 @@ class QuizEngine:
 
     async def interface_language(self, who: Participant) -> str:
         """The language for interface text: the user's choice, their platform's, or English."""
-        user = await self.storage.get_user(who.platform, who.user_id)
+        user = await self._storage.get_user(who.platform, who.user_id)
         chosen = user.language if user else None
         return resolve_language(chosen, who.language_tag, SUPPORTED_LANGUAGES, DEFAULT_LANGUAGE)
 
     async def quiz_language(self, who: Participant, quiz: Quiz) -> str:
         """The language to show ``quiz`` in, among those the quiz offers."""
-        user = await self.storage.get_user(who.platform, who.user_id)
+        user = await self._storage.get_user(who.platform, who.user_id)
         chosen = user.language if user else None
         return resolve_language(chosen, who.language_tag, quiz.languages, quiz.default_language)
 
@@ -99,7 +101,7 @@ class QuizEngine:
         matched = resolve_language(language, None, SUPPORTED_LANGUAGES, "")
         if not matched:
             return None
-        await self.storage.set_language(who.platform, who.user_id, matched)
+        await self._storage.set_language(who.platform, who.user_id, matched)
         return matched
 
     # -- quizzes --------------------------------------------------------------------------
@@ -137,7 +139,7 @@ class QuizEngine:
         if not quizzes:
             return StartResult(StartOutcome.NO_QUIZZES, ui, t("no_quizzes", ui))
         if quiz_id is None:
-            for attempt in await self.storage.active_attempts(who.platform, who.user_id):
+            for attempt in await self._storage.active_attempts(who.platform, who.user_id):
                 if attempt.kind is AttemptKind.QUIZ and self.catalog.get(attempt.quiz_id):
                     quiz_id = attempt.quiz_id
                     break
@@ -154,23 +156,37 @@ class QuizEngine:
             notice = t("unknown_quiz", ui, quiz=quiz_id, available=available)
             summaries = tuple(self._summary(q, ui) for q in quizzes)
             return StartResult(StartOutcome.UNKNOWN_QUIZ, ui, notice, quizzes=summaries)
-        await self.storage.touch_user(who.platform, who.user_id, who.display_name)
+        await self._storage.touch_user(who.platform, who.user_id, who.display_name)
         if restart:
-            for attempt in await self.storage.active_attempts(who.platform, who.user_id):
+            for attempt in await self._storage.active_attempts(who.platform, who.user_id):
                 if attempt.quiz_id == quiz.id and attempt.kind is AttemptKind.QUIZ:
-                    await self.storage.finish_attempt(
+                    await self._storage.finish_attempt(
                         attempt.id, AttemptStatus.ABANDONED, self.clock()
                     )
-        attempt, created = await self.storage.create_attempt(self.plan_attempt(who, quiz, chat_id))
+        attempt, created = await self._storage.create_attempt(self.plan_attempt(who, quiz, chat_id))
         language = await self.quiz_language(who, quiz)
-        answers = await self.storage.answers(attempt.id)
+        answers = await self._storage.answers(attempt.id)
         question = self._current_view(attempt, quiz, answers, language)
         if question is None:  # every question answered (the quiz shrank): close it
-            await self.storage.finish_attempt(attempt.id, AttemptStatus.COMPLETED, self.clock())
+            await self._storage.finish_attempt(attempt.id, AttemptStatus.COMPLETED, self.clock())
             return await self.start(who, quiz.id, chat_id=chat_id)
         outcome = StartOutcome.STARTED if created else StartOutcome.RESUMED
         notice = "" if created else t("resumed", ui)
         return StartResult(outcome, language, notice, question=question)
+
+    async def retry(
+        self, who: Participant, attempt_id: int, *, chat_id: str | None = None
+    ) -> StartResult:
+        """ "Try again" under one of the user's results: a new attempt at its quiz.
+
+        Only a quiz attempt's retry restarts the quiz (abandoning an unfinished attempt at it);
+        after a review the user's unfinished quiz attempt is resumed, never thrown away.
+        """
+        info = await self.attempt_info(attempt_id)
+        if info is None or (info.platform, info.user_id) != (who.platform, who.user_id):
+            ui = await self.interface_language(who)
+            return StartResult(StartOutcome.INVALID, ui, t("invalid_button", ui))
+        return await self.start(who, info.quiz_id, chat_id=chat_id, restart=not info.review)
 
     def plan_attempt(
         self,
@@ -281,18 +297,19 @@ class QuizEngine:
             marks=tuple(marks),
             language=language,
             rtl=is_rtl(language),
+            review=attempt.kind is AttemptKind.REVIEW,
         )
 
     async def current_question(self, who: Participant, attempt_id: int) -> QuestionView | None:
         """The next unanswered question of the user's own active attempt, if any."""
-        attempt = await self.storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
+        attempt = await self._storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
         if attempt is None or (attempt.platform, attempt.user_id) != (who.platform, who.user_id):
             return None
         quiz = self.catalog.get(attempt.quiz_id)
         if quiz is None or attempt.status is not AttemptStatus.ACTIVE:
             return None
         language = await self.quiz_language(who, quiz)
-        return self._current_view(attempt, quiz, await self.storage.answers(attempt.id), language)
+        return self._current_view(attempt, quiz, await self._storage.answers(attempt.id), language)
 
     def answer_key(self, quiz_id: str, question_id: str, language: str) -> tuple[str, str] | None:
         """A question's correct option id and its explanation in ``language`` (for platforms
@@ -305,14 +322,14 @@ class QuizEngine:
 
     async def result(self, who: Participant, attempt_id: int) -> QuizResult | None:
         """The score sheet of one of the user's attempts."""
-        attempt = await self.storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
+        attempt = await self._storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
         if attempt is None or (attempt.platform, attempt.user_id) != (who.platform, who.user_id):
             return None
         quiz = self.catalog.get(attempt.quiz_id)
         if quiz is None:
             return None
         language = await self.quiz_language(who, quiz)
-        return self._result(attempt, quiz, await self.storage.answers(attempt.id), language)
+        return self._result(attempt, quiz, await self._storage.answers(attempt.id), language)
 
     # -- answering ------------------------------------------------------------------------
 
@@ -322,7 +339,7 @@ class QuizEngine:
         """Answer by position, as compact buttons carry it: the question's number in the
         attempt (1-based) and the option's index in the order the attempt shows (0-based)."""
         try:
-            attempt = await self.storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
+            attempt = await self._storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
             quiz = self.catalog.get(attempt.quiz_id) if attempt else None
             if attempt is None or quiz is None:
                 return await self._refusal(who, AnswerOutcome.INVALID)
@@ -343,7 +360,7 @@ class QuizEngine:
         """Record an answer, once. Never raises for bad ids (INVALID) nor when the database
         fails after its retries (FAILED: nothing was recorded, the user may press again)."""
         try:
-            attempt = await self.storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
+            attempt = await self._storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
             return await self._answer(who, attempt, question_id, option_id)
         except StorageError:
             return await self._failed(who, attempt_id)
@@ -368,7 +385,7 @@ class QuizEngine:
         if attempt is None:
             return await self._refusal(who, AnswerOutcome.INVALID)
         if (attempt.platform, attempt.user_id) != (who.platform, who.user_id):
-            owner = await self.storage.get_user(attempt.platform, attempt.user_id)
+            owner = await self._storage.get_user(attempt.platform, attempt.user_id)
             name = (owner.display_name if owner else None) or "another user"
             return await self._refusal(who, AnswerOutcome.NOT_YOURS, owner_name=name)
         quiz = self.catalog.get(attempt.quiz_id)
@@ -378,7 +395,7 @@ class QuizEngine:
         if typed != question.typed or (not typed and question.option(option_id) is None):
             return await self._refusal(who, AnswerOutcome.INVALID)
         language = await self.quiz_language(who, quiz)
-        answers = await self.storage.answers(attempt.id)
+        answers = await self._storage.answers(attempt.id)
         earlier = next((a for a in answers if a.question_id == question_id), None)
         if earlier is not None:
             return self._feedback_for_stored(
@@ -397,7 +414,7 @@ class QuizEngine:
             correct=self._is_right(question, option_id),
             answered_at=self.clock(),
         )
-        scheduled = await self.storage.review_items(who.platform, who.user_id, quiz.id)
+        scheduled = await self._storage.review_items(who.platform, who.user_id, quiz.id)
         review = next_review(
             next((i for i in scheduled if i.question_id == question_id), None),
             platform=who.platform,
@@ -407,12 +424,12 @@ class QuizEngine:
             correct=candidate.correct,
             now=candidate.answered_at,
         )
-        stored, inserted = await self.storage.record_answer(
+        stored, inserted = await self._storage.record_answer(
             candidate, finishes=remaining == 1, review=review
         )
         # A retried write whose first try committed comes back as "already there": it is ours.
         inserted = inserted or stored == candidate
-        answers = [*answers, stored] if inserted else await self.storage.answers(attempt.id)
+        answers = [*answers, stored] if inserted else await self._storage.answers(attempt.id)
         if inserted:
             if remaining == 1:  # this answer completed the attempt, in the same commit
                 attempt = dataclasses.replace(attempt, status=AttemptStatus.COMPLETED)
@@ -506,7 +523,7 @@ class QuizEngine:
         (trimmed, at most 200 characters) is stored where a choice stores its option id."""
         typed = clean_typed(text)
         try:
-            attempt = await self.storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
+            attempt = await self._storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
             quiz = self.catalog.get(attempt.quiz_id) if attempt else None
             if attempt is None or quiz is None or not typed:
                 return await self._refusal(who, AnswerOutcome.INVALID)
@@ -538,7 +555,7 @@ class QuizEngine:
 
     async def active_attempt(self, who: Participant) -> tuple[AttemptRecord, str] | None:
         """The user's most recently used active attempt and its quiz title, if any."""
-        for attempt in await self.storage.active_attempts(who.platform, who.user_id):
+        for attempt in await self._storage.active_attempts(who.platform, who.user_id):
             quiz = self.catalog.get(attempt.quiz_id)
             if quiz is not None:
                 language = await self.quiz_language(who, quiz)
@@ -548,11 +565,13 @@ class QuizEngine:
     async def stop(self, who: Participant, attempt_id: int | None = None) -> str:
         """Abandon the user's current attempt (or the given one); returns the notice."""
         ui = await self.interface_language(who)
-        active = await self.storage.active_attempts(who.platform, who.user_id)
+        active = await self._storage.active_attempts(who.platform, who.user_id)
         if attempt_id is not None:
             active = [a for a in active if a.id == attempt_id]
         for attempt in active:
-            if await self.storage.finish_attempt(attempt.id, AttemptStatus.ABANDONED, self.clock()):
+            if await self._storage.finish_attempt(
+                attempt.id, AttemptStatus.ABANDONED, self.clock()
+            ):
                 quiz = self.catalog.get(attempt.quiz_id)
                 title = prepare(quiz.title.get(ui), ui) if quiz else attempt.quiz_id
                 return t("stopped", ui, title=title)
@@ -563,7 +582,7 @@ class QuizEngine:
         ui = await self.interface_language(who)
         summaries = [
             s
-            for s in await self.storage.attempt_summaries(who.platform, who.user_id)
+            for s in await self._storage.attempt_summaries(who.platform, who.user_id)
             if s.attempt.kind in (AttemptKind.QUIZ, AttemptKind.ROUND)  # group play counts
         ]
         lines = []
@@ -591,6 +610,44 @@ class QuizEngine:
             )
         return ProgressReport(ui, tuple(lines))
 
+    # -- for adapters: attempts, people and small values they keep -------------------------
+
+    async def attempt_info(self, attempt_id: int) -> AttemptInfo | None:
+        """Whose attempt ``attempt_id`` is and what kind; None for an unknown id."""
+        attempt = await self._storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
+        if attempt is None:
+            return None
+        return AttemptInfo(
+            attempt_id=attempt.id,
+            platform=attempt.platform,
+            user_id=attempt.user_id,
+            quiz_id=attempt.quiz_id,
+            review=attempt.kind is AttemptKind.REVIEW,
+            active=attempt.status is AttemptStatus.ACTIVE,
+        )
+
+    async def display_name(self, platform: str, user_id: str) -> str | None:
+        """The name last seen for a user, if any."""
+        user = await self._storage.get_user(platform, user_id)
+        return user.display_name if user else None
+
+    async def remember_user(self, who: Participant) -> None:
+        """Keep the user's name (to name them to others, e.g. on a group menu)."""
+        await self._storage.touch_user(who.platform, who.user_id, who.display_name)
+
+    async def get_value(self, scope: str, key: str) -> str | None:
+        """A small value an adapter keeps across restarts (a chat's preference, a poll's
+        link, the fingerprint of registered commands); None when unset."""
+        return await self._storage.get_value(scope, key)
+
+    async def set_value(self, scope: str, key: str, value: str | None) -> None:
+        """Keep ``value`` under ``scope``/``key``; None forgets it."""
+        await self._storage.set_value(scope, key, value)
+
+    async def healthy(self) -> bool:
+        """Whether the database answers (for a health check)."""
+        return await self._storage.healthy()
+
     # -- operators ------------------------------------------------------------------------
 
     async def stats(
@@ -604,15 +661,23 @@ class QuizEngine:
                 continue
             attempts = [
                 a
-                for a in await self.storage.attempts_for_quiz(quiz.id)
+                for a in await self._storage.attempts_for_quiz(quiz.id)
                 if a.kind is AttemptKind.QUIZ
             ]
             counted = {a.id for a in attempts}
             answers = [
-                a for a in await self.storage.answers_for_quiz(quiz.id) if a.attempt_id in counted
+                a for a in await self._storage.answers_for_quiz(quiz.id) if a.attempt_id in counted
             ]
             result.append(compute_stats(quiz, attempts, answers, language))
         return result
+
+    async def export(
+        self, quiz_id: str | None = None
+    ) -> tuple[list[AttemptRecord], list[AnswerRecord]]:
+        """Every attempt and answer (of one quiz, or all), for a spreadsheet."""
+        attempts = await self._storage.attempts_for_quiz(quiz_id)
+        answers = await self._storage.answers_for_quiz(quiz_id)
+        return attempts, answers
 
     # -- review ---------------------------------------------------------------------------
 
@@ -625,11 +690,11 @@ class QuizEngine:
         review is, or that missed questions will appear here.
         """
         ui = await self.interface_language(who)
-        for attempt in await self.storage.active_attempts(who.platform, who.user_id):
+        for attempt in await self._storage.active_attempts(who.platform, who.user_id):
             quiz = self.catalog.get(attempt.quiz_id)
             if attempt.kind is AttemptKind.REVIEW and quiz and quiz_id in (None, quiz.id):
                 language = await self.quiz_language(who, quiz)
-                answers = await self.storage.answers(attempt.id)
+                answers = await self._storage.answers(attempt.id)
                 question = self._current_view(attempt, quiz, answers, language)
                 if question is not None:
                     return StartResult(
@@ -638,7 +703,7 @@ class QuizEngine:
         now = self.clock()
         items = [
             i
-            for i in await self.storage.review_items(who.platform, who.user_id, quiz_id)
+            for i in await self._storage.review_items(who.platform, who.user_id, quiz_id)
             if (quiz := self.catalog.get(i.quiz_id)) and quiz.question(i.question_id)
         ]
         due = due_items(items, now)
@@ -647,16 +712,16 @@ class QuizEngine:
                 return StartResult(StartOutcome.NOTHING_DUE, ui, t("review_empty", ui))
             wait = min(i.due_at for i in items) - now
             days = max(1, math.ceil(wait / timedelta(days=1)))
-            return StartResult(StartOutcome.NOTHING_DUE, ui, t("review_later", ui, days=days))
+            return StartResult(StartOutcome.NOTHING_DUE, ui, t("review_later", ui, count=days))
         by_quiz: dict[str, list[str]] = {}
         for item in due:
             by_quiz.setdefault(item.quiz_id, []).append(item.question_id)
         chosen_id = max(by_quiz, key=lambda q: len(by_quiz[q]))
         quiz = self.catalog.get(chosen_id)
         assert quiz is not None
-        await self.storage.touch_user(who.platform, who.user_id, who.display_name)
+        await self._storage.touch_user(who.platform, who.user_id, who.display_name)
         new = self.plan_attempt(who, quiz, chat_id, AttemptKind.REVIEW, by_quiz[chosen_id])
-        attempt, _ = await self.storage.create_attempt(new)
+        attempt, _ = await self._storage.create_attempt(new)
         language = await self.quiz_language(who, quiz)
         question = self._current_view(attempt, quiz, [], language)
         notice = t("review_started", ui, count=len(attempt.question_order))

@@ -10,8 +10,14 @@ SUPPORTED_LANGUAGES = ("en", "bn", "ur", "ru")
 DEFAULT_LANGUAGE = "en"
 LANGUAGE_NAMES = {"en": "English", "bn": "বাংলা", "ur": "اردو", "ru": "Русский"}
 
+# A template, or for a string with a count its plural forms: CLDR category -> template.
+Template = str | Mapping[str, str]
+PLURAL_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+
 # key -> language -> template. Every key has all SUPPORTED_LANGUAGES (a test checks it).
-STRINGS: dict[str, dict[str, str]] = {
+# A string that counts something names the number ``count`` and gives the plural forms its
+# language needs (see plural_category); t() picks the form, as gettext's ngettext does.
+STRINGS: dict[str, dict[str, Template]] = {
     "correct": {"en": "✅ Correct", "bn": "✅ সঠিক", "ur": "✅ درست", "ru": "✅ Верно"},
     "wrong": {"en": "❌ Not quite", "bn": "❌ সঠিক নয়", "ur": "❌ درست نہیں", "ru": "❌ Не совсем"},
     "question_progress": {
@@ -106,10 +112,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "ru": "Выберите тест:",
     },
     "quiz_summary": {
-        "en": "{title} — {count} questions",
-        "bn": "{title} — {count}টি প্রশ্ন",
-        "ur": "{title} — {count} سوالات",
-        "ru": "{title} — вопросов: {count}",
+        "en": {"one": "{title} — {count} question", "other": "{title} — {count} questions"},
+        "bn": {"one": "{title} — {count}টি প্রশ্ন", "other": "{title} — {count}টি প্রশ্ন"},
+        "ur": {"one": "{title} — {count} سوال", "other": "{title} — {count} سوالات"},
+        "ru": {
+            "one": "{title} — {count} вопрос",
+            "few": "{title} — {count} вопроса",
+            "many": "{title} — {count} вопросов",
+            "other": "{title} — {count} вопроса",
+        },
     },
     "stopped": {
         "en": "Quiz stopped: {title}. Send /quiz to start again.",
@@ -138,10 +149,24 @@ STRINGS: dict[str, dict[str, str]] = {
         "ru": "Ваш прогресс",
     },
     "progress_line": {
-        "en": "{title}: {attempts} attempts, best {best}/{total}, last {last}/{total}",
-        "bn": "{title}: {attempts} বার, সেরা {best}/{total}, শেষ {last}/{total}",
-        "ur": "{title}: {attempts} کوششیں، بہترین {best}/{total}، آخری {last}/{total}",
-        "ru": "{title}: попыток {attempts}, лучший {best}/{total}, последний {last}/{total}",
+        "en": {
+            "one": "{title}: {count} attempt, best {best}/{total}, last {last}/{total}",
+            "other": "{title}: {count} attempts, best {best}/{total}, last {last}/{total}",
+        },
+        "bn": {
+            "one": "{title}: {count} বার, সেরা {best}/{total}, শেষ {last}/{total}",
+            "other": "{title}: {count} বার, সেরা {best}/{total}, শেষ {last}/{total}",
+        },
+        "ur": {
+            "one": "{title}: {count} کوشش، بہترین {best}/{total}، آخری {last}/{total}",
+            "other": "{title}: {count} کوششیں، بہترین {best}/{total}، آخری {last}/{total}",
+        },
+        "ru": {
+            "one": "{title}: {count} попытка, лучший {best}/{total}, последний {last}/{total}",
+            "few": "{title}: {count} попытки, лучший {best}/{total}, последний {last}/{total}",
+            "many": "{title}: {count} попыток, лучший {best}/{total}, последний {last}/{total}",
+            "other": "{title}: {count} попытки, лучший {best}/{total}, последний {last}/{total}",
+        },
     },
     "progress_in_progress": {
         "en": "{title}: in progress, {answered}/{total} answered",
@@ -211,16 +236,44 @@ STRINGS: dict[str, dict[str, str]] = {
         "ru": "Введите одну из букв: {letters}.",
     },
     "review_started": {
-        "en": "🔁 Review: {count} questions to practise again.",
-        "bn": "🔁 রিভিউ: আবার অনুশীলনের জন্য {count}টি প্রশ্ন।",
-        "ur": "🔁 دہرائی: دوبارہ مشق کے لیے {count} سوالات۔",
-        "ru": "🔁 Повторение: вопросов для практики — {count}.",
+        "en": {
+            "one": "🔁 Review: {count} question to practise again.",
+            "other": "🔁 Review: {count} questions to practise again.",
+        },
+        "bn": {
+            "one": "🔁 রিভিউ: আবার অনুশীলনের জন্য {count}টি প্রশ্ন।",
+            "other": "🔁 রিভিউ: আবার অনুশীলনের জন্য {count}টি প্রশ্ন।",
+        },
+        "ur": {
+            "one": "🔁 دہرائی: دوبارہ مشق کے لیے {count} سوال۔",
+            "other": "🔁 دہرائی: دوبارہ مشق کے لیے {count} سوالات۔",
+        },
+        "ru": {
+            "one": "🔁 Повторение: {count} вопрос для практики.",
+            "few": "🔁 Повторение: {count} вопроса для практики.",
+            "many": "🔁 Повторение: {count} вопросов для практики.",
+            "other": "🔁 Повторение: {count} вопроса для практики.",
+        },
     },
     "review_later": {
-        "en": "Nothing due — next review in {days} days.",
-        "bn": "এখন কিছু বাকি নেই — পরের রিভিউ {days} দিন পরে।",
-        "ur": "ابھی کچھ باقی نہیں — اگلی دہرائی {days} دن بعد۔",
-        "ru": "Повторять пока нечего — следующее повторение через {days} дн.",
+        "en": {
+            "one": "Nothing due — next review in {count} day.",
+            "other": "Nothing due — next review in {count} days.",
+        },
+        "bn": {
+            "one": "এখন কিছু বাকি নেই — পরের রিভিউ {count} দিন পরে।",
+            "other": "এখন কিছু বাকি নেই — পরের রিভিউ {count} দিন পরে।",
+        },
+        "ur": {
+            "one": "ابھی کچھ باقی نہیں — اگلی دہرائی {count} دن بعد۔",
+            "other": "ابھی کچھ باقی نہیں — اگلی دہرائی {count} دن بعد۔",
+        },
+        "ru": {
+            "one": "Повторять пока нечего — следующее повторение через {count} день.",
+            "few": "Повторять пока нечего — следующее повторение через {count} дня.",
+            "many": "Повторять пока нечего — следующее повторение через {count} дней.",
+            "other": "Повторять пока нечего — следующее повторение через {count} дня.",
+        },
     },
     "review_empty": {
         "en": "Nothing to review yet: questions you miss in a quiz come back here.",
@@ -338,22 +391,200 @@ STRINGS: dict[str, dict[str, str]] = {
         "ur": "پیش رفت محفوظ ہو گئی۔ جاری رکھنے کے لیے یہی کمانڈ دوبارہ چلائیں۔",
         "ru": "Прогресс сохранён. Запустите ту же команду ещё раз, чтобы продолжить.",
     },
+    # Shared by the chat platforms: command descriptions, admin reports, leaderboards.
+    "cmd_help": {
+        "en": "How to use the bot",
+        "bn": "বট ব্যবহারের নিয়ম",
+        "ur": "بوٹ استعمال کرنے کا طریقہ",
+        "ru": "Как пользоваться ботом",
+    },
+    "cmd_leaderboard": {
+        "en": "Best scores (in a group: of its members)",
+        "bn": "সেরা স্কোর (গ্রুপে: সেই গ্রুপের সদস্যদের)",
+        "ur": "بہترین سکور (گروپ میں: اس کے اراکین کے)",
+        "ru": "Лучшие результаты (в группе — её участников)",
+    },
+    "cmd_progress": {
+        "en": "Your attempts and scores",
+        "bn": "আপনার চেষ্টা ও স্কোর",
+        "ur": "آپ کی کوششیں اور سکور",
+        "ru": "Ваши попытки и результаты",
+    },
+    "cmd_reload": {
+        "en": "Reload the quiz files (admins)",
+        "bn": "কুইজ ফাইলগুলো আবার লোড করুন (অ্যাডমিন)",
+        "ur": "کوئز فائلیں دوبارہ لوڈ کریں (ایڈمن)",
+        "ru": "Перезагрузить файлы тестов (админы)",
+    },
+    "cmd_review": {
+        "en": "Practise the questions you missed",
+        "bn": "ভুল করা প্রশ্নগুলো আবার অনুশীলন করুন",
+        "ur": "غلط جوابات والے سوالات کی دوبارہ مشق",
+        "ru": "Повторить вопросы с ошибками",
+    },
+    "cmd_stats": {
+        "en": "Quiz statistics (admins)",
+        "bn": "কুইজের পরিসংখ্যান (অ্যাডমিন)",
+        "ur": "کوئز کے اعداد و شمار (ایڈمن)",
+        "ru": "Статистика тестов (админы)",
+    },
+    "error": {
+        "en": "Sorry, something went wrong. Please try again in a moment.",
+        "bn": "দুঃখিত, কিছু একটা ভুল হয়েছে। একটু পরে আবার চেষ্টা করুন।",
+        "ur": "معذرت، کچھ غلط ہو گیا۔ براہ کرم تھوڑی دیر بعد دوبارہ کوشش کریں۔",
+        "ru": "Извините, что-то пошло не так. Попробуйте ещё раз чуть позже.",
+    },
+    "leaderboard_everyone": {
+        "en": "all players",
+        "bn": "সব খেলোয়াড়",
+        "ur": "تمام کھلاڑی",
+        "ru": "все игроки",
+    },
+    "leaderboard_here": {
+        "en": "members of this chat",
+        "bn": "এই চ্যাটের সদস্যরা",
+        "ur": "اس چیٹ کے اراکین",
+        "ru": "участники этого чата",
+    },
+    "reload_done": {
+        "en": {
+            "one": "🔄 Reloaded: {count} quiz live.",
+            "other": "🔄 Reloaded: {count} quizzes live.",
+        },
+        "bn": {
+            "one": "🔄 আবার লোড হয়েছে: {count}টি কুইজ চালু।",
+            "other": "🔄 আবার লোড হয়েছে: {count}টি কুইজ চালু।",
+        },
+        "ur": {
+            "one": "🔄 دوبارہ لوڈ ہو گیا: {count} کوئز فعال ہے۔",
+            "other": "🔄 دوبارہ لوڈ ہو گیا: {count} کوئز فعال ہیں۔",
+        },
+        "ru": {
+            "one": "🔄 Перезагружено: активен {count} тест.",
+            "few": "🔄 Перезагружено: активны {count} теста.",
+            "many": "🔄 Перезагружено: активны {count} тестов.",
+            "other": "🔄 Перезагружено: активны {count} теста.",
+        },
+    },
+    "reload_problems": {
+        "en": "Problems ({count}); a broken file keeps its previous version live:",
+        "bn": "সমস্যা ({count}); ত্রুটিপূর্ণ ফাইলের আগের সংস্করণই চালু থাকে:",
+        "ur": "مسائل ({count})؛ خراب فائل کا پچھلا ورژن فعال رہتا ہے:",
+        "ru": "Проблемы ({count}); у файла с ошибкой остаётся прежняя версия:",
+    },
+    "round_choose": {
+        "en": "Choose the quiz for the group round:",
+        "bn": "গ্রুপ রাউন্ডের জন্য কুইজ বেছে নিন:",
+        "ur": "گروپ راؤنڈ کے لیے کوئز منتخب کریں:",
+        "ru": "Выберите тест для группового раунда:",
+    },
+    "round_no_answers": {
+        "en": "Nobody answered.",
+        "bn": "কেউ উত্তর দেয়নি।",
+        "ur": "کسی نے جواب نہیں دیا۔",
+        "ru": "Никто не ответил.",
+    },
+    "stats_hardest": {
+        "en": "Hardest question: {number}. {text} ({percent}% correct)",
+        "bn": "সবচেয়ে কঠিন প্রশ্ন: {number}. {text} ({percent}% সঠিক)",
+        "ur": "سب سے مشکل سوال: {number}. {text} ({percent}% درست)",
+        "ru": "Самый трудный вопрос: {number}. {text} ({percent}% верных)",
+    },
+    "stats_no_answers": {
+        "en": "No answers yet.",
+        "bn": "এখনও কোনো উত্তর নেই।",
+        "ur": "ابھی تک کوئی جواب نہیں۔",
+        "ru": "Ответов пока нет.",
+    },
+    "stats_summary": {
+        "en": "Attempts: {attempts} · completed: {completed} · average score: {average}",
+        "bn": "চেষ্টা: {attempts} · সম্পূর্ণ: {completed} · গড় স্কোর: {average}",
+        "ur": "کوششیں: {attempts} · مکمل: {completed} · اوسط سکور: {average}",
+        "ru": "Попыток: {attempts} · завершено: {completed} · средний балл: {average}",
+    },
+    "unknown_command": {
+        "en": "I don't know that command. /help lists what I can do.",
+        "bn": "এই কমান্ডটি আমি চিনি না। আমি কী করতে পারি, তা /help দেখায়।",
+        "ur": "میں یہ کمانڈ نہیں جانتا۔ میں کیا کر سکتا ہوں، یہ /help میں دیکھیں۔",
+        "ru": "Я не знаю такой команды. Что я умею — в /help.",
+    },
+    "cmd_quiz": {
+        "en": "Start or continue a quiz",
+        "bn": "কুইজ শুরু করুন বা চালিয়ে যান",
+        "ur": "کوئز شروع کریں یا جاری رکھیں",
+        "ru": "Начать или продолжить тест",
+    },
+    "cmd_stop": {
+        "en": "Stop the current quiz",
+        "bn": "চলতি কুইজ থামান",
+        "ur": "موجودہ کوئز روکیں",
+        "ru": "Остановить текущий тест",
+    },
+    "reload_clean": {
+        "en": "No problems found.",
+        "bn": "কোনো সমস্যা পাওয়া যায়নি।",
+        "ur": "کوئی مسئلہ نہیں ملا۔",
+        "ru": "Проблем не найдено.",
+    },
+    "cmd_language": {
+        "en": "Change the language (remembered)",
+        "bn": "ভাষা বদলান (মনে রাখা হবে)",
+        "ur": "زبان تبدیل کریں (یاد رکھی جائے گی)",
+        "ru": "Сменить язык (запоминается)",
+    },
+    "stats_title": {
+        "en": "📊 Quiz statistics",
+        "bn": "📊 কুইজের পরিসংখ্যান",
+        "ur": "📊 کوئز کے اعداد و شمار",
+        "ru": "📊 Статистика тестов",
+    },
 }
 
 
+def plural_category(language: str, n: int) -> str:
+    """The CLDR cardinal plural category of the integer ``n`` in ``language``.
+
+    English and Urdu: ``one`` for 1, else ``other``. Bengali: ``one`` for 0 and 1 (i = 0 or
+    n = 1), else ``other``. Russian: ``one`` for 1, 21, 101... (but not 11), ``few`` for 2-4,
+    22-24... (but not 12-14), ``many`` for the other integers (``other`` is for fractions).
+    """
+    n = abs(n)
+    if language == "ru":
+        if n % 10 == 1 and n % 100 != 11:
+            return "one"
+        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
+            return "few"
+        return "many"
+    if language == "bn":
+        return "one" if n in (0, 1) else "other"
+    return "one" if n == 1 else "other"  # en, ur, and the CLDR default
+
+
+def plain(template: Template) -> str:
+    """A template as one string: itself, or its ``other`` form when it has plural forms."""
+    return template if isinstance(template, str) else template["other"]
+
+
 def translate(
-    table: Mapping[str, Mapping[str, str]], key: str, language: str, **values: object
+    table: Mapping[str, Mapping[str, Template]], key: str, language: str, **values: object
 ) -> str:
     """String ``key`` of ``table`` in ``language`` (English when missing), filled in and ready
-    to display (right-to-left languages prepared). Adapters pass their own tables."""
+    to display (right-to-left languages prepared). A string with plural forms takes the one
+    for ``values["count"]`` in its language. Adapters pass their own tables."""
     by_language = table[key]
-    template = by_language.get(language) or by_language[DEFAULT_LANGUAGE]
+    shown = language if by_language.get(language) else DEFAULT_LANGUAGE
+    template = by_language[shown]
+    if not isinstance(template, str):
+        count = values["count"]
+        assert isinstance(count, int), f"{key} counts an integer 'count'"
+        template = template.get(plural_category(shown, count)) or template["other"]
     text = template.format(**values) if values else template
     return prepare(text, language)
 
 
 def t(key: str, language: str, **values: object) -> str:
-    """The interface string ``key`` in ``language`` (English when missing), filled in."""
+    """The interface string ``key`` in ``language`` (English when missing), filled in; a
+    string that counts takes the plural form for ``count``."""
     return translate(STRINGS, key, language, **values)
 
 

@@ -282,7 +282,7 @@ class RoundDriver(abc.ABC, Generic[L]):
         self._keeper = None
         for round_id in held:
             try:
-                await self.engine.storage.release_round(round_id, self.owner)
+                await self.engine._storage.release_round(round_id, self.owner)
             except Exception:  # the lease then runs out on its own
                 self.log.warning("%s: could not release round %s", self.platform, round_id)
         self._tasks.clear()
@@ -371,7 +371,7 @@ class RoundDriver(abc.ABC, Generic[L]):
                 await self._close(live, live.answered, end)
             await self.post_stopped(end)
             await self.forget(end.round_id)
-            await self.engine.storage.release_round(end.round_id, self.owner)
+            await self.engine._storage.release_round(end.round_id, self.owner)
         except Exception:
             self.log.exception("%s: could not close stopped round %s", self.platform, end.round_id)
 
@@ -430,7 +430,7 @@ class RoundDriver(abc.ABC, Generic[L]):
                 self._sleeping.pop(round_id, None)
         if finished:  # nothing left to drive (or post): another process need not wait
             with contextlib.suppress(Exception):
-                await self.engine.storage.release_round(round_id, self.owner)
+                await self.engine._storage.release_round(round_id, self.owner)
 
     async def _play(self, question: RoundQuestion) -> RoundQuestion | None:
         """Show one question until its time is up (or everyone answered), reveal it; the next
@@ -456,7 +456,7 @@ class RoundDriver(abc.ABC, Generic[L]):
         """The question was not open any more when its time came: the round was stopped (on
         another replica: take the buttons off), or it moved on (carry on from there)."""
         rounds, round_id = self.engine.rounds, live.question.round_id
-        round_ = await self.engine.storage.get_round(round_id)
+        round_ = await self.engine._storage.get_round(round_id)
         if round_ is None:
             return None
         if round_.status is RoundStatus.STOPPED and round_.current == live.question.number:
@@ -469,7 +469,7 @@ class RoundDriver(abc.ABC, Generic[L]):
     async def _flush(self, round_id: int) -> None:
         """Post the round's unsent outbox entries in order, each marked sent (with its message
         id) once the platform accepted it; a crash in between posts it again, never loses it."""
-        storage, rounds = self.engine.storage, self.engine.rounds
+        storage, rounds = self.engine._storage, self.engine.rounds
         for entry in await storage.unsent_outbox(self.platform, round_id):
             if not await self._claim(round_id):  # a stalled driver must not post twice
                 raise LeaseLost(round_id)
@@ -572,7 +572,7 @@ class RoundDriver(abc.ABC, Generic[L]):
         live.message_id = None
 
     async def _count(self, question: RoundQuestion) -> int:
-        answers = await self.engine.storage.round_answers(question.round_id)
+        answers = await self.engine._storage.round_answers(question.round_id)
         return sum(1 for a in answers if a.number == question.number)
 
     async def _recover(self, round_id: int) -> RoundQuestion | None:
@@ -604,7 +604,7 @@ class RoundDriver(abc.ABC, Generic[L]):
         """End a round whose chat the bot can no longer post in."""
         try:
             rounds = self.engine.rounds
-            round_ = await self.engine.storage.get_round(round_id)
+            round_ = await self.engine._storage.get_round(round_id)
             if round_ is not None and round_.status is RoundStatus.ACTIVE:
                 starter = Participant(self.platform, round_.starter_id)
                 await rounds.stop(self.platform, round_.chat_id, starter, is_chat_admin=True)
@@ -626,7 +626,7 @@ class RoundDriver(abc.ABC, Generic[L]):
         """Take or renew the round's lease; False while another live process holds it."""
         now = self.clock()
         until = now + timedelta(seconds=self.timing.lease)
-        return await self.engine.storage.claim_round(round_id, self.owner, now, until)
+        return await self.engine._storage.claim_round(round_id, self.owner, now, until)
 
     def _start_keeper(self) -> None:
         if self._keeper is None or self._keeper.done():
@@ -658,7 +658,7 @@ class RoundDriver(abc.ABC, Generic[L]):
     async def _take_over_posts(self) -> None:
         """Drive the rounds with posts left unsent (a driver died after a close): they are
         posted by whoever takes the round's lease."""
-        for entry in await self.engine.storage.unsent_outbox(self.platform):
+        for entry in await self.engine._storage.unsent_outbox(self.platform):
             self._drive_round(entry.round_id, None)
 
     async def _remember(self, live: L) -> None:
@@ -667,11 +667,11 @@ class RoundDriver(abc.ABC, Generic[L]):
             return
         record = {"v": 1, "n": live.question.number, "m": live.message_id}
         raw = json.dumps(record | self.message_fields(live))
-        await self.engine.storage.set_value(self.message_scope, str(live.question.round_id), raw)
+        await self.engine._storage.set_value(self.message_scope, str(live.question.round_id), raw)
 
     async def _recall(self, live: L) -> bool:
         """Adopt the message a previous process posted for the open question, if any."""
-        raw = await self.engine.storage.get_value(self.message_scope, str(live.question.round_id))
+        raw = await self.engine._storage.get_value(self.message_scope, str(live.question.round_id))
         if not raw:
             return False
         try:
@@ -686,7 +686,7 @@ class RoundDriver(abc.ABC, Generic[L]):
         return True
 
     async def forget(self, round_id: int) -> None:
-        await self.engine.storage.set_value(self.message_scope, str(round_id), None)
+        await self.engine._storage.set_value(self.message_scope, str(round_id), None)
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(coroutine)

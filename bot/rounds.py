@@ -228,7 +228,7 @@ class GroupRounds:
                     t("round_running", ui),
                     question=question,
                 )
-            await engine.storage.end_round(running.id, RoundStatus.STOPPED, engine.clock())
+            await engine._storage.end_round(running.id, RoundStatus.STOPPED, engine.clock())
         if quiz_id is None:
             if len(quizzes) > 1:
                 summaries = tuple(engine.quizzes(ui))
@@ -254,8 +254,8 @@ class GroupRounds:
         order = tuple(q for q in template.question_order if q not in typed)
         if not order:
             return RoundStart(RoundStartOutcome.NO_QUIZZES, ui, typed_t("round_typed_only", ui))
-        await engine.storage.touch_user(starter.platform, starter.user_id, starter.display_name)
-        round_, created = await engine.storage.create_round(
+        await engine._storage.touch_user(starter.platform, starter.user_id, starter.display_name)
+        round_, created = await engine._storage.create_round(
             NewRound(
                 platform=platform,
                 chat_id=chat_id,
@@ -281,7 +281,7 @@ class GroupRounds:
         """A member's answer to the open question; the first answer of each member counts."""
         engine = self.engine
         ui = await engine.interface_language(who)
-        round_ = await engine.storage.get_round(round_id) if 0 < round_id < 2**63 else None
+        round_ = await engine._storage.get_round(round_id) if 0 < round_id < 2**63 else None
         quiz = engine.catalog.get(round_.quiz_id) if round_ else None
         if round_ is None or quiz is None or round_.platform != who.platform:
             return RoundAnswerResult(RoundAnswerOutcome.INVALID, t("invalid_button", ui))
@@ -312,10 +312,10 @@ class GroupRounds:
             answered_at=now,
         )
         try:
-            _, inserted = await engine.storage.record_round_answer(candidate)
+            _, inserted = await engine._storage.record_round_answer(candidate)
         except StorageError:
             return RoundAnswerResult(RoundAnswerOutcome.CLOSED, t("round_closed", ui))
-        answers = await engine.storage.round_answers(round_.id)
+        answers = await engine._storage.round_answers(round_.id)
         participants = {a.user_id for a in answers}
         earlier = {a.user_id for a in answers if a.number < number}
         answered = {a.user_id for a in answers if a.number == number}
@@ -353,12 +353,12 @@ class GroupRounds:
         whoever closes first reveals, everyone else does nothing.
         """
         engine = self.engine
-        round_ = await engine.storage.get_round(round_id)
+        round_ = await engine._storage.get_round(round_id)
         if round_ is None or round_.status is not RoundStatus.ACTIVE or round_.current != number:
             return None
         quiz = engine.catalog.get(round_.quiz_id)
         if quiz is None:
-            await engine.storage.end_round(round_id, RoundStatus.STOPPED, engine.clock())
+            await engine._storage.end_round(round_id, RoundStatus.STOPPED, engine.clock())
             return None
         now = engine.clock()
         total = len(round_.question_order)
@@ -369,10 +369,10 @@ class GroupRounds:
             deadline = opens + timedelta(seconds=round_.time_limit_seconds)
         # The close and the posts it owes (the reveal, the ranking) commit together: whoever
         # drives the round next finds them in the outbox even if this process dies now.
-        if not await engine.storage.close_round_question(round_id, number, now, opens, deadline):
+        if not await engine._storage.close_round_question(round_id, number, now, opens, deadline):
             return None
         if finished:
-            await self._record_history(round_, quiz, await engine.storage.round_answers(round_id))
+            await self._record_history(round_, quiz, await engine._storage.round_answers(round_id))
         return await self.reveal(round_id, number)
 
     async def reveal(self, round_id: int, number: int) -> RoundReveal | None:
@@ -380,7 +380,7 @@ class GroupRounds:
         answers to a closed question are final, and later questions are left out); None when
         it is not closed or the round's quiz is gone."""
         engine = self.engine
-        round_ = await engine.storage.get_round(round_id)
+        round_ = await engine._storage.get_round(round_id)
         quiz = engine.catalog.get(round_.quiz_id) if round_ else None
         if round_ is None or quiz is None or not 1 <= number <= len(round_.question_order):
             return None
@@ -388,7 +388,7 @@ class GroupRounds:
             return None
         total = len(round_.question_order)
         finished = number >= total
-        answers = [a for a in await engine.storage.round_answers(round_id) if a.number <= number]
+        answers = [a for a in await engine._storage.round_answers(round_id) if a.number <= number]
         view = self._question(round_, quiz, number)
         question = quiz.question(round_.question_order[number - 1])
         assert question is not None
@@ -421,7 +421,7 @@ class GroupRounds:
     async def open_question(self, round_id: int) -> RoundQuestion | None:
         """The round's open question, if the round is active and its quiz still there."""
         engine = self.engine
-        round_ = await engine.storage.get_round(round_id)
+        round_ = await engine._storage.get_round(round_id)
         if round_ is None or round_.status is not RoundStatus.ACTIVE:
             return None
         quiz = engine.catalog.get(round_.quiz_id)
@@ -431,8 +431,8 @@ class GroupRounds:
         """How question ``number`` stands, whichever process took its answers: members who
         answered it, whether everyone taking part did, and whether it is still open."""
         engine = self.engine
-        round_ = await engine.storage.get_round(round_id)
-        answers = await engine.storage.round_answers(round_id)
+        round_ = await engine._storage.get_round(round_id)
+        answers = await engine._storage.round_answers(round_id)
         earlier = {a.user_id for a in answers if a.number < number}
         answered = {a.user_id for a in answers if a.number == number}
         still_open = (
@@ -449,7 +449,7 @@ class GroupRounds:
         for answer in answers:
             by_user.setdefault(answer.user_id, []).append(answer)
         for user_id, mine in by_user.items():
-            await engine.storage.touch_user(round_.platform, user_id, mine[0].display_name)
+            await engine._storage.touch_user(round_.platform, user_id, mine[0].display_name)
             new = NewAttempt(
                 platform=round_.platform,
                 user_id=user_id,
@@ -460,13 +460,13 @@ class GroupRounds:
                 started_at=round_.started_at,
                 kind=AttemptKind.ROUND,
             )
-            attempt, created = await engine.storage.create_attempt(new)
+            attempt, created = await engine._storage.create_attempt(new)
             if not created:  # left over from an interrupted copy of another round
-                await engine.storage.finish_attempt(
+                await engine._storage.finish_attempt(
                     attempt.id, AttemptStatus.ABANDONED, engine.clock()
                 )
-                attempt, _ = await engine.storage.create_attempt(new)
-            scheduled = await engine.storage.review_items(round_.platform, user_id, quiz.id)
+                attempt, _ = await engine._storage.create_attempt(new)
+            scheduled = await engine._storage.review_items(round_.platform, user_id, quiz.id)
             for answer in mine:
                 question_id = round_.question_order[answer.number - 1]
                 review = next_review(
@@ -481,8 +481,10 @@ class GroupRounds:
                 record = AnswerRecord(
                     attempt.id, question_id, answer.option_id, answer.correct, answer.answered_at
                 )
-                await engine.storage.record_answer(record, finishes=False, review=review)
-            await engine.storage.finish_attempt(attempt.id, AttemptStatus.COMPLETED, engine.clock())
+                await engine._storage.record_answer(record, finishes=False, review=review)
+            await engine._storage.finish_attempt(
+                attempt.id, AttemptStatus.COMPLETED, engine.clock()
+            )
 
     async def stop(
         self, platform: str, chat_id: str, who: Participant, *, is_chat_admin: bool = False
@@ -496,10 +498,10 @@ class GroupRounds:
             return t("round_none", ui)
         if who.user_id != round_.starter_id and not is_chat_admin:
             return t("round_not_starter", ui)
-        if not await engine.storage.end_round(round_.id, RoundStatus.STOPPED, engine.clock()):
+        if not await engine._storage.end_round(round_.id, RoundStatus.STOPPED, engine.clock()):
             return t("round_none", ui)
         quiz = engine.catalog.get(round_.quiz_id)
-        answers = await engine.storage.round_answers(round_.id)
+        answers = await engine._storage.round_answers(round_.id)
         if quiz is not None:
             await self._record_history(round_, quiz, answers)
         return await self.ending(round_.id, stopped=True)
@@ -507,12 +509,12 @@ class GroupRounds:
     async def ending(self, round_id: int, *, stopped: bool = False) -> RoundEnd:
         """The final ranking of a round."""
         engine = self.engine
-        round_ = await engine.storage.get_round(round_id)
+        round_ = await engine._storage.get_round(round_id)
         assert round_ is not None
         quiz = engine.catalog.get(round_.quiz_id)
         lang = round_.language
         title = prepare(quiz.title.get(lang), lang) if quiz else round_.quiz_id
-        answers = await engine.storage.round_answers(round_id)
+        answers = await engine._storage.round_answers(round_id)
         key = "round_stopped" if stopped else "round_finished"
         return RoundEnd(
             round_id=round_id,
@@ -528,19 +530,19 @@ class GroupRounds:
 
     async def running(self, platform: str, chat_id: str) -> RoundRecord | None:
         """The chat's active round, or None."""
-        return await self.engine.storage.active_round(platform, chat_id)
+        return await self.engine._storage.active_round(platform, chat_id)
 
     async def due(self, platform: str | None = None) -> list[tuple[int, int]]:
         """(round id, question number) of every open question whose time is up (on
         ``platform`` only, when given)."""
-        rounds = await self.engine.storage.rounds_due(self.engine.clock())
+        rounds = await self.engine._storage.rounds_due(self.engine.clock())
         return [(r.id, r.current) for r in rounds if platform in (None, r.platform)]
 
     async def open_questions(self, platform: str | None = None) -> list[RoundQuestion]:
         """Every active round's open question (on ``platform`` only, when given), for
         re-arming timers after a restart; rounds whose quiz is gone are left out."""
         engine = self.engine
-        rounds = await engine.storage.rounds_due(engine.clock() + FAR_FUTURE)
+        rounds = await engine._storage.rounds_due(engine.clock() + FAR_FUTURE)
         views = []
         for round_ in rounds:
             if platform not in (None, round_.platform):
@@ -566,13 +568,13 @@ class GroupRounds:
         if quiz is None:
             return None
         language = resolve_language(
-            (await engine.storage.get_user(who.platform, who.user_id) or _NO_USER).language,
+            (await engine._storage.get_user(who.platform, who.user_id) or _NO_USER).language,
             who.language_tag,
             quiz.languages,
             quiz.default_language,
         )
         best: dict[tuple[str, str], tuple[int, float]] = {}
-        for summary in await engine.storage.quiz_summaries(quiz_id):
+        for summary in await engine._storage.quiz_summaries(quiz_id):
             attempt = summary.attempt
             if attempt.status is not AttemptStatus.COMPLETED or attempt.kind not in (
                 AttemptKind.QUIZ,
@@ -592,7 +594,7 @@ class GroupRounds:
         ranked = sorted(best.items(), key=lambda item: (-item[1][0], item[1][1]))[:limit]
         lines = []
         for rank, ((user_platform, user_id), (score, seconds)) in enumerate(ranked, start=1):
-            user = await engine.storage.get_user(user_platform, user_id)
+            user = await engine._storage.get_user(user_platform, user_id)
             name = (user.display_name if user else None) or user_id
             lines.append(LeaderboardLine(rank, user_id, name, score, seconds))
         return Leaderboard(

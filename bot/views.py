@@ -72,6 +72,18 @@ class AnswerOutcome(enum.StrEnum):
 
 
 @dataclass(frozen=True)
+class AttemptInfo:
+    """Whose an attempt is and what it is, for an adapter checking a pressed menu."""
+
+    attempt_id: int
+    platform: str
+    user_id: str
+    quiz_id: str
+    review: bool
+    active: bool
+
+
+@dataclass(frozen=True)
 class QuestionMark:
     number: int
     question_id: str
@@ -89,6 +101,7 @@ class QuizResult:
     marks: tuple[QuestionMark, ...]
     language: str
     rtl: bool
+    review: bool = False  # a review's result: "try again" would restart the quiz instead
 
     @property
     def percent(self) -> int:
@@ -129,6 +142,7 @@ class StartOutcome(enum.StrEnum):
     UNKNOWN_QUIZ = "unknown_quiz"
     NO_QUIZZES = "no_quizzes"
     NOTHING_DUE = "nothing_due"  # review: nothing to practise now (the notice says when)
+    INVALID = "invalid"  # a retry of an attempt that is not the user's (a forged button)
 
 
 @dataclass(frozen=True)

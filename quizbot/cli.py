@@ -8,13 +8,13 @@ import csv
 import getpass
 import io
 import json
-import logging
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, t
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, SUPPORTED_LANGUAGES, t
+from bot.presenters import progress_lines, stats_hardest, stats_summary
 from bot.quiz_loader import LoadReport, load_quiz_text, load_quizzes, quiz_files
 from bot.stats import QuizStats
 from bot.storage import AnswerRecord, AttemptRecord
@@ -38,12 +38,28 @@ def _terminal_user(name: str | None) -> Participant:
     return Participant("terminal", name, display_name=name, language_tag=tag)
 
 
+# The environment, read once per process by main() (Settings or the problem found).
+_parsed: Settings | ConfigError | None = None
+
+
+def _read_settings() -> Settings | ConfigError:
+    global _parsed
+    if _parsed is None:
+        try:
+            _parsed = Settings.from_env()
+        except ConfigError as exc:
+            _parsed = exc
+    return _parsed
+
+
 def _settings() -> Settings:
-    try:
-        return Settings.from_env()
-    except ConfigError as exc:
-        print(f"quizbot: configuration error: {exc}", file=sys.stderr)
+    """The settings, or exit 2 naming the bad variable (commands that need no settings, such
+    as ``validate PATH`` and ``import``, never ask)."""
+    parsed = _read_settings()
+    if isinstance(parsed, ConfigError):
+        print(f"quizbot: configuration error: {parsed}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE) from None
+    return parsed
 
 
 async def _play(args: argparse.Namespace) -> int:
@@ -128,37 +144,8 @@ async def _progress(args: argparse.Namespace) -> int:
             print(paragraph(t("no_progress", lang).replace("/quiz", "quizbot play"), lang))
             return 0
         print(paragraph(t("progress_title", lang), lang))
-        for item in report.quizzes:
-            if item.completed_attempts:
-                print(
-                    paragraph(
-                        "  "
-                        + t(
-                            "progress_line",
-                            lang,
-                            title=item.title,
-                            attempts=item.completed_attempts,
-                            best=item.best,
-                            last=item.last,
-                            total=item.total,
-                        ),
-                        lang,
-                    )
-                )
-            if item.in_progress_answered is not None:
-                print(
-                    paragraph(
-                        "  "
-                        + t(
-                            "progress_in_progress",
-                            lang,
-                            title=item.title,
-                            answered=item.in_progress_answered,
-                            total=item.total,
-                        ),
-                        lang,
-                    )
-                )
+        for line in progress_lines(report):
+            print(paragraph("  " + line, lang))
     return 0
 
 
@@ -244,7 +231,7 @@ async def _stats(args: argparse.Namespace) -> int:
             return EXIT_USAGE
         all_stats = await app.engine.stats(args.quiz, args.lang)
     for stats in all_stats:
-        print(format_stats(stats))
+        print(format_stats(stats, args.lang))
     if args.png:
         if len(all_stats) != 1:
             print("quizbot: --png needs one quiz: quizbot stats QUIZ --png FILE", file=sys.stderr)
@@ -260,22 +247,13 @@ async def _stats(args: argparse.Namespace) -> int:
     return 0
 
 
-def format_stats(stats: QuizStats) -> str:
+def format_stats(stats: QuizStats, language: str = DEFAULT_LANGUAGE) -> str:
     """A plain-text report of one quiz's statistics."""
-    lines = [f"{stats.quiz_id}: {stats.title}"]
-    average = (
-        f"{stats.average_score:.1f}/{stats.total_questions}"
-        if stats.average_score is not None
-        else "-"
-    )
-    lines.append(
-        f"  attempts {stats.attempts}, completed {stats.completed}, average score {average}"
-    )
-    hardest = stats.hardest
-    if hardest is not None and hardest.percent_correct is not None:
-        lines.append(
-            f"  hardest: Q{hardest.number} ({hardest.percent_correct:.0f}% correct) {hardest.text}"
-        )
+    lines = [
+        f"{stats.quiz_id}: {stats.title}",
+        paragraph("  " + stats_summary(stats, language), language),
+        paragraph("  " + stats_hardest(stats, language), language),
+    ]
     for question in stats.questions:
         percent = (
             f"{question.percent_correct:3.0f}%" if question.percent_correct is not None else "   -"
@@ -312,8 +290,7 @@ EXPORT_COLUMNS = [
 async def _export(args: argparse.Namespace) -> int:
     settings = _settings()
     async with open_app(settings) as app:
-        attempts = await app.storage.attempts_for_quiz(args.quiz)
-        answers = await app.storage.answers_for_quiz(args.quiz)
+        attempts, answers = await app.engine.export(args.quiz)
     text = render_export(attempts, answers, args.format)
     if args.out:
         _write_file(Path(args.out), text)
@@ -470,14 +447,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    level = os.environ.get("LOG_LEVEL", "INFO" if args.command == "run" else "WARNING")
-    log_format = os.environ.get("LOG_FORMAT", "kv")
-    secrets = [os.environ.get(n, "") for n in ("TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN")]
-    configure_logging(
-        level.upper() if level.upper() in logging.getLevelNamesMapping() else "INFO",
-        log_format if log_format in ("kv", "json") else "kv",
-        secrets,
-    )
+    global _parsed
+    _parsed = None  # read the environment of this run (main may be called more than once)
+    parsed = _read_settings()
+    default_level = "INFO" if args.command == "run" else "WARNING"
+    if isinstance(parsed, ConfigError):  # reported by the commands that need settings
+        configure_logging(default_level)
+    else:
+        configure_logging(parsed.log_level or default_level, parsed.log_format, parsed.secrets)
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE

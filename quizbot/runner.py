@@ -26,16 +26,30 @@ class ChatAdapter(Protocol):
         """Stop taking updates, let in-flight ones finish, disconnect."""
 
 
-async def run_bots(settings: Settings, stop_event: asyncio.Event | None = None) -> int:
+async def run_bots(
+    settings: Settings, stop_event: asyncio.Event | None = None, *, listen: str = "0.0.0.0"
+) -> int:
     """Start every adapter whose token is set; run until SIGTERM/SIGINT (exit code 0), or
-    until an adapter's connection fails for good (exit code 1)."""
+    until an adapter's connection fails for good (exit code 1).
+
+    In a web process (``settings.serve_http``) the HTTP server binds ``PORT`` first and
+    serves ``GET /healthz``; Telegram's webhook, when configured, shares it.
+    """
     stop_event = stop_event or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         # Not available off the main thread or on some platforms: Ctrl-C still works there.
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop_event.set)
-    async with open_app(settings) as app:
+    async with open_app(settings) as app, contextlib.AsyncExitStack() as stack:
+        web = None
+        if settings.serve_http:
+            from quizbot.web import WebServer
+
+            web = WebServer(app.engine.healthy)
+            await web.start(listen, settings.port)
+            stack.push_async_callback(web.stop)
+            log.info("serving /healthz on %s:%s", listen, settings.port)
         adapters: list[ChatAdapter] = []
         if settings.telegram_token:
             from adapters.telegram import TelegramAdapter
@@ -45,7 +59,11 @@ async def run_bots(settings: Settings, stop_event: asyncio.Event | None = None) 
             timing = RoundTiming(lease=settings.round_lease_seconds)  # (replicas)
             adapters.append(
                 TelegramAdapter(
-                    app.engine, settings, stats_chart=render_stats_png, round_timing=timing
+                    app.engine,
+                    settings,
+                    stats_chart=render_stats_png,
+                    round_timing=timing,
+                    web=web,
                 )
             )
         if settings.discord_token:

@@ -39,9 +39,12 @@ class Settings:
     webhook_url: str | None = None
     webhook_secret: str | None = None
     port: int = 8080
+    # A web process (PORT set, as platforms do for web processes, or WEBHOOK_URL): `quizbot
+    # run` serves GET /healthz on PORT, whichever bots run.
+    serve_http: bool = False
     discord_token: str | None = None
     discord_guild_id: int | None = None
-    log_level: str = "INFO"
+    log_level: str | None = None  # None: unset (INFO for `quizbot run`, WARNING otherwise)
     log_format: str = "kv"
     admin_telegram_ids: frozenset[str] = frozenset()
     admin_discord_ids: frozenset[str] = frozenset()
@@ -100,8 +103,8 @@ class Settings:
         webhook_url = get("WEBHOOK_URL")
         if webhook_url is not None and not webhook_url.startswith("https://"):
             raise ConfigError("WEBHOOK_URL", "must be an https:// address Telegram can reach")
-        log_level = (get("LOG_LEVEL") or "INFO").upper()
-        if log_level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+        log_level = (get("LOG_LEVEL") or "").upper() or None
+        if log_level not in (None, "DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise ConfigError("LOG_LEVEL", "must be DEBUG, INFO, WARNING, ERROR or CRITICAL")
         log_format = (get("LOG_FORMAT") or "kv").lower()
         if log_format not in ("kv", "json"):
@@ -132,6 +135,7 @@ class Settings:
             webhook_url=webhook_url,
             webhook_secret=get("WEBHOOK_SECRET"),
             port=int(port_text),
+            serve_http=get("PORT") is not None or webhook_url is not None,
             discord_token=get("DISCORD_BOT_TOKEN"),
             discord_guild_id=int(guild) if guild else None,
             log_level=log_level,

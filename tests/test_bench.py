@@ -23,6 +23,8 @@ import pytest
 
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow  # runs the quick benchmark suite (about a minute)
+
 ALL = ("a", "b", "c", "d", "e")
 POSTGRES = bool(os.environ.get("TEST_DATABASE_URL"))
 

@@ -19,11 +19,15 @@ import sqlite3
 import sys
 from pathlib import Path
 
+import pytest
+
 from adapters.telegram.callback_data import Answer, decode
 from bot.i18n import t
+from fakes.telegram_bot_api import TOKEN, FakeBotApi
+from fakes.telegram_chatter import Chatter, clean, is_question
 from tests.conftest import QUIZ_DIR, ROOT, SEED_QUIZ
-from tests.telegram.fake_bot_api import TOKEN, FakeBotApi
-from tests.telegram.helpers import Chatter, clean, is_question
+
+pytestmark = pytest.mark.slow  # kills and restarts `quizbot run` many times
 
 CRASH_RUNS = int(os.environ.get("CRASH_RUNS", "20"))
 USERS = 6

@@ -101,7 +101,7 @@ async def test_the_same_answer_twice_is_recorded_once_with_the_same_feedback(eng
         first.chosen,
     )
     assert second.next_question == first.next_question
-    assert len(await engine.storage.answers(question.attempt_id)) == 1
+    assert len(await engine._storage.answers(question.attempt_id)) == 1
 
 
 async def test_concurrent_double_taps_are_counted_once(engine, catalog):
@@ -113,7 +113,7 @@ async def test_concurrent_double_taps_are_counted_once(engine, catalog):
     outcomes = sorted(f.outcome for f in taps)
     assert outcomes.count(AnswerOutcome.ACCEPTED) == 1
     assert outcomes.count(AnswerOutcome.DUPLICATE) == 4
-    assert len(await engine.storage.answers(question.attempt_id)) == 1
+    assert len(await engine._storage.answers(question.attempt_id)) == 1
 
 
 async def test_a_different_answer_to_an_answered_question_changes_nothing(engine, catalog):
@@ -123,7 +123,7 @@ async def test_a_different_answer_to_an_answered_question_changes_nothing(engine
     assert late.outcome is AnswerOutcome.ALREADY_ANSWERED
     assert late.correct is True  # it reports the answer that counts
     assert late.notice == "You already answered this question."
-    answers = await engine.storage.answers(question.attempt_id)
+    answers = await engine._storage.answers(question.attempt_id)
     assert [a.correct for a in answers] == [True]
 
 
@@ -135,7 +135,7 @@ async def test_a_question_that_is_not_current_is_stale(engine, catalog):
     await engine.stop(ANN)
     after_stop = await engine.answer_at(ANN, question.attempt_id, 1, 0)
     assert after_stop.outcome is AnswerOutcome.STALE
-    assert await engine.storage.answers(question.attempt_id) == []
+    assert await engine._storage.answers(question.attempt_id) == []
 
 
 async def test_unknown_ids_get_an_invalid_outcome_not_an_exception(engine):
@@ -153,7 +153,7 @@ async def test_unknown_ids_get_an_invalid_outcome_not_an_exception(engine):
     for feedback in await asyncio.gather(*cases):
         assert feedback.outcome is AnswerOutcome.INVALID
         assert feedback.notice == "This button is no longer valid."
-    assert await engine.storage.answers(attempt) == []
+    assert await engine._storage.answers(attempt) == []
 
 
 async def test_nobody_can_answer_someone_elses_attempt(engine):
@@ -161,7 +161,7 @@ async def test_nobody_can_answer_someone_elses_attempt(engine):
     feedback = await engine.answer_at(BOB, question.attempt_id, 1, 0)
     assert feedback.outcome is AnswerOutcome.NOT_YOURS
     assert feedback.notice == "This quiz is Ann's — send /quiz to start your own."
-    assert await engine.storage.answers(question.attempt_id) == []
+    assert await engine._storage.answers(question.attempt_id) == []
     assert await engine.current_question(BOB, question.attempt_id) is None
     assert await engine.result(BOB, question.attempt_id) is None
 
@@ -318,3 +318,27 @@ def test_quiz_summaries_are_localized(engine: QuizEngine) -> None:
     assert summary.title == "Шардирование чекпойнтов и возобновляемое обучение"
     assert summary.question_count == 8 and summary.level == "intermediate"
     assert isinstance(engine.catalog.get(SEED_QUIZ), Quiz)
+
+
+async def test_retry_after_a_review_resumes_the_unfinished_quiz(
+    engine: QuizEngine, catalog: QuizCatalog
+) -> None:
+    """ "Try again" under a review's result never throws away a quiz in progress; under a
+    quiz's result it starts that quiz afresh; someone else's attempt cannot be retried."""
+    me = Participant("telegram", "rae", "Rae", "en")
+    start = await engine.start(me, SEED_QUIZ)
+    assert start.question is not None
+    first = start.question
+    await engine.answer_at(me, first.attempt_id, 1, wrong_index(catalog, first))
+    review = await engine.start_review(me)
+    assert review.question is not None
+    right = correct_index(catalog, review.question)
+    done = await engine.answer_at(me, review.question.attempt_id, 1, right)
+    assert done.result is not None and done.result.review
+    again = await engine.retry(me, done.result.attempt_id)
+    assert again.outcome is StartOutcome.RESUMED
+    assert again.question is not None and again.question.number == 2
+    assert again.question.attempt_id == first.attempt_id
+    stranger = Participant("telegram", "sly", "Sly", "en")
+    refused = await engine.retry(stranger, done.result.attempt_id)
+    assert refused.outcome is StartOutcome.INVALID and refused.question is None

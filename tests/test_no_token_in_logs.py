@@ -7,10 +7,14 @@ import asyncio
 import os
 import sys
 
+import pytest
+
 from bot.catalog import QuizCatalog
+from fakes.telegram_bot_api import TOKEN, FakeBotApi
+from fakes.telegram_chatter import Chatter, button_for, is_question
 from tests.conftest import QUIZ_DIR, ROOT, SEED_QUIZ
-from tests.telegram.fake_bot_api import TOKEN, FakeBotApi
-from tests.telegram.helpers import Chatter, button_for, is_question
+
+pytestmark = pytest.mark.slow  # a whole quiz against `quizbot run` at DEBUG level
 
 
 async def test_a_full_quiz_at_debug_level_logs_no_token(tmp_path, catalog: QuizCatalog):

@@ -12,6 +12,7 @@ import pytest
 
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
+from bot.i18n import t
 from bot.views import Participant
 from quizbot.cli import format_stats, render_export
 from quizbot.logs import StructuredFormatter, configure_logging, redact
@@ -140,7 +141,7 @@ def correct_positions(catalog: QuizCatalog, engine: QuizEngine):
     async def positions(who: Participant) -> list[int]:
         quiz = catalog.get(SEED_QUIZ)
         start = await engine.start(who, SEED_QUIZ)
-        attempt = await engine.storage.get_attempt(start.question.attempt_id)
+        attempt = await engine._storage.get_attempt(start.question.attempt_id)
         return [list(attempt.option_order[q.id]).index(q.correct_option_id) for q in quiz.questions]
 
     return positions
@@ -163,8 +164,9 @@ async def test_stats_count_attempts_scores_and_option_picks(catalog, storage):
     assert sum(o.picks for o in first.options) == 2
     assert first.median_seconds is not None and first.median_seconds > 0
     report = format_stats(stats)
-    assert "attempts 3, completed 2, average score 7.5/8" in report
-    assert "hardest: Q1 (50% correct)" in report
+    assert t("stats_summary", "en", attempts=3, completed=2, average="7.5/8") in report
+    hardest = t("stats_hardest", "en", number=1, text=first.text, percent=50)
+    assert " ".join(hardest.split()) in " ".join(report.split())
 
 
 async def test_exports_hold_every_attempt_and_answer(catalog, storage):
@@ -187,7 +189,7 @@ def test_stats_and_export_commands(tmp_path: Path):
     db = tmp_path / "t.db"
     quizbot(["play", SEED_QUIZ, "--user", "zed"], db, "A\nB\n")
     stats = quizbot(["stats"], db)
-    assert stats.returncode == 0 and "attempts 1, completed 0" in stats.stdout
+    assert stats.returncode == 0 and "Attempts: 1 · completed: 0" in stats.stdout
     out = tmp_path / "export.csv"
     assert quizbot(["export", "--out", str(out)], db).returncode == 0
     assert len(out.read_text(encoding="utf-8").splitlines()) == 3
@@ -217,3 +219,26 @@ def test_stats_png_command_writes_the_chart(tmp_path: Path):
     result = quizbot(["stats", SEED_QUIZ, "--png", str(chart)], db)
     assert result.returncode == 0, result.stderr
     assert chart.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_webhook_secret_is_redacted_like_the_tokens(
+    tmp_path, monkeypatch, capsys, restore_logging
+):
+    """The CLI configures logging from the one parsed Settings, whose secrets include
+    WEBHOOK_SECRET: a log line quoting it shows <redacted>."""
+    from quizbot import cli
+
+    secret = "webhook-secret-that-must-not-leak-42"
+    monkeypatch.setenv("WEBHOOK_SECRET", secret)
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", TOKEN)
+    monkeypatch.setenv("QUIZ_DIR", str(QUIZ_DIR))
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'q.db'}")
+    monkeypatch.setenv("LOG_LEVEL", "INFO")  # not the default of `list` (WARNING)
+    assert cli.main(["list"]) == 0
+    log = logging.getLogger("quizbot.test")
+    log.info("webhook called with secret %s", secret)
+    log.info("token %s", TOKEN)
+    err = capsys.readouterr().err
+    assert err.count("level=INFO") >= 2  # LOG_LEVEL came from the parsed Settings
+    assert secret not in err and TOKEN not in err
+    assert err.count("<redacted>") >= 2

@@ -72,13 +72,13 @@ async def test_missed_questions_come_back_and_move_up_the_boxes(engine, catalog,
     assert asked == ["resume-state", "index-file"]
     # Answered right: box 2, due in a day.
     later = await engine.start_review(LEA)
-    assert later.notice == "Nothing due — next review in 1 days."
+    assert later.notice == "Nothing due — next review in 1 day."
     clock.now += timedelta(days=1)
     _, asked = await review_all(engine, catalog, LEA, right=False)  # wrong: back to box 1
     assert asked == ["resume-state", "index-file"]
     _, asked = await review_all(engine, catalog, LEA, right=True)  # box 1 is due at once
     assert len(asked) == 2
-    items = await engine.storage.review_items("telegram", "lea")
+    items = await engine._storage.review_items("telegram", "lea")
     assert {i.box for i in items} == {2}
 
 
@@ -88,7 +88,7 @@ async def test_a_question_is_mastered_after_the_last_box(engine, catalog, clock)
         _, asked = await review_all(engine, catalog, LEA, right=True)
         assert asked == ["why-shard"]
         clock.now += timedelta(days=30)
-    assert await engine.storage.review_items("telegram", "lea") == []
+    assert await engine._storage.review_items("telegram", "lea") == []
     assert (await engine.start_review(LEA)).notice.startswith("Nothing to review yet")
 
 

@@ -175,7 +175,7 @@ async def open_question(engine: QuizEngine) -> RoundQuestion:
 
 
 async def recorded_message(engine: QuizEngine, question: RoundQuestion) -> str | None:
-    return await engine.storage.get_value(message_scope(PLATFORM), str(question.round_id))
+    return await engine._storage.get_value(message_scope(PLATFORM), str(question.round_id))
 
 
 async def test_a_round_runs_question_refresh_reveal_pause_next_question_end(
@@ -296,7 +296,7 @@ async def test_a_round_whose_quiz_is_gone_is_ended_at_restart(
     question = await launch(driver)
     await driver.shutdown()
     clock.advance(SECONDS)
-    without = QuizEngine(QuizCatalog(), engine.storage, clock=clock)  # the quiz was removed
+    without = QuizEngine(QuizCatalog(), engine._storage, clock=clock)  # the quiz was removed
     restarted = make(without)
     await restart(restarted)
     assert restarted.events == []
@@ -356,7 +356,7 @@ async def test_an_error_is_retried_later_and_a_fatal_one_ends_the_round(
     await advance(clock, TIMING.pause, driver)
     assert driver.kinds() == ["question", "close", "reveal"]
     assert not driver.running(question.round_id)
-    round_ = await engine.storage.get_round(question.round_id)
+    round_ = await engine._storage.get_round(question.round_id)
     assert round_ is not None and round_.status is RoundStatus.STOPPED
 
 
@@ -406,9 +406,9 @@ async def test_one_replica_drives_a_round_and_another_takes_over_when_it_dies(
     assert not driver.running(question.round_id)
     await advance(clock, TIMING.pause, other)
     assert other.events[-1] == ("question", 3, 0, 31)
-    lease = await engine.storage.round_lease(question.round_id)
+    lease = await engine._storage.round_lease(question.round_id)
     assert lease is not None and lease[0] == other.owner
-    reveals = [e for e in await engine.storage.outbox(question.round_id)]
+    reveals = [e for e in await engine._storage.outbox(question.round_id)]
     assert [(e.number, e.sent_at is not None) for e in reveals] == [(1, True), (2, True)]
 
 
@@ -426,7 +426,7 @@ async def test_a_reveal_committed_by_a_process_that_died_before_posting_it_is_po
     assert restarted.events == []  # the dead process's lease runs until 15
     await advance(clock, 5, restarted)
     assert restarted.events == [("reveal", 1, 1, 15), ("question", 2, 0, 15)]
-    (entry,) = await engine.storage.outbox(question.round_id)
+    (entry,) = await engine._storage.outbox(question.round_id)
     assert entry.sent_at is not None
     await advance(clock, TIMING.lease, restarted)
     assert restarted.kinds().count("reveal") == 2  # question 2's; question 1's not again

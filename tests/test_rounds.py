@@ -197,7 +197,7 @@ async def test_a_full_round_ranks_by_score_then_time_and_counts_in_history(engin
     assert names == [("Member 1", 8), ("Member 2", 8), ("Member 3", 0)]
     (progress,) = (await engine.progress(slow)).quizzes
     assert (progress.completed_attempts, progress.best) == (1, 8)
-    assert len(await engine.storage.review_items("telegram", "m3")) == 8  # misses come back
+    assert len(await engine._storage.review_items("telegram", "m3")) == 8  # misses come back
     board = await engine.rounds.leaderboard(SEED_QUIZ, HOST, chat_id=CHAT)
     assert [(line.name, line.best) for line in board.lines] == [
         ("Member 1", 8),

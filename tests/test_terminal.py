@@ -165,7 +165,7 @@ def test_list_shows_the_quizzes(tmp_path):
     result = quizbot(["list", "--lang", "ru"], tmp_path / "t.db")
     assert result.returncode == 0
     assert "checkpoint-sharding: Шардирование чекпойнтов" in result.stdout
-    assert "вопросов: 8" in result.stdout
+    assert "— 8 вопросов" in result.stdout
 
 
 def test_validate_passes_on_the_bundled_quizzes(tmp_path):
@@ -240,5 +240,6 @@ def test_review_brings_back_missed_questions(tmp_path, catalog):
     assert played.count("✅ Correct") + missed == len(quiz.questions)
     review = strip_controls(quizbot(["review", "--user", "rv"], db, "A\n" * missed).stdout)
     if missed:
-        assert f"🔁 Review: {missed} questions to practise again." in review
+        noun = "question" if missed == 1 else "questions"
+        assert f"🔁 Review: {missed} {noun} to practise again." in review
         assert f"Question {missed}/{missed}" in review

@@ -46,7 +46,7 @@ def test_stats_and_export_show_typed_answers(tmp_path: Path) -> None:
     assert quizbot(["play", TYPED_QUIZ_ID, "--user", "kim"], db, stdin, env).returncode == 0
     stats = quizbot(["stats", TYPED_QUIZ_ID], db, env=env)
     assert stats.returncode == 0, stats.stderr
-    assert "hardest: Q2 (0% correct) Pikachu" in stats.stdout
+    assert "Hardest question: 2. Pikachu" in stats.stdout
     assert "Q1  100% correct of 1" in stats.stdout
     export = quizbot(["export", "--format", "json", "--quiz", TYPED_QUIZ_ID], db, env=env)
     assert export.returncode == 0, export.stderr

@@ -198,7 +198,7 @@ async def test_the_first_typed_answer_counts_and_a_redelivery_gets_the_same_feed
     )
     other = await engine.answer_text(ANN, question.attempt_id, 1, RIGHT["band"])
     assert other.outcome is AnswerOutcome.ALREADY_ANSWERED and other.correct is False
-    answers = await engine.storage.answers(question.attempt_id)
+    answers = await engine._storage.answers(question.attempt_id)
     assert [(a.question_id, a.option_id, a.correct) for a in answers] == [
         ("band", "The Rolling Stones", False)
     ]
@@ -211,7 +211,7 @@ async def test_concurrent_typed_redeliveries_are_recorded_once(engine: QuizEngin
         *(engine.answer_text(ANN, question.attempt_id, 1, "Beatles") for _ in range(5))
     )
     assert sorted(r.outcome for r in results).count(AnswerOutcome.ACCEPTED) == 1
-    assert len(await engine.storage.answers(question.attempt_id)) == 1
+    assert len(await engine._storage.answers(question.attempt_id)) == 1
 
 
 async def test_typed_and_choice_answers_cannot_be_swapped_or_forged(engine: QuizEngine) -> None:
@@ -225,7 +225,7 @@ async def test_typed_and_choice_answers_cannot_be_swapped_or_forged(engine: Quiz
     assert (await engine.answer_text(ANN, attempt, 2, "pokemon")).outcome is AnswerOutcome.STALE
     bob = Participant("terminal", "bob", "Bob", "en")
     assert (await engine.answer_text(bob, attempt, 1, "Beatles")).outcome is AnswerOutcome.NOT_YOURS
-    assert await engine.storage.answers(attempt) == []
+    assert await engine._storage.answers(attempt) == []
     feedback = await engine.answer_text(ANN, attempt, 1, "Beatles")
     planet = feedback.next_question
     assert planet is not None

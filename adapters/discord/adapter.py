@@ -84,7 +84,7 @@ class QuizClient(discord.AutoShardedClient):
         await self.tree.set_translator(QuizTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS, *typed_answers.DYNAMIC_ITEMS)
         try:
-            await sync_if_changed(self.tree, self.engine.storage, self.settings.discord_guild_id)
+            await sync_if_changed(self.tree, self.engine, self.settings.discord_guild_id)
         except discord.HTTPException:
             # Stale commands are better than no bot: presses and known commands still work,
             # and `quizbot discord-sync` can retry.
@@ -102,7 +102,7 @@ class QuizClient(discord.AutoShardedClient):
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.type is discord.InteractionType.modal_submit:  # typed answers
-            await typed_answers.submitted(self.quiz_handlers, interaction)
+            await self.quiz_handlers.answer_typed(interaction)
             return
         # discord.py silently drops presses that match no registered button; answer them.
         if interaction.type is not discord.InteractionType.component:

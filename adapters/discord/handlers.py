@@ -74,7 +74,6 @@ from bot.rounds import (
     RoundStartOutcome,
 )
 from bot.stats import QuizStats
-from bot.storage import AttemptKind
 from bot.text_direction import paragraph, strip_controls
 from bot.views import (
     AnswerFeedback,
@@ -449,48 +448,86 @@ class QuizHandlers:
         async with self._handling(interaction):
             who = participant(interaction)
 
-            async def answer() -> tuple[AnswerFeedback, bool]:
-                feedback = await self.engine.answer_at(who, attempt_id, number, option)
-                review = False
-                if feedback.result is not None:
-                    attempt = await self.engine.storage.get_attempt(feedback.result.attempt_id)
-                    review = attempt is not None and attempt.kind is AttemptKind.REVIEW
-                return feedback, review
-
-            feedback, review = await self._in_time(
-                interaction, answer(), interaction.response.defer
+            feedback = await self._in_time(
+                interaction,
+                self.engine.answer_at(who, attempt_id, number, option),
+                interaction.response.defer,
             )
             if feedback.outcome is not AnswerOutcome.ACCEPTED or feedback.question is None:
                 await self._notice(interaction, feedback.notice, feedback.language)
                 return
             await self._update(
                 interaction,
-                self._feedback_messages(interaction, feedback, review=review),
+                self._feedback_messages(interaction, feedback),
                 private=is_private_reply(interaction),
             )
 
+    async def open_typed_answer(
+        self, interaction: discord.Interaction[Any], attempt_id: int, number: int
+    ) -> None:
+        """The "Type your answer" button: the modal, if the question still waits for its
+        answer; else a notice."""
+        async with self._handling(interaction):
+            who = participant(interaction)
+            question = await self.engine.current_question(who, attempt_id)
+            if question is None or question.number != number or not question.typed:
+                # Answered already, or the attempt is over (only its owner sees the button).
+                language = await self._interface_language(interaction)
+                await self._notice(interaction, t("stale", language), language)
+                return
+            await interaction.response.send_modal(typed_answers.answer_modal(question))
+
+    async def answer_typed(self, interaction: discord.Interaction[Any]) -> None:
+        """A modal submit: answer the question it names with what was typed, then show the
+        feedback and what follows, as an option press does."""
+        submitted = typed_answers.submitted_answer(interaction.data)
+        if submitted is None:
+            return
+        attempt_id, number, text = submitted
+        async with self._handling(interaction):
+            who = participant(interaction)
+            feedback = await self._in_time(
+                interaction,
+                self.engine.answer_text(who, attempt_id, number, text),
+                interaction.response.defer,
+            )
+            if feedback.outcome is not AnswerOutcome.ACCEPTED or feedback.question is None:
+                await self._notice(interaction, feedback.notice, feedback.language)
+                return
+            messages = self._feedback_messages(interaction, feedback)
+            private = is_private_reply(interaction)
+            if interaction.message is not None:  # opened from the question: edit it in place
+                await self._update(interaction, messages, private=private)
+            else:
+                await self._reply(interaction, messages, private=private)
+
     def _feedback_messages(
-        self, interaction: discord.Interaction[Any], feedback: AnswerFeedback, *, review: bool
+        self, interaction: discord.Interaction[Any], feedback: AnswerFeedback
     ) -> list[Outgoing]:
         assert feedback.question is not None
-        pages = rendering.feedback_pages(feedback)
+        typed = feedback.question.typed
+        pages = (typed_answers if typed else rendering).feedback_pages(feedback)
         messages = [Outgoing(embeds=page) for page in pages]
         # The disabled buttons stay under the answered question, on the edited message.
-        messages[0].view = buttons.answer_view(feedback.question, feedback)
+        messages[0].view = (
+            typed_answers.answer_view(feedback.question, answered=True)
+            if typed
+            else buttons.answer_view(feedback.question, feedback)
+        )
         if feedback.next_question is not None:
             following, view = typed_answers.question_layout(feedback.next_question)
             messages += _pages_to_messages(following, view)
         elif feedback.result is not None:
-            messages += self._result_messages(interaction, feedback.result, review=review)
+            messages += self._result_messages(interaction, feedback.result)
         return messages
 
     def _result_messages(
-        self, interaction: discord.Interaction[Any], result: QuizResult, *, review: bool
+        self, interaction: discord.Interaction[Any], result: QuizResult
     ) -> list[Outgoing]:
         language = result.language
         other = t("other_quiz", language) if len(self.engine.catalog) > 1 else None
         # "Try again" restarts the whole quiz: under a review it would promise something else.
-        retry = None if review else t("retry", language)
+        retry = None if result.review else t("retry", language)
         view = buttons.result_view(result.quiz_id, interaction.user.id, retry, other)
         return _pages_to_messages(rendering.result_pages(result), view)
 

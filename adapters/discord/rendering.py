@@ -21,6 +21,7 @@ import discord
 from adapters.discord.texts import text
 from adapters.discord.translator import ADMIN_COMMANDS, COMMANDS, command_name, localize_commands
 from bot.i18n import t
+from bot.presenters import progress_lines
 from bot.text_direction import LRI, PDI, RLM, is_rtl, paragraph
 from bot.views import (
     AnswerFeedback,
@@ -320,30 +321,7 @@ def result_pages(result: QuizResult) -> list[Page]:
 def progress_pages(report: ProgressReport) -> list[Page]:
     """Per quiz: attempts, best and last score, and any attempt in progress."""
     lang = report.language
-    lines = []
-    for item in report.quizzes:
-        if item.completed_attempts:
-            lines.append(
-                t(
-                    "progress_line",
-                    lang,
-                    title=item.title,
-                    attempts=item.completed_attempts,
-                    best=item.best,
-                    last=item.last,
-                    total=item.total,
-                )
-            )
-        if item.in_progress_answered is not None:
-            lines.append(
-                t(
-                    "progress_in_progress",
-                    lang,
-                    title=item.title,
-                    answered=item.in_progress_answered,
-                    total=item.total,
-                )
-            )
+    lines = progress_lines(report)
     body = "\n".join(f"• {md(line)}" for line in lines)
     return pack(
         [Section(paragraph(body, lang))],

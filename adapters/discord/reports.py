@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from adapters.discord.rendering import INFO_COLOUR, Page, Section, md, pack, truncate
 from adapters.discord.texts import text
 from bot.i18n import t
+from bot.presenters import stats_hardest, stats_summary
 from bot.quiz_loader import LoadReport
 from bot.stats import QuizStats
 from bot.text_direction import is_rtl, paragraph, prepare
@@ -37,34 +39,11 @@ def stats_pages(stats: Sequence[QuizStats], language: str) -> list[Page]:
     """Per quiz: attempts, completions, average score and the hardest question."""
     sections = []
     for quiz in stats:
-        average = (
-            "–"
-            if quiz.average_score is None
-            else f"{quiz.average_score:.1f}/{quiz.total_questions}"
-        )
+        shorten = functools.partial(truncate, limit=HARDEST_TEXT)
         lines = [
-            text(
-                "stats_summary",
-                language,
-                attempts=quiz.attempts,
-                completed=quiz.completed,
-                average=average,
-            )
+            md(stats_summary(quiz, language)),
+            md(stats_hardest(quiz, language, shorten=shorten)),
         ]
-        hardest = quiz.hardest
-        if hardest is None or hardest.percent_correct is None:
-            lines.append(text("stats_no_answers", language))
-        else:
-            question = md(truncate(" ".join(hardest.text.split()), HARDEST_TEXT))
-            lines.append(
-                text(
-                    "stats_hardest",
-                    language,
-                    number=hardest.number,
-                    percent=round(hardest.percent_correct),
-                    text=question,
-                )
-            )
         name = paragraph(prepare(md(quiz.title), language), language)
         sections.append(Section(paragraph("\n".join(lines), language), name))
     if not sections:

@@ -25,6 +25,7 @@ from adapters.discord.rendering import (
 )
 from adapters.discord.texts import text
 from bot.i18n import t
+from bot.presenters import MEDALS, duration, leaderboard_lines
 from bot.rounds import Leaderboard, RoundEnd, RoundQuestion, RoundReveal, ScoreLine
 from bot.text_direction import LRI, PDI, is_rtl, paragraph
 from bot.views import progress_bar
@@ -32,7 +33,6 @@ from bot.views import progress_bar
 SCOREBOARD_TOP = 10  # lines of the scoreboard under each reveal
 RANKING_TOP = 50  # lines of the final ranking
 MAX_NAME = 64
-MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 _SLOT = "\ue000"  # stands for a timestamp while the text around it is prepared
 
 
@@ -40,14 +40,6 @@ def member_name(name: str) -> str:
     """A member's display name on one line, not absurdly long, shown literally."""
     flat = " ".join(name.split()) or "?"
     return md(truncate(flat, MAX_NAME))
-
-
-def duration(seconds: float) -> str:
-    """``m:ss`` (``h:mm:ss`` past an hour): readable in every language."""
-    whole = max(0, round(seconds))
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
 
 def relative_time(when: datetime, language: str) -> str:
@@ -156,16 +148,7 @@ def ending_pages(end: RoundEnd) -> list[Page]:
 
 
 def _board_lines(board: Leaderboard | None, lang: str) -> str:
-    if board is None or not board.lines:
-        return t("leaderboard_empty", lang)
-    lines = []
-    for line in board.lines:
-        rank = MEDALS.get(line.rank, f"{line.rank}.")
-        lines.append(
-            f"{rank} {member_name(line.name)} — {line.best}/{board.total} · "
-            f"⏱ {duration(line.seconds)}"
-        )
-    return "\n".join(lines)
+    return "\n".join(leaderboard_lines(board, lang, name=member_name))
 
 
 def leaderboard_pages(

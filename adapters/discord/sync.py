@@ -17,7 +17,7 @@ import json
 import logging
 import sys
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 import discord
 from discord import app_commands
@@ -31,6 +31,15 @@ log = logging.getLogger("quizbot.discord")
 
 FINGERPRINT_SCOPE = "discord"
 FINGERPRINT_KEY = "command-fingerprint"
+
+
+class KeyValues(Protocol):
+    """Where the fingerprint is kept: the engine (``get_value``/``set_value``) in a running
+    bot, a storage of its own for ``quizbot discord-sync``."""
+
+    async def get_value(self, scope: str, key: str) -> str | None: ...
+
+    async def set_value(self, scope: str, key: str, value: str | None) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -71,7 +80,7 @@ def fingerprint(payload: list[dict[str, Any]], application_id: int | None, targe
 
 async def sync_if_changed(
     tree: app_commands.CommandTree[Any],
-    storage: Storage,
+    storage: KeyValues,
     guild_id: int | None,
     *,
     force: bool = False,

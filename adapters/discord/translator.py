@@ -16,7 +16,7 @@ import re
 import discord
 from discord import app_commands
 
-from adapters.discord.texts import STRINGS
+from adapters.discord.texts import templates
 
 # Everyone's commands, in the order /help lists them; then the bot admins' commands.
 COMMANDS = ("quiz", "review", "round", "leaderboard", "progress", "language", "stop", "help")
@@ -57,17 +57,19 @@ def name(key: str) -> app_commands.locale_str:
 
 
 def description(key: str) -> app_commands.locale_str:
-    """A translatable description from :data:`adapters.discord.texts.STRINGS`."""
-    return app_commands.locale_str(STRINGS[key]["en"], key=f"text:{key}")
+    """A translatable description (its English text and lookup key)."""
+    by_language = templates(key)
+    assert by_language is not None, key
+    return app_commands.locale_str(by_language["en"], key=f"text:{key}")
 
 
 def lookup(key: str, language: str) -> str | None:
     """The translation behind a ``name:``/``text:`` key, or None."""
     kind, _, inner = key.partition(":")
-    table = NAMES if kind == "name" else STRINGS if kind == "text" else None
-    if table is None or inner not in table:
-        return None
-    return table[inner].get(language)
+    by_language = (
+        NAMES.get(inner) if kind == "name" else templates(inner) if kind == "text" else None
+    )
+    return by_language.get(language) if by_language is not None else None
 
 
 class QuizTranslator(app_commands.Translator):

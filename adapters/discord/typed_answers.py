@@ -3,7 +3,7 @@ field; submitting it answers the question.
 
 The button is a :class:`discord.ui.DynamicItem` and the modal is never kept in memory: its
 ``custom_id`` (``qz1:m:<attempt>:<question number>``) carries what it answers, and the submit
-arrives through :meth:`QuizClient.on_interaction` (see :func:`submitted`), so a modal opened
+arrives through :meth:`QuizClient.on_interaction` (see :func:`submitted_answer`), so a modal opened
 before a restart still counts. The same works in servers (ephemeral, as quiz messages are) and
 in DMs; reading plain DM messages would need the privileged message content intent, which the
 bot does not ask for. A submit edits the question into its feedback and sends the next
@@ -24,13 +24,12 @@ from adapters.discord import buttons, rendering
 from adapters.discord.rendering import Page, Section, md, pack, truncate
 from bot.answer_matching import MAX_TYPED_CHARS
 from bot.i18n import t
-from bot.storage import AttemptKind
 from bot.text_direction import paragraph
 from bot.typed_texts import typed_t
-from bot.views import AnswerFeedback, AnswerOutcome, QuestionView, progress_bar
+from bot.views import AnswerFeedback, QuestionView, progress_bar
 
 if TYPE_CHECKING:
-    from adapters.discord.handlers import Outgoing, QuizHandlers
+    from adapters.discord.handlers import QuizHandlers
 
 TYPE_TEMPLATE = r"qz1:t:(?P<attempt>[0-9]{1,18}):(?P<number>[0-9]{1,4})"
 MODAL_ID = re.compile(r"qz1:m:(?P<attempt>[0-9]{1,18}):(?P<number>[0-9]{1,4})")
@@ -117,7 +116,7 @@ class TypeAnswerButton(discord.ui.DynamicItem[Button], template=TYPE_TEMPLATE):
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         handlers: QuizHandlers = getattr(interaction.client, "quiz_handlers")  # noqa: B009
-        await pressed(handlers, interaction, self.attempt_id, self.number)
+        await handlers.open_typed_answer(interaction, self.attempt_id, self.number)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TypeAnswerButton,)
@@ -162,25 +161,8 @@ def answer_modal(question: QuestionView) -> discord.ui.Modal:
             required=True,
         )
     )
-    modal.stop()  # never stored: the submit is handled by submitted()
+    modal.stop()  # never stored: see submitted_answer()
     return modal
-
-
-async def pressed(
-    handlers: QuizHandlers, interaction: discord.Interaction[Any], attempt_id: int, number: int
-) -> None:
-    """The button: the modal, if the question still waits for its answer; else a notice."""
-    from adapters.discord.handlers import participant  # handlers import this module
-
-    async with handlers._handling(interaction):
-        who = participant(interaction)
-        question = await handlers.engine.current_question(who, attempt_id)
-        if question is None or question.number != number or not question.typed:
-            # Answered already, or the attempt is over (only its owner sees the button).
-            language = await handlers._interface_language(interaction)
-            await handlers._notice(interaction, t("stale", language), language)
-            return
-        await interaction.response.send_modal(answer_modal(question))
 
 
 def _typed_value(data: Any) -> str:
@@ -198,45 +180,10 @@ def _typed_value(data: Any) -> str:
     return ""
 
 
-async def submitted(handlers: QuizHandlers, interaction: discord.Interaction[Any]) -> None:
-    """A modal submit: answer the question it names with what was typed."""
-    from adapters.discord.handlers import Outgoing, is_private_reply, participant
-
-    data: Any = interaction.data or {}
-    match = MODAL_ID.fullmatch(str(data.get("custom_id", "")))
+def submitted_answer(data: Any) -> tuple[int, int, str] | None:
+    """(attempt id, question number, typed text) of a modal submit's raw data; None when the
+    submit is not one of our answer modals."""
+    match = MODAL_ID.fullmatch(str((data or {}).get("custom_id", "")))
     if match is None:
-        return
-    async with handlers._handling(interaction):
-        who = participant(interaction)
-        attempt_id, number = int(match["attempt"]), int(match["number"])
-
-        async def answer() -> tuple[AnswerFeedback, bool]:
-            feedback = await handlers.engine.answer_text(
-                who, attempt_id, number, _typed_value(data)
-            )
-            review = False
-            if feedback.result is not None:
-                attempt = await handlers.engine.storage.get_attempt(feedback.result.attempt_id)
-                review = attempt is not None and attempt.kind is AttemptKind.REVIEW
-            return feedback, review
-
-        feedback, review = await handlers._in_time(
-            interaction, answer(), interaction.response.defer
-        )
-        if feedback.outcome is not AnswerOutcome.ACCEPTED or feedback.question is None:
-            await handlers._notice(interaction, feedback.notice, feedback.language)
-            return
-        messages: list[Outgoing] = [Outgoing(embeds=page) for page in feedback_pages(feedback)]
-        messages[0].view = answer_view(feedback.question, answered=True)
-        if feedback.next_question is not None:
-            pages, view = question_layout(feedback.next_question)
-            following = [Outgoing(embeds=page) for page in pages]
-            following[-1].view = view
-            messages += following
-        elif feedback.result is not None:
-            messages += handlers._result_messages(interaction, feedback.result, review=review)
-        private = is_private_reply(interaction)
-        if interaction.message is not None:  # opened from the question: edit it in place
-            await handlers._update(interaction, messages, private=private)
-        else:
-            await handlers._reply(interaction, messages, private=private)
+        return None
+    return int(match["attempt"]), int(match["number"]), _typed_value(data)

@@ -1,5 +1,10 @@
-"""The Telegram adapter: python-telegram-bot in front of the quiz engine."""
+"""The Telegram adapter: python-telegram-bot in front of the quiz engine.
 
-from adapters.telegram.adapter import TelegramAdapter
+``app`` wires and runs the Application; ``commands`` and ``callbacks`` handle what users send
+and press; ``messenger`` sends and edits within Telegram's limits; ``menu_sync`` registers the
+command menu; ``group_rounds`` runs shared rounds. See the README's "How it is built".
+"""
+
+from adapters.telegram.app import TelegramAdapter
 
 __all__ = ["TelegramAdapter"]

@@ -4,14 +4,22 @@ Telegram allows about 20 messages a minute in a group and answers more with 429 
 Requests, which would stall a round. The budget keeps the bot's own count lower (15 by default)
 with a sliding window, so a round's essential messages (question, reveal, ranking) always get a
 slot and its optional ones (countdown edits) are simply skipped when slots run short.
+
+Nothing counts by hand: :class:`BudgetedRateLimiter`, the Application's rate limiter, records
+every request that sends or changes something in a group chat, whichever code makes it. Rounds
+take their slots ahead (:meth:`ChatBudget.take`), and the request then uses the slot taken.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from telegram.ext import AIORateLimiter
 
 
 class ChatBudget:
@@ -32,6 +40,7 @@ class ChatBudget:
         self._now = now
         self._speed = speed  # window seconds per real second (tests run faster)
         self._sent: dict[int, deque[float]] = {}
+        self._taken: dict[int, int] = {}  # slots taken ahead whose request has not been made
 
     def _recent(self, chat_id: int) -> deque[float]:
         sent = self._sent.setdefault(chat_id, deque())
@@ -58,11 +67,26 @@ class ChatBudget:
         self._recent(chat_id)
         self._sent.setdefault(chat_id, deque()).append(self._clock())
 
+    def count_request(self, chat_id: int) -> None:
+        """A request to the chat is being made: it uses a slot taken ahead, else one now."""
+        taken = self._taken.get(chat_id, 0)
+        if taken:
+            if taken == 1:
+                del self._taken[chat_id]
+            else:
+                self._taken[chat_id] = taken - 1
+            return
+        self.record(chat_id)
+
+    def _take_ahead(self, chat_id: int) -> None:
+        self.record(chat_id)
+        self._taken[chat_id] = self._taken.get(chat_id, 0) + 1
+
     def try_take(self, chat_id: int, *, keep: int = 0) -> bool:
         """Take a slot for an optional send, leaving ``keep`` slots for essential ones."""
         if self.free(chat_id) <= keep:
             return False
-        self.record(chat_id)
+        self._take_ahead(chat_id)
         return True
 
     def wait_time(self, chat_id: int, slots: int = 1) -> float:
@@ -79,4 +103,32 @@ class ChatBudget:
         # wait is re-checked after each sleep.
         while (wait := self.wait_time(chat_id)) > 0:  # noqa: ASYNC110
             await asyncio.sleep(wait / self._speed + 0.001)
-        self.record(chat_id)
+        self._take_ahead(chat_id)
+
+
+class BudgetedRateLimiter(AIORateLimiter):
+    """PTB's AIORateLimiter (Telegram's limits, retries after 429) that also counts, in a
+    :class:`ChatBudget`, every request sending or changing something in a group chat."""
+
+    def __init__(self, budget: ChatBudget, **limits: Any) -> None:
+        super().__init__(**limits)
+        self.budget = budget
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
+        chat_id = data.get("chat_id")
+        with contextlib.suppress(ValueError, TypeError):
+            chat_id = int(chat_id)  # type: ignore[arg-type]
+        # Groups have negative ids; reading (getChat, getChatMember...) sends nothing.
+        if isinstance(chat_id, int) and chat_id < 0 and not endpoint.startswith("get"):
+            self.budget.count_request(chat_id)
+        return await super().process_request(
+            callback, args, kwargs, endpoint, data, rate_limit_args
+        )

@@ -37,7 +37,7 @@ from adapters.telegram.round_rendering import (
 )
 from bot import round_driver
 from bot.engine import QuizEngine
-from bot.round_driver import LiveQuestion, RoundDriver, SystemClock, message_scope
+from bot.round_driver import LiveQuestion, RoundClock, RoundDriver, SystemClock, message_scope
 from bot.rounds import RoundEnd, RoundQuestion, RoundReveal
 from bot.text_direction import paragraph
 
@@ -89,8 +89,11 @@ class RoundRunner(RoundDriver[_Live]):
         platform: str,
         timing: RoundTiming,
         budget: ChatBudget,
+        *,
+        clock: RoundClock | None = None,
     ) -> None:
-        clock = SystemClock(engine.clock, speed=timing.speed)
+        """``clock`` defaults to the engine's, ``timing.speed`` times faster than real time."""
+        clock = clock or SystemClock(engine.clock, speed=timing.speed)
         super().__init__(engine, platform, timing=timing, clock=clock)
         self.budget = budget
         self._bot: Bot | None = None

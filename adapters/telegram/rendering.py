@@ -16,6 +16,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from adapters.telegram import callback_data as cb
 from adapters.telegram.texts import command_descriptions, tt
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, t
+from bot.presenters import progress_lines
 from bot.text_direction import paragraph, strip_controls
 from bot.views import (
     AnswerFeedback,
@@ -268,7 +269,8 @@ def feedback_message(feedback: AnswerFeedback) -> str:
 
 
 def result_message(result: QuizResult, owner: str | None = None) -> Rendered:
-    """Score and per-question marks, with buttons to retry or to pick another quiz."""
+    """Score and per-question marks, with buttons to retry (not after a review) or to pick
+    another quiz."""
     lang = result.language
     lines = [f"🏁 <b>{esc(t('result_title', lang, title=result.quiz_title))}</b>"]
     if owner:
@@ -282,20 +284,19 @@ def result_message(result: QuizResult, owner: str | None = None) -> Rendered:
     for mark in result.marks:
         sign = "✓" if mark.correct else ("✗" if mark.correct is False else "·")
         lines.append(esc(f"{sign} {mark.number}. {' '.join(mark.text.split())}"))
-    markup = InlineKeyboardMarkup(
-        [
-            [
-                InlineKeyboardButton(
-                    button_label(t("retry", lang), lang),
-                    callback_data=cb.encode(cb.Retry(result.attempt_id)),
-                ),
-                InlineKeyboardButton(
-                    button_label(t("other_quiz", lang), lang),
-                    callback_data=cb.encode(cb.OtherQuiz(result.attempt_id)),
-                ),
-            ]
-        ]
-    )
+    row = [
+        InlineKeyboardButton(
+            button_label(t("other_quiz", lang), lang),
+            callback_data=cb.encode(cb.OtherQuiz(result.attempt_id)),
+        )
+    ]
+    if not result.review:  # "Try again" restarts the whole quiz: not what a review promises
+        retry = InlineKeyboardButton(
+            button_label(t("retry", lang), lang),
+            callback_data=cb.encode(cb.Retry(result.attempt_id)),
+        )
+        row.insert(0, retry)
+    markup = InlineKeyboardMarkup([row])
     return Rendered(_direction("\n".join(lines), lang), markup)
 
 
@@ -363,31 +364,7 @@ def progress_message(report: ProgressReport) -> str:
     if not report.quizzes:
         return _direction(esc(t("no_progress", lang)), lang)
     lines = [f"<b>{esc(t('progress_title', lang))}</b>", ""]
-    for quiz in report.quizzes:
-        if quiz.completed_attempts or quiz.in_progress_answered is None:
-            lines.append(
-                "• "
-                + esc(
-                    t(
-                        "progress_line",
-                        lang,
-                        title=quiz.title,
-                        attempts=quiz.completed_attempts,
-                        best="–" if quiz.best is None else quiz.best,
-                        last="–" if quiz.last is None else quiz.last,
-                        total=quiz.total,
-                    )
-                )
-            )
-        if quiz.in_progress_answered is not None:
-            line = t(
-                "progress_in_progress",
-                lang,
-                title=quiz.title,
-                answered=quiz.in_progress_answered,
-                total=quiz.total,
-            )
-            lines.append("• " + esc(line))
+    lines += ["• " + esc(line) for line in progress_lines(report)]
     return _direction("\n".join(lines), lang)
 
 

@@ -24,6 +24,7 @@ from adapters.telegram.rendering import (
 )
 from adapters.telegram.texts import tt
 from bot.i18n import t
+from bot.presenters import MEDALS, leaderboard_lines, stats_hardest, stats_summary
 from bot.quiz_loader import LoadReport
 from bot.rounds import Leaderboard, RoundEnd, RoundQuestion, RoundReveal, ScoreLine
 from bot.stats import QuizStats
@@ -32,7 +33,6 @@ from bot.views import QuizSummary, progress_bar
 
 SCOREBOARD_TOP = 10  # lines of the scoreboard after each question
 MAX_NAME = 64
-MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
 
 def _name(name: str) -> str:
@@ -181,13 +181,6 @@ def round_picker(
 # -- leaderboards ----------------------------------------------------------------------------
 
 
-def _duration(seconds: float) -> str:
-    whole = max(0, round(seconds))
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
-
-
 def leaderboard_message(boards: Sequence[Leaderboard], language: str, *, here: bool) -> str:
     """Each quiz's best members (score, then time); ``here``: of this chat, else everyone."""
     scope = tt("leaderboard_here" if here else "leaderboard_everyone", language)
@@ -196,15 +189,7 @@ def leaderboard_message(boards: Sequence[Leaderboard], language: str, *, here: b
         lang = board.language
         title = t("leaderboard_title", lang, title=board.quiz_title)
         lines = [wrap_lines("b", esc(title)), esc(f"({scope})")]
-        if not board.lines:
-            lines.append(esc(t("leaderboard_empty", lang)))
-        for line in board.lines:
-            medal = MEDALS.get(line.rank, "")
-            text = (
-                f"{medal}{line.rank}. {_name(line.name)} — {line.best}/{board.total} · "
-                f"{_duration(line.seconds)}"
-            )
-            lines.append(esc(text))
+        lines += [esc(line) for line in leaderboard_lines(board, lang, name=_name)]
         blocks.append(paragraph("\n".join(lines), lang))
     if not blocks:
         return paragraph(esc(t("no_quizzes", language)), language)
@@ -231,38 +216,10 @@ def stats_report(stats: Sequence[QuizStats], language: str) -> str:
     if not stats:
         lines.append(esc(t("no_quizzes", language)))
     for quiz in stats:
-        average = (
-            "–"
-            if quiz.average_score is None
-            else f"{quiz.average_score:.1f}/{quiz.total_questions}"
-        )
         lines += [
             "",
             wrap_lines("b", esc(prepare(quiz.title, language))),
-            esc(
-                tt(
-                    "stats_summary",
-                    language,
-                    attempts=quiz.attempts,
-                    completed=quiz.completed,
-                    average=average,
-                )
-            ),
+            esc(stats_summary(quiz, language)),
+            esc(stats_hardest(quiz, language)),
         ]
-        hardest = quiz.hardest
-        if hardest is None or hardest.percent_correct is None:
-            lines.append(esc(tt("stats_no_answers", language)))
-        else:
-            text = " ".join(hardest.text.split())
-            lines.append(
-                esc(
-                    tt(
-                        "stats_hardest",
-                        language,
-                        number=hardest.number,
-                        text=prepare(text, language),
-                        percent=round(hardest.percent_correct),
-                    )
-                )
-            )
     return paragraph("\n".join(lines), language)

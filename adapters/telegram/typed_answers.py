@@ -11,11 +11,10 @@ sent as a reply to the answer, then the next question or the result, as after a 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from telegram import ForceReply, Message, Update
 from telegram.constants import ChatType, ParseMode
-from telegram.ext import ContextTypes, MessageHandler, filters
 
 from adapters.telegram.rendering import (
     esc,
@@ -24,20 +23,21 @@ from adapters.telegram.rendering import (
     split_html,
     wrap_lines,
 )
+from adapters.telegram.shared import Context, participant
 from adapters.telegram.texts import tt
+from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.text_direction import paragraph
 from bot.typed_texts import typed_t
 from bot.views import AnswerFeedback, AnswerOutcome, Participant, QuestionView
 
 if TYPE_CHECKING:
-    from adapters.telegram.adapter import TelegramAdapter
+    from adapters.telegram.messenger import Messenger
 
 log = logging.getLogger("quizbot.telegram")
 
 TYPED_SCOPE = "telegram:typed"  # "<chat id>:<message id>" -> "<attempt id>:<question number>"
 MAX_PLACEHOLDER = 64  # ForceReply.input_field_placeholder
-Context = ContextTypes.DEFAULT_TYPE
 
 
 def typed_question_html(question: QuestionView, owner: str | None = None) -> str:
@@ -65,53 +65,48 @@ def typed_feedback_html(feedback: AnswerFeedback) -> str:
     return paragraph("\n".join(lines), lang)
 
 
-class TypedAnswers:
-    """Sends typed-answer questions and turns the replies into engine answers."""
-
-    def __init__(self, adapter: TelegramAdapter) -> None:
-        self.adapter = adapter
-
-    def handler(self) -> MessageHandler[Any, Any]:
-        """Text that is not a command, within the sender's command budget."""
-        adapter = self.adapter
-        callback = adapter._guarded(adapter._limited(self.on_text))
-        return MessageHandler(filters.TEXT & ~filters.COMMAND, callback)
-
-    async def send_question(
-        self, context: Context, chat_id: int, question: QuestionView, owner: str | None
-    ) -> None:
-        """Send ``question`` asking for a reply, and remember what a reply to it answers."""
-        chunks = split_html(typed_question_html(question, owner))
-        placeholder = typed_t("typed_field", question.language)[:MAX_PLACEHOLDER]
-        sent: Message | None = None
-        for index, chunk in enumerate(chunks):
-            last = index == len(chunks) - 1
-            self.adapter._spend(chat_id)
-            sent = await context.bot.send_message(
-                chat_id,
-                chunk,
-                parse_mode=ParseMode.HTML,
-                reply_markup=ForceReply(
-                    # A group's members are not all pushed into replying to one member's
-                    # quiz (selective targets nobody here); the owner replies by hand.
-                    selective=chat_id < 0,
-                    input_field_placeholder=placeholder,
-                )
-                if last
-                else None,
+async def send_typed_question(
+    engine: QuizEngine, context: Context, chat_id: int, question: QuestionView, owner: str | None
+) -> None:
+    """Send ``question`` asking for a reply, and remember what a reply to it answers."""
+    chunks = split_html(typed_question_html(question, owner))
+    placeholder = typed_t("typed_field", question.language)[:MAX_PLACEHOLDER]
+    sent: Message | None = None
+    for index, chunk in enumerate(chunks):
+        last = index == len(chunks) - 1
+        sent = await context.bot.send_message(
+            chat_id,
+            chunk,
+            parse_mode=ParseMode.HTML,
+            reply_markup=ForceReply(
+                # A group's members are not all pushed into replying to one member's
+                # quiz (selective targets nobody here); the owner replies by hand.
+                selective=chat_id < 0,
+                input_field_placeholder=placeholder,
             )
-        if sent is not None:
-            key = f"{chat_id}:{sent.message_id}"
-            value = f"{question.attempt_id}:{question.number}"
-            await self.adapter.engine.storage.set_value(TYPED_SCOPE, key, value)
+            if last
+            else None,
+        )
+    if sent is not None:
+        key = f"{chat_id}:{sent.message_id}"
+        value = f"{question.attempt_id}:{question.number}"
+        await engine.set_value(TYPED_SCOPE, key, value)
+
+
+class TypedAnswers:
+    """Turns replies to typed-answer questions into engine answers."""
+
+    def __init__(self, engine: QuizEngine, messenger: Messenger) -> None:
+        self.engine = engine
+        self.messenger = messenger
 
     async def _target(self, message: Message, who: Participant) -> tuple[int, int] | None:
         """The (attempt id, question number) that ``message`` answers, if any."""
-        engine = self.adapter.engine
+        engine = self.engine
         replied = message.reply_to_message
         if replied is not None:
             key = f"{message.chat.id}:{replied.message_id}"
-            value = await engine.storage.get_value(TYPED_SCOPE, key)
+            value = await engine.get_value(TYPED_SCOPE, key)
             if value is not None:
                 attempt_id, number = value.split(":")
                 return int(attempt_id), int(number)
@@ -127,8 +122,6 @@ class TypedAnswers:
 
     async def on_text(self, update: Update, context: Context) -> None:
         """A text message: the answer to a typed question, or nothing for us."""
-        from adapters.telegram.adapter import participant  # the adapter imports this module
-
         message, user = update.effective_message, update.effective_user
         if message is None or user is None or message.text is None:
             return
@@ -136,17 +129,15 @@ class TypedAnswers:
         target = await self._target(message, who)
         if target is None:
             return
-        feedback = await self.adapter.engine.answer_text(who, *target, message.text)
+        feedback = await self.engine.answer_text(who, *target, message.text)
         chat_id = message.chat.id
         if feedback.outcome is not AnswerOutcome.ACCEPTED:
             # Already answered (a redelivery or a second try), someone else's, or failed:
             # a short notice; the feedback and the next question were sent the first time.
-            self.adapter._spend(chat_id)
             html = notice(feedback.notice, feedback.language)
             await message.reply_text(html, parse_mode=ParseMode.HTML, do_quote=True)
             return
         owner = who.display_name if message.chat.type != ChatType.PRIVATE else None
         for chunk in split_html(typed_feedback_html(feedback)):
-            self.adapter._spend(chat_id)
             await message.reply_text(chunk, parse_mode=ParseMode.HTML, do_quote=True)
-        await self.adapter._send_next(context, chat_id, feedback, owner)
+        await self.messenger.send_next(context, chat_id, feedback, owner)

@@ -122,7 +122,7 @@ async def test_progress_before_during_and_after(world: World, quiz: Quiz) -> Non
         letter = pick_letter(quiz, message, "en", correct=number % 2 == 0)
         message = (await alice.press_letter(message, letter)).last
     after = await alice.command("progress")
-    assert "1 attempts, best 4/8, last 4/8" in text_of(after.last)
+    assert "1 attempt, best 4/8, last 4/8" in text_of(after.last)
 
 
 async def test_progress_in_russian_names_the_russian_command(world: World) -> None:

@@ -176,7 +176,7 @@ async def test_stop_lets_an_answer_in_progress_finish(
 async def test_discord_runs_alongside_telegram_on_one_engine(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
-    telegram = pytest.importorskip("tests.telegram.fake_bot_api")
+    telegram = pytest.importorskip("fakes.telegram_bot_api")
     from quizbot.runner import run_bots
 
     bot_api = telegram.FakeBotApi()

@@ -66,7 +66,7 @@ async def test_review_plays_the_missed_questions_and_updates_the_schedule(
     final = await alice.press_letter(again.last, pick_letter(quiz, again.last, "en", correct=True))
     assert visible(t("score", "en", correct=1, total=1, percent=100)) in text_of(final.last)
     later = await alice.command("review")
-    assert later.notice == visible(t("review_later", "en", days=1))
+    assert later.notice == visible(t("review_later", "en", count=1))
     assert later.interaction.response_type == CHANNEL_MESSAGE
 
 

@@ -257,19 +257,20 @@ async def test_a_whole_round_ends_with_the_ranking_and_counts_on_the_leaderboard
     assert visible(t("round_finished", "ru", title=title)) in shown
     assert "🥇 Ana — 8/8" in shown and "🥈 Ben — 4/8" in shown
     assert not any(not b["disabled"] for m in channel(world) for b in round_buttons(m))
-    assert await world.client.engine.storage.get_value(ROUND_MESSAGE_SCOPE, "1") is None  # type: ignore[union-attr]
+    assert await world.client.engine._storage.get_value(ROUND_MESSAGE_SCOPE, "1") is None  # type: ignore[union-attr]
     # Everyone's history has it, and the channel's leaderboard too (in Ben's language).
     board = await ben.command("leaderboard", quiz=SEED_QUIZ)
     assert not board.last.ephemeral
     fields = {f["name"]: f["value"] for f in board.last.embeds[0]["fields"]}
-    assert set(fields) == {"This channel", "Everyone"}
-    assert "🥇 Ana — 8/8" in visible(fields["This channel"])
-    assert "🥈 Ben — 4/8" in visible(fields["Everyone"])
+    here, everyone = text("leaderboard_here", "en"), text("leaderboard_everyone", "en")
+    assert set(fields) == {here, everyone}
+    assert "🥇 Ana — 8/8" in visible(fields[here])
+    assert "🥈 Ben — 4/8" in visible(fields[everyone])
     dm = await world.user("Dee", dm=True).command("leaderboard")
     names = [f["name"] for e in dm.last.embeds for f in e["fields"]]
-    assert names == ["Everyone"]  # a DM has no channel board; only quizzes anyone completed
+    assert names == [everyone]  # a DM has no channel board; only quizzes anyone completed
     progress = await ben.command("progress")
-    assert "1 attempts, best 4/8, last 4/8" in text_of(progress.last)
+    assert "1 attempt, best 4/8, last 4/8" in text_of(progress.last)
 
 
 async def test_the_starter_or_a_moderator_stops_a_round(
@@ -310,7 +311,7 @@ async def test_the_starter_stops_their_own_round(world: World, clock: VirtualClo
     await start_round(world, host)
     stopped = await host.command("stop")
     assert visible(text("round_no_answers", "en")) in text_of(stopped.last)
-    round_ = await world.client.engine.storage.get_round(1)  # type: ignore[union-attr]
+    round_ = await world.client.engine._storage.get_round(1)  # type: ignore[union-attr]
     assert round_ is not None and round_.status is RoundStatus.STOPPED
 
 
@@ -426,7 +427,7 @@ async def test_rounds_need_a_server_channel_and_permission_to_post(
     refused = await world.user("Host", "ru").command("round", quiz=SEED_QUIZ)
     assert refused.notice == visible(text("round_no_permission", "ru"))
     assert channel(world) == []
-    assert await world.client.engine.storage.active_round("discord", str(GUILD_CHANNEL_ID)) is None  # type: ignore[union-attr]
+    assert await world.client.engine._storage.active_round("discord", str(GUILD_CHANNEL_ID)) is None  # type: ignore[union-attr]
 
 
 async def test_a_round_that_may_no_longer_post_is_ended(
@@ -436,7 +437,7 @@ async def test_a_round_that_may_no_longer_post_is_ended(
     world.fake.forbidden_channels.add(GUILD_CHANNEL_ID)  # permissions taken away
     await world.advance(clock, SECONDS)
     engine = world.client.engine  # type: ignore[union-attr]
-    round_ = await engine.storage.get_round(1)
+    round_ = await engine._storage.get_round(1)
     assert round_ is not None and round_.status is not RoundStatus.ACTIVE
     assert posted_after(world, question) == []
     assert not world.client.rounds.running(1)  # type: ignore[union-attr]

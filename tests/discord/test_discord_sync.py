@@ -23,7 +23,7 @@ async def test_commands_sync_once_and_not_on_every_start(
 ) -> None:
     await make_client(engine)
     assert fake_discord.command_syncs == ["global"]
-    stored = await engine.storage.get_value(FINGERPRINT_SCOPE, FINGERPRINT_KEY)
+    stored = await engine._storage.get_value(FINGERPRINT_SCOPE, FINGERPRINT_KEY)
     assert stored is not None and len(stored) == 64
     for _ in range(3):  # restarts
         await make_client(engine)
@@ -34,7 +34,7 @@ async def test_a_changed_command_set_syncs_again(
     fake_discord: FakeDiscord, engine: QuizEngine, make_client: ClientFactory
 ) -> None:
     # What an older version of the bot registered.
-    await engine.storage.set_value(FINGERPRINT_SCOPE, FINGERPRINT_KEY, "0" * 64)
+    await engine._storage.set_value(FINGERPRINT_SCOPE, FINGERPRINT_KEY, "0" * 64)
     await make_client(engine)
     assert fake_discord.command_syncs == ["global"]
     await make_client(engine)
@@ -187,6 +187,6 @@ async def test_a_failed_sync_does_not_stop_the_bot(
     elsewhere = dataclasses.replace(settings, discord_guild_id=42)  # a server the bot left
     client = await make_client(engine, settings=elsewhere)
     assert fake_discord.command_syncs == []
-    assert await engine.storage.get_value(FINGERPRINT_SCOPE, f"{FINGERPRINT_KEY}:guild:42") is None
+    assert await engine._storage.get_value(FINGERPRINT_SCOPE, f"{FINGERPRINT_KEY}:guild:42") is None
     world = World(fake_discord, client)
     assert "/quiz" in text_of((await world.user("Alice").command("help")).last)

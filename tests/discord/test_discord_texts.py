@@ -20,7 +20,7 @@ from adapters.discord.buttons import (
     is_known_custom_id,
     option_label,
 )
-from adapters.discord.texts import STRINGS, text
+from adapters.discord.texts import STRINGS, templates, text
 from adapters.discord.translator import (
     NAMES,
     QuizTranslator,
@@ -29,6 +29,7 @@ from adapters.discord.translator import (
     localize_commands,
     name,
 )
+from bot.i18n import STRINGS as SHARED
 from bot.i18n import SUPPORTED_LANGUAGES
 
 
@@ -36,9 +37,12 @@ def fields(template: str) -> set[str]:
     return {f for _, f, _, _ in string.Formatter().parse(template) if f}
 
 
-@pytest.mark.parametrize("key", sorted(STRINGS))
+@pytest.mark.parametrize(
+    "key", sorted(set(STRINGS) | {key for key in SHARED if key.startswith("cmd_")})
+)
 def test_every_string_in_every_language_with_the_same_placeholders(key: str) -> None:
-    by_language = STRINGS[key]
+    by_language = templates(key)
+    assert by_language is not None
     assert set(by_language) == set(SUPPORTED_LANGUAGES)
     assert len({frozenset(fields(template)) for template in by_language.values()}) == 1
     if key.startswith("cmd_"):  # slash command descriptions
@@ -62,7 +66,7 @@ async def test_translator_speaks_the_discord_locales_we_have() -> None:
     help_text = description("cmd_help")
     assert (
         await translator.translate(help_text, discord.Locale.russian, context)
-        == (STRINGS["cmd_help"]["ru"])
+        == (templates("cmd_help") or {})["ru"]
     )
     untagged = discord.app_commands.locale_str("English")
     assert await translator.translate(untagged, discord.Locale.russian, context) is None

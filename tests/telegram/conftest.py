@@ -12,9 +12,9 @@ from adapters.telegram import TelegramAdapter
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.storage import SQLiteStorage
+from fakes.telegram_bot_api import TOKEN, FakeBotApi
 from quizbot.settings import Settings
 from tests.conftest import QUIZ_DIR, FakeClock
-from tests.telegram.fake_bot_api import TOKEN, FakeBotApi
 
 Launch = Callable[..., Awaitable[TelegramAdapter]]
 Reopen = Callable[[QuizCatalog], Awaitable[QuizEngine]]
@@ -65,5 +65,14 @@ async def reopen(db_path: Path) -> AsyncIterator[Reopen]:
         return QuizEngine(catalog, storage, clock=FakeClock())
 
     yield new_engine
+    for storage in opened:
+        await storage.close()
+
+
+@pytest.fixture
+async def reopened(db_path: Path) -> AsyncIterator[list[SQLiteStorage]]:
+    """Storages of restarted processes, closed at the end."""
+    opened: list[SQLiteStorage] = []
+    yield opened
     for storage in opened:
         await storage.close()

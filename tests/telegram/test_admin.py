@@ -9,17 +9,18 @@ from pathlib import Path
 import pytest
 import yaml
 
+from adapters.telegram import callback_data as cb
 from adapters.telegram.texts import tt
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.storage import SQLiteStorage
+from fakes.telegram_bot_api import TOKEN, FakeBotApi
+from fakes.telegram_chatter import Chatter, button_for, clean
 from quizbot.charts import render_stats_png
 from quizbot.settings import Settings
 from tests.conftest import QUIZ_DIR, SEED_QUIZ, FakeClock
 from tests.telegram.conftest import Launch
-from tests.telegram.fake_bot_api import TOKEN, FakeBotApi
-from tests.telegram.helpers import Chatter, button_for, clean
 
 ADMIN = 8001
 TITLE = "Checkpoint sharding and resumable training"
@@ -217,5 +218,33 @@ async def test_review_plays_the_missed_questions_like_a_quiz(
     result = await me.message(lambda m: bool(m.buttons))
     assert "Score: 2/2" in (result.text or "")
     me.send("/review")  # right answers pushed both a day away
-    assert clean((await me.message()).text) == clean(t("review_later", "en", days=1))
+    assert clean((await me.message()).text) == clean(t("review_later", "en", count=1))
+    assert api.failed_calls() == []
+
+
+async def test_try_again_after_a_review_keeps_the_unfinished_quiz(
+    api: FakeBotApi, engine: QuizEngine, catalog: QuizCatalog, launch: Launch
+) -> None:
+    """A review's result offers no "Try again" (as on Discord), and one pressed on an older
+    result resumes the quiz in progress instead of throwing it away."""
+    await launch(engine)
+    quiz = catalog.get(SEED_QUIZ)
+    assert quiz is not None
+    me = chatter(api, 8006, "Ode")
+    me.send(f"/quiz {SEED_QUIZ}")
+    for right in (False, True):  # one miss, then the quiz is left unfinished at question 3
+        question = await me.question()
+        await me.toast(me.press(question, button_for(question, quiz, "en", right)))
+    await me.question()
+    me.send("/review")
+    assert clean((await me.message()).text) == clean(t("review_started", "en", count=1))
+    question = await me.question()
+    await me.toast(me.press(question, button_for(question, quiz, "en", True)))
+    result = await me.message(lambda m: bool(m.buttons))
+    assert "Score: 1/1" in (result.text or "")
+    review_attempt = int(question.buttons[0]["callback_data"].split(":")[2])
+    me.press(result, cb.encode(cb.Retry(review_attempt)))  # as results used to carry it
+    resumed = await me.question()
+    assert clean(resumed.text).startswith("Question 3/8")
+    assert [clean(b["text"]) for b in result.buttons] == [clean(t("other_quiz", "en"))]
     assert api.failed_calls() == []

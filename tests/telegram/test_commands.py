@@ -8,10 +8,10 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import LANGUAGE_NAMES, t
 from bot.views import Participant
+from fakes.telegram_bot_api import FakeBotApi
+from fakes.telegram_chatter import Chatter, button_for, clean
 from tests.conftest import SEED_QUIZ
 from tests.telegram.conftest import Launch
-from tests.telegram.fake_bot_api import FakeBotApi
-from tests.telegram.helpers import Chatter, button_for, clean
 
 DEFAULT_SCOPE = json.dumps({"type": "default"})
 
@@ -159,7 +159,7 @@ async def test_progress_and_result_buttons(
     me.send("/progress")
     report = clean((await me.message()).text)
     title = "Checkpoint sharding and resumable training"
-    assert f"{title}: 1 attempts, best 7/8, last 7/8" in report
+    assert f"{title}: 1 attempt, best 7/8, last 7/8" in report
     # "Try again" starts the quiz afresh; the result's buttons are then gone.
     query = me.press_button(result, t("retry", "en"))
     await me.toast(query)
@@ -168,7 +168,7 @@ async def test_progress_and_result_buttons(
     me.send("/progress")
     report = clean((await me.message()).text)
     assert f"{title}: in progress, 2/8 answered" in report
-    assert f"{title}: 1 attempts, best 7/8, last 7/8" in report
+    assert f"{title}: 1 attempt, best 7/8, last 7/8" in report
     assert api.failed_calls() == []
 
 

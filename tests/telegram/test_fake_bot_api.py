@@ -7,7 +7,7 @@ from typing import Any
 
 import aiohttp
 
-from tests.telegram.fake_bot_api import TOKEN, FakeBotApi
+from fakes.telegram_bot_api import TOKEN, FakeBotApi
 
 
 async def call(api: FakeBotApi, method: str, **params: Any) -> dict[str, Any]:

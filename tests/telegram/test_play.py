@@ -11,16 +11,16 @@ from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.storage import SQLiteStorage
 from bot.views import Participant
-from tests.conftest import SEED_QUIZ, FakeClock
-from tests.telegram.conftest import Launch, Reopen
-from tests.telegram.fake_bot_api import FakeBotApi
-from tests.telegram.helpers import (
+from fakes.telegram_bot_api import FakeBotApi
+from fakes.telegram_chatter import (
     Chatter,
     button_for,
     clean,
     find_question,
     option_text,
 )
+from tests.conftest import SEED_QUIZ, FakeClock
+from tests.telegram.conftest import Launch, Reopen
 from tests.telegram.quizzes import (
     LONG_EXPLANATION,
     TRICKY,
@@ -98,7 +98,7 @@ async def test_double_tap_is_counted_once(
     assert [c.method for c in changes] == ["editMessageText", "sendMessage"]
     attempt = await engine.active_attempt(Participant("telegram", str(me.user["id"])))
     assert attempt is not None
-    assert len(await engine.storage.answers(attempt[0].id)) == 1
+    assert len(await engine._storage.answers(attempt[0].id)) == 1
     assert api.failed_calls() == []
 
 

@@ -13,16 +13,16 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.storage import SQLiteStorage
-from tests.conftest import SEED_QUIZ, FakeClock
-from tests.telegram.conftest import Launch, Reopen
-from tests.telegram.fake_bot_api import FakeBotApi, StoredMessage
-from tests.telegram.helpers import (
+from fakes.telegram_bot_api import FakeBotApi, StoredMessage
+from fakes.telegram_chatter import (
     Chatter,
     button_for,
     clean,
     find_question,
     poll_choice,
 )
+from tests.conftest import SEED_QUIZ, FakeClock
+from tests.telegram.conftest import Launch, Reopen
 from tests.telegram.quizzes import LONG_OPTION, catalog_of, write_long_option
 
 

@@ -20,7 +20,7 @@ from adapters.telegram.rendering import (
 from adapters.telegram.texts import COMMANDS, TEXTS, command_descriptions
 from bot.i18n import SUPPORTED_LANGUAGES, t
 from bot.views import OptionView, QuestionView
-from tests.telegram.fake_bot_api import parse_html
+from fakes.telegram_bot_api import parse_html
 
 
 def view(text: str, options: list[str], language: str = "en") -> QuestionView:

@@ -29,7 +29,7 @@ from bot.rounds import (
     ScoreLine,
 )
 from bot.views import OptionView
-from tests.telegram.fake_bot_api import MAX_CALLBACK_DATA, parse_html
+from fakes.telegram_bot_api import MAX_CALLBACK_DATA, parse_html
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 NASTY = "<b>Bob</b> & <i>co"
@@ -135,13 +135,13 @@ def test_leaderboard_and_reload_report() -> None:
     assert shown.split("\n") == [
         "🏆 Leaderboard: Quiz <1>",
         "(members of this chat)",
-        f"🥇1. {NASTY} — 7/8 · 1:23",
+        f"🥇 {NASTY} — 7/8 · ⏱ 1:23",
     ]
     report = LoadReport(errors=[QuizProblem("quizzes/x.yaml", 14, 'correct "e" is <bad>')])
     shown, entities = parse_html(reload_report(report, 3, "ru"))
     assert shown.split("\n")[-1] == 'quizzes/x.yaml:14: correct "e" is <bad>'
     assert entities[-1]["type"] == "code"
-    assert shown.startswith("🔄 Перезагружено: активных тестов — 3.")
+    assert shown.startswith("🔄 Перезагружено: активны 3 теста.")
 
 
 def test_budget_counts_a_sliding_window() -> None:
@@ -166,3 +166,14 @@ async def test_budget_take_waits_for_a_slot() -> None:
     await asyncio.wait_for(budget.take(-1), 2)
     assert time.monotonic() - began >= 0.19
     assert budget.used(-1) == 1
+
+
+def test_a_slot_taken_ahead_is_used_by_its_request() -> None:
+    """A round takes its slot before sending; the rate limiter then sees the request and
+    must not count it a second time (an unannounced request counts on its own)."""
+    budget = ChatBudget(limit=5, window=60, now=lambda: 0.0)
+    assert budget.try_take(-1)
+    budget.count_request(-1)  # the taken slot's request
+    assert budget.used(-1) == 1
+    budget.count_request(-1)  # a request nobody took a slot for
+    assert budget.used(-1) == 2

@@ -1,5 +1,6 @@
-"""Group rounds on Telegram, end to end: many members, first answer counts, timers, restarts,
-and the per-group rate limit.
+"""Group rounds on Telegram against Telegram's per-minute group limit, which is about real
+time: a whole round's pacing, and picking a round's quiz. (Timers, first answers and restarts
+run on a ManualClock in ``test_round_timers.py``; this module keeps what they share.)
 
 Time runs SPEED times faster than real time: the engine's clock (:class:`ScaledClock`), the
 adapter's timers (``RoundTiming.speed``) and the fake server's per-minute window alike, so a
@@ -9,13 +10,10 @@ that how fast the machine handles their presses cannot decide whether they were 
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import itertools
 import re
-import time
-from collections.abc import AsyncIterator, Callable
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -28,10 +26,8 @@ from bot.i18n import t
 from bot.quiz import Quiz
 from bot.storage import SQLiteStorage
 from bot.views import LETTERS
-from tests.conftest import SEED_QUIZ
-from tests.telegram.conftest import Launch
-from tests.telegram.fake_bot_api import GROUP_LIMIT, ApiCall, FakeBotApi, StoredMessage
-from tests.telegram.helpers import (
+from fakes.telegram_bot_api import GROUP_LIMIT, ApiCall, FakeBotApi, StoredMessage
+from fakes.telegram_chatter import (
     Chatter,
     ScaledClock,
     button_for,
@@ -41,6 +37,10 @@ from tests.telegram.helpers import (
     is_round_question,
     option_text,
 )
+from tests.conftest import SEED_QUIZ
+from tests.telegram.conftest import Launch
+
+pytestmark = pytest.mark.slow  # rounds run on sped-up real time
 
 SPEED = 40.0
 TIMING = RoundTiming(speed=SPEED)
@@ -70,15 +70,6 @@ def seed(catalog: QuizCatalog) -> Quiz:
 def group(api: FakeBotApi) -> dict[str, Any]:
     api.rate_window = 60 / SPEED  # Telegram's minute, at the test's speed
     return api.group_chat(GROUP_ID, "Study group")
-
-
-@pytest.fixture
-async def reopened(db_path: Path) -> AsyncIterator[list[SQLiteStorage]]:
-    """Storages of restarted processes, closed at the end."""
-    opened: list[SQLiteStorage] = []
-    yield opened
-    for storage in opened:
-        await storage.close()
 
 
 class Room:
@@ -151,195 +142,6 @@ def member(api: FakeBotApi, number: int, name: str | None = None) -> dict[str, A
     return api.user(70_000 + number, name or f"Member {number:02}")
 
 
-async def test_fifty_members_answer_and_the_reveal_counts_them(
-    api: FakeBotApi,
-    round_engine: QuizEngine,
-    seed: Quiz,
-    clock: ScaledClock,
-    launch: Launch,
-    group: dict[str, Any],
-) -> None:
-    await launch(round_engine, round_timing=TIMING)
-    room = Room(api)
-    host = Chatter(api, api.user(7000, "Host"), group)
-    host.send(f"/quiz group {SEED_QUIZ} 30")
-    assert await room.notice() == clean(t("round_started", "en", seconds=30))
-    question, _ = await room.question()
-    assert clean(question.text).startswith("👥 Question 1/8")
-    assert re.search(r"⏳ \d{1,2} s left · Answers: 0$", clean(question.text))
-    running = await round_engine.storage.active_round("telegram", str(GROUP_ID))
-    assert running is not None and running.time_limit_seconds == 30
-    right = button_for(question, seed, "en", correct=True)
-    wrong = button_for(question, seed, "en", correct=False)
-    people = [member(api, n) for n in range(50)]
-    with clock.frozen():
-        queries = [api.press(p, question, right if n < 30 else wrong) for n, p in enumerate(people)]
-        for query in queries:
-            assert await host.toast(query) == clean(t("round_answer_taken", "en"))
-
-    reveal, _ = await room.reveal()
-    assert clean(t("round_answers_count", "en", count=50)) in reveal
-    assert count_line(seed, question, True, 30) in reveal
-    assert count_line(seed, question, False, 20) in reveal
-    asked = find_question(seed, "en", question.text or "")
-    assert clean(t("correct_answer", "en", answer="")) in " ".join(reveal)
-    assert clean(asked.explanation.get("en")) in " ".join(reveal)
-    # Ten of the right answers (all equally fast while time stood still: by name); the rest
-    # summarised.
-    assert scores(reveal) == [(n + 1, f"Member {n:02}", 1) for n in range(10)]
-    assert reveal[-1] == clean(tt("more_lines", "en", count=40))
-    # The question was closed with the final count, buttons gone.
-    closed = room.now(question)
-    assert closed.buttons == []
-    assert clean(closed.text).endswith(f"⌛ {t('round_closed', 'en')} · Answers: 50")
-
-    # A member who neither started it nor administers the chat cannot stop it; an admin can.
-    outsider = Chatter(api, people[40], group)
-    outsider.send("/stop")
-    assert await room.notice() == clean(t("round_not_starter", "en"))
-    admin = Chatter(api, people[41], group)
-    api.chat_admins[GROUP_ID][people[41]["id"]] = "administrator"
-    admin.send("/stop")
-    final = await room.final()
-    assert final[0] == clean(t("round_stopped", "en", title=TITLE))
-    ranking = scores(final)
-    assert len(ranking) == 50  # everyone is ranked
-    assert [score for _, _, score in ranking] == [1] * 30 + [0] * 20
-    assert api.failed_calls() == []
-    assert not [c for c in api.calls if c.error_code == 429]
-
-
-async def test_first_answer_counts_and_a_question_closes_when_everyone_answered(
-    api: FakeBotApi,
-    round_engine: QuizEngine,
-    seed: Quiz,
-    clock: ScaledClock,
-    launch: Launch,
-    group: dict[str, Any],
-) -> None:
-    await launch(round_engine, round_timing=TIMING)
-    room = Room(api)
-    asha = Chatter(api, member(api, 1, "Asha"), group)
-    boris = Chatter(api, member(api, 2, "Boris"), group)
-    asha.send(f"/quiz group {SEED_QUIZ} 30")
-    await room.notice()
-    first, _ = await room.question()
-    right = button_for(first, seed, "en", correct=True)
-    wrong = button_for(first, seed, "en", correct=False)
-    with clock.frozen():
-        taken = clean(t("round_answer_taken", "en"))
-        assert await asha.toast(asha.press(first, right)) == taken
-        again = asha.press(first, wrong)  # a second answer, different: the first one counts
-        assert await asha.toast(again) == clean(t("round_first_counts", "en"))
-        assert await boris.toast(boris.press(first, wrong)) == taken
-    reveal, _ = await room.reveal()
-    assert clean(t("round_answers_count", "en", count=2)) in reveal
-    assert count_line(seed, first, True, 1) in reveal
-    assert count_line(seed, first, False, 1) in reveal
-    assert scores(reveal) == [(1, "Asha", 1), (2, "Boris", 0)]
-
-    # Question 2: both answer, so it closes at once: time stands still meanwhile, so it can
-    # only have been closed early.
-    second, _ = await room.question()
-    assert clean(second.text).startswith("👥 Question 2/8")
-    with clock.frozen():
-        asha.press(second, button_for(second, seed, "en", correct=True))
-        boris.press(second, button_for(second, seed, "en", correct=True))
-        reveal, _ = await room.reveal()
-    assert clean(t("round_answers_count", "en", count=2)) in reveal
-    # A press on a closed question changes nothing.
-    late = boris.press(first, right)
-    assert await boris.toast(late) == clean(t("round_closed", "en"))
-    asha.send("/stop")
-    final = await room.final()
-    assert scores(final) == [(1, "Asha", 2), (2, "Boris", 1)]
-    assert api.failed_calls() == []
-
-
-async def test_time_up_closes_the_question_and_the_next_follows_after_the_pause(
-    api: FakeBotApi,
-    round_engine: QuizEngine,
-    seed: Quiz,
-    launch: Launch,
-    group: dict[str, Any],
-) -> None:
-    await launch(round_engine, round_timing=TIMING)
-    room = Room(api)
-    host = Chatter(api, member(api, 3, "Host"), group)
-    asked = time.monotonic()  # the round cannot start before this
-    host.send(f"/quiz group {SEED_QUIZ} 5")
-    await room.notice()
-    question, _ = await room.question()
-    reveal, revealed = await room.reveal()  # nobody answers
-    assert 5 <= (revealed.at - asked) * SPEED < 20
-    assert clean(tt("round_no_answers", "en")) in reveal
-    assert count_line(seed, question, True, 0) in reveal
-    closed = room.now(question)
-    assert closed.buttons == []
-    assert clean(closed.text).endswith(f"⌛ {t('round_closed', 'en')} · Answers: 0")
-    _, following = await room.question()
-    # The pause runs from the close, a moment before the reveal arrived.
-    assert (following.at - revealed.at) * SPEED >= TIMING.pause / 2
-    late = host.press(question, button_for(question, seed, "en", correct=True))
-    assert await host.toast(late) == clean(t("round_closed", "en"))
-    host.send("/stop")
-    assert scores(await room.final()) == []
-    assert api.failed_calls() == []
-
-
-async def test_a_restarted_bot_continues_the_round(
-    api: FakeBotApi,
-    round_engine: QuizEngine,
-    catalog: QuizCatalog,
-    seed: Quiz,
-    clock: ScaledClock,
-    db_path: Path,
-    reopened: list[SQLiteStorage],
-    launch: Launch,
-    group: dict[str, Any],
-) -> None:
-    async def restart() -> Any:
-        storage = SQLiteStorage(db_path)
-        await storage.open()
-        reopened.append(storage)
-        return await launch(QuizEngine(catalog, storage, clock=clock), round_timing=TIMING)
-
-    first_process = await launch(round_engine, round_timing=TIMING)
-    room = Room(api)
-    asha = Chatter(api, member(api, 4, "Asha"), group)
-    boris = Chatter(api, member(api, 5, "Boris"), group)
-    asha.send(f"/quiz group {SEED_QUIZ} 60")
-    await room.notice()
-    first, _ = await room.question()
-    right = button_for(first, seed, "en", correct=True)
-    with clock.frozen():
-        assert await asha.toast(asha.press(first, right)) == clean(t("round_answer_taken", "en"))
-        await first_process.stop()  # mid-question
-        second_process = await restart()
-        taken = await boris.toast(boris.press(first, right))
-        assert taken == clean(t("round_answer_taken", "en"))
-    reveal, _ = await room.reveal()
-    assert clean(t("round_answers_count", "en", count=2)) in reveal
-    assert count_line(seed, first, True, 2) in reveal
-    assert room.now(first).buttons == []  # the new process closed the old process's message
-    second, _ = await room.question()
-    assert clean(second.text).startswith("👥 Question 2/8")
-
-    # Down again, this time until question 2's time is up: it is revealed at once on start.
-    await second_process.stop()
-    await asyncio.sleep(61 / SPEED)
-    await restart()
-    reveal, _ = await room.reveal()
-    assert reveal[0] == "📣 " + clean(t("question_progress", "en", number=2, total=8))
-    assert clean(t("round_answers_count", "en", count=0)) in reveal
-    assert scores(reveal) == [(1, "Asha", 1), (2, "Boris", 1)]  # the scoreboard so far
-    third, _ = await room.question()
-    assert clean(third.text).startswith("👥 Question 3/8")
-    asha.send("/stop")
-    assert len(scores(await room.final())) == 2
-    assert api.failed_calls() == []
-
-
 async def test_a_full_round_stays_within_the_group_rate_limit(
     api: FakeBotApi,
     round_engine: QuizEngine,
@@ -398,11 +200,11 @@ async def test_a_full_round_stays_within_the_group_rate_limit(
     text = clean(board.text)
     assert clean(t("leaderboard_title", "en", title=TITLE)) in text
     assert clean(tt("leaderboard_here", "en")) in text
-    assert all(f". {name} — " in text for name in "ABC")
+    assert all(f" {name} — " in text for name in "ABC")
     alone = Chatter(api, players[1].user, api.private_chat(players[1].user))
     alone.send(f"/leaderboard {SEED_QUIZ}")
     text = clean((await alone.message()).text)
-    assert clean(tt("leaderboard_everyone", "en")) in text and ". B — " in text
+    assert clean(tt("leaderboard_everyone", "en")) in text and " B — " in text
 
 
 async def test_picking_the_quiz_of_a_round_and_rounds_only_in_groups(
@@ -432,7 +234,7 @@ async def test_picking_the_quiz_of_a_round_and_rounds_only_in_groups(
     assert await room.notice() == clean(t("round_started", "en", seconds=7))
     question, _ = await room.question()
     assert re.search(r"⏳ \d s left", clean(question.text))
-    running = await round_engine.storage.active_round("telegram", str(GROUP_ID))
+    running = await round_engine._storage.active_round("telegram", str(GROUP_ID))
     assert running is not None and running.time_limit_seconds == 7
     host.send(f"/quiz group {SEED_QUIZ}")
     assert await room.notice() == clean(t("round_running", "en"))

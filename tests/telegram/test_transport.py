@@ -14,16 +14,16 @@ import aiohttp
 import pytest
 
 from adapters.telegram import TelegramAdapter
-from adapters.telegram.adapter import webhook_secret_for
+from adapters.telegram.app import webhook_secret_for
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.storage import SQLiteStorage
+from fakes.telegram_bot_api import TOKEN, FakeBotApi
+from fakes.telegram_chatter import Chatter, clean
 from quizbot.settings import Settings
 from tests.conftest import QUIZ_DIR, ROOT, FakeClock
 from tests.telegram.conftest import Launch
-from tests.telegram.fake_bot_api import TOKEN, FakeBotApi
-from tests.telegram.helpers import Chatter, clean
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 
@@ -203,3 +203,23 @@ async def test_quizbot_run_polls_and_stops_on_sigterm(api: FakeBotApi, tmp_path:
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
+
+
+async def test_every_send_to_a_group_counts_towards_its_budget_without_extra_code(
+    api: FakeBotApi, engine: QuizEngine, launch: Launch
+) -> None:
+    """The budget rounds pace themselves by is kept by the Application's rate limiter: any
+    request that sends or changes something in a group counts, even from code that never
+    heard of the budget (here stopPoll, which the bot does not use), and nothing else does."""
+    adapter = await launch(engine)
+    assert adapter.application is not None
+    bot = adapter.application.bot
+    group = api.group_chat(-100777, "Budgeted")["id"]
+    user = api.user(5201, "Xia")
+    await bot.send_message(group, "hello")
+    poll = await bot.send_poll(group, "Which?", ["a", "b"])
+    await bot.stop_poll(group, poll.message_id)  # a send path with no budget code anywhere
+    await bot.get_chat_member(group, user["id"])  # reading sends nothing
+    await bot.send_message(api.private_chat(user)["id"], "private chats have no such limit")
+    assert adapter.budget.used(group) == 3
+    assert adapter.budget.used(user["id"]) == 0

@@ -7,7 +7,7 @@ import asyncio
 from telegram import Update
 
 from adapters.telegram.update_processor import PerUserUpdateProcessor
-from tests.telegram.fake_bot_api import FakeBotApi
+from fakes.telegram_bot_api import FakeBotApi
 
 
 def update_from(api: FakeBotApi, user_id: int) -> Update:

@@ -1,0 +1,299 @@
+"""The Telegram bot: python-telegram-bot's Application in front of the quiz engine.
+
+This module wires things together and runs them: the Application with its rate limiter and
+per-user update order, the handlers (:mod:`~adapters.telegram.commands` for commands,
+:mod:`~adapters.telegram.callbacks` for buttons and polls), long polling or a webhook
+(:mod:`~adapters.telegram.webhook` on the runner's :class:`~quizbot.web.WebServer`), the menu
+(:mod:`~adapters.telegram.menu_sync`) and the group round timers
+(:class:`~adapters.telegram.group_rounds.RoundRunner`). Handlers stay thin: decode what
+Telegram sent, call the engine, render, send (:class:`~adapters.telegram.messenger.Messenger`).
+"""
+
+from __future__ import annotations
+
+import datetime as dtm
+import functools
+import hashlib
+import logging
+from typing import Any
+from urllib.parse import urlsplit
+
+from telegram import Update
+from telegram.error import TelegramError
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    CommandHandler,
+    MessageHandler,
+    PollAnswerHandler,
+    filters,
+)
+
+from adapters.telegram.budget import BudgetedRateLimiter, ChatBudget
+from adapters.telegram.callbacks import Callbacks
+from adapters.telegram.commands import Commands, StatsChart
+from adapters.telegram.group_rounds import RoundRunner, RoundTiming
+from adapters.telegram.menu_sync import sync_commands
+from adapters.telegram.messenger import Messenger
+from adapters.telegram.rendering import toast
+from adapters.telegram.shared import PLATFORM, Context, Handler, TelegramApplication, participant
+from adapters.telegram.texts import tt
+from adapters.telegram.typed_answers import TypedAnswers
+from adapters.telegram.update_processor import PerUserUpdateProcessor
+from adapters.telegram.webhook import TelegramWebhook
+from bot.engine import QuizEngine
+from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
+from bot.rate_limit import CommandRateLimiter
+from bot.round_driver import RoundClock
+from quizbot.settings import Settings
+from quizbot.web import WebServer
+
+log = logging.getLogger("quizbot.telegram")
+
+DEFAULT_BASE_URL = "https://api.telegram.org/bot"
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.POLL_ANSWER]
+
+
+def file_url_for(base_url: str) -> str:
+    """The file download URL of a Bot API server, from its method URL (``.../bot``)."""
+    head, sep, tail = base_url.rpartition("/bot")
+    return f"{head}/file/bot{tail}" if sep else base_url.rstrip("/") + "/file/bot"
+
+
+def webhook_secret_for(token: str) -> str:
+    """A stable secret token derived from the bot token, for when WEBHOOK_SECRET is unset."""
+    return hashlib.sha256(f"quizbot-webhook:{token}".encode()).hexdigest()
+
+
+class TelegramAdapter:
+    """Runs the quiz bot on Telegram: long polling by default, a webhook when configured."""
+
+    name = "telegram"
+
+    def __init__(
+        self,
+        engine: QuizEngine,
+        settings: Settings,
+        *,
+        listen: str = "0.0.0.0",
+        polling_timeout: float = 10.0,
+        max_retries: int = 5,
+        round_timing: RoundTiming | None = None,
+        round_clock: RoundClock | None = None,
+        stats_chart: StatsChart | None = None,
+        limiter: CommandRateLimiter | None = None,
+        web: WebServer | None = None,
+    ) -> None:
+        """``stats_chart`` (optional) renders a quiz's statistics as a PNG for /stats;
+        ``limiter`` caps each user's commands (so one user cannot spend the bot's sending
+        budget for everyone); ``round_clock`` (tests: a ManualClock, also the engine's) times
+        group rounds and their send budget; ``web`` is the runner's HTTP server, which webhook mode
+        shares (without one, webhook mode starts its own on ``PORT``, with /healthz)."""
+        if not settings.telegram_token:
+            raise ValueError("TELEGRAM_BOT_TOKEN is not set")
+        self.engine = engine
+        self.settings = settings
+        self.token = settings.telegram_token
+        self.base_url = settings.telegram_api_base_url or DEFAULT_BASE_URL
+        self.listen = listen
+        self.polling_timeout = polling_timeout
+        self.max_retries = max_retries
+        self.timing = round_timing or RoundTiming()
+        self.limiter = limiter or CommandRateLimiter()
+        self.application: TelegramApplication | None = None
+        # The process's HTTP server, where webhook mode mounts its path (None: started here).
+        self.web = web
+        self._own_web: WebServer | None = None
+        self._webhook_path: str | None = None
+        if round_clock is None:
+            self.budget = ChatBudget(
+                self.timing.chat_budget, self.timing.window, speed=self.timing.speed
+            )
+        else:  # the budget's minute passes with the rounds' clock
+            now = lambda: round_clock().timestamp()  # noqa: E731
+            self.budget = ChatBudget(self.timing.chat_budget, self.timing.window, now=now)
+        self.rounds = RoundRunner(engine, PLATFORM, self.timing, self.budget, clock=round_clock)
+        self.messenger = Messenger(engine)
+        self.commands = Commands(engine, settings, self.messenger, self.rounds, stats_chart)
+        self.callbacks = Callbacks(engine, self.messenger, self.commands, self.rounds)
+        self.typed = TypedAnswers(engine, self.messenger)
+
+    def build_application(self) -> TelegramApplication:
+        """The Application with its handlers; not started."""
+        speed = self.timing.speed
+        builder = (
+            Application.builder()
+            .token(self.token)
+            .base_url(self.base_url)
+            .base_file_url(file_url_for(self.base_url))
+            .rate_limiter(
+                BudgetedRateLimiter(
+                    self.budget,
+                    overall_max_rate=30,  # Telegram's limits: 30 messages a second,
+                    overall_time_period=1 / speed,
+                    group_max_rate=20,  # 20 a minute in one group
+                    group_time_period=60 / speed,
+                    # A 429 waits retry_after and is sent again; after this many it is logged.
+                    max_retries=self.max_retries,
+                )
+            )
+            # Users concurrently, each user's own updates in order: a double tap's second
+            # press sees the first's result, and a one-shot menu cannot act twice.
+            .concurrent_updates(PerUserUpdateProcessor())
+        )
+        if self.settings.webhook_url:
+            builder = builder.updater(None)  # updates come from our own web server
+        application = builder.build()
+        commands: dict[str, Handler] = {
+            "start": self.commands.start,
+            "quiz": self.commands.quiz,
+            "review": self.commands.review,
+            "progress": self.commands.progress,
+            "leaderboard": self.commands.leaderboard,
+            "language": self.commands.language,
+            "stop": self.commands.stop,
+            "mode": self.commands.mode,
+            "help": self.commands.help,
+            "reload": self.commands.reload,
+            "stats": self.commands.stats,
+        }
+        for command, callback in commands.items():
+            application.add_handler(CommandHandler(command, self._guarded(self._limited(callback))))
+        application.add_handler(CallbackQueryHandler(self._guarded(self.callbacks.on_callback)))
+        application.add_handler(PollAnswerHandler(self._guarded(self.callbacks.on_poll_answer)))
+        # Text that is not a command: a reply to a typed-answer question, within the budget.
+        application.add_handler(
+            MessageHandler(
+                filters.TEXT & ~filters.COMMAND, self._guarded(self._limited(self.typed.on_text))
+            )
+        )
+        # Last: any other command (the handlers above take theirs first).
+        application.add_handler(
+            MessageHandler(filters.COMMAND, self._guarded(self.commands.unknown))
+        )
+        application.add_error_handler(self._on_error)
+        return application
+
+    async def start(self) -> None:
+        """Connect, register the commands and take updates in the background.
+
+        In webhook mode ``PORT`` is bound first (by the runner, else here), before anything
+        talks to Telegram, so the platform's port check passes however slow Telegram is.
+        """
+        application = self.build_application()
+        self.application = application
+        try:
+            webhook_url = self.settings.webhook_url
+            secret = self.settings.webhook_secret or webhook_secret_for(self.token)
+            if webhook_url:
+                web = self.web
+                if web is None:  # not under the runner: a server of its own, /healthz too
+                    web = self._own_web = WebServer(self.engine.healthy)
+                    await web.start(self.listen, self.settings.port)
+                    log.info("telegram: web server on %s:%s", self.listen, self.settings.port)
+                on_update = functools.partial(self._queue_update, application)
+                self._webhook_path = urlsplit(webhook_url).path
+                web.mount(self._webhook_path, TelegramWebhook(secret, on_update).handle)
+            await application.initialize()
+            await sync_commands(application.bot, self.engine, self.settings.admin_telegram_ids)
+            await application.start()
+            if webhook_url:
+                await application.bot.set_webhook(
+                    webhook_url,
+                    secret_token=secret,
+                    allowed_updates=ALLOWED_UPDATES,
+                    # Updates sent while the bot was down are still handled.
+                    drop_pending_updates=False,
+                )
+                log.info("telegram: webhook set")
+            else:
+                updater = application.updater
+                assert updater is not None
+                await updater.start_polling(
+                    timeout=dtm.timedelta(seconds=self.polling_timeout),
+                    allowed_updates=ALLOWED_UPDATES,
+                    # Presses made while the bot was down are still answered.
+                    drop_pending_updates=False,
+                )
+                log.info("telegram: long polling")
+            self.rounds.attach(application.bot)
+            await self.rounds.resume()
+        except BaseException:
+            await self.stop()
+            raise
+
+    @staticmethod
+    async def _queue_update(application: TelegramApplication, data: dict[str, Any]) -> None:
+        """One update from the webhook, handed to the Application like the Updater would."""
+        update = Update.de_json(data, application.bot)
+        await application.update_queue.put(update)
+
+    async def stop(self) -> None:
+        """Stop taking updates, finish the ones in hand, stop the round timers (rounds go on
+        after a restart), close the connections."""
+        application, self.application = self.application, None
+        if self._webhook_path is not None and self.web is not None:
+            self.web.unmount(self._webhook_path)
+        self._webhook_path = None
+        own, self._own_web = self._own_web, None
+        if own is not None:
+            await own.stop()
+        if application is None:
+            return
+        if application.updater is not None and application.updater.running:
+            await application.updater.stop()
+        if application.running:
+            await application.stop()
+        await self.rounds.shutdown()
+        await application.shutdown()
+
+    def _guarded(self, handler: Handler) -> Handler:
+        """``handler``, but an exception is logged and the user told briefly, never raised."""
+
+        @functools.wraps(handler)
+        async def run(update: Update, context: Context) -> None:
+            try:
+                await handler(update, context)
+            except Exception:
+                log.exception(
+                    "telegram: %s failed on update %s", handler.__name__, update.update_id
+                )
+                await self._apologize(update, context)
+
+        return run
+
+    def _limited(self, handler: Handler) -> Handler:
+        """``handler`` within the user's command budget: over it, one notice, then silence."""
+
+        @functools.wraps(handler)
+        async def run(update: Update, context: Context) -> None:
+            user = update.effective_user
+            if user is None:
+                await handler(update, context)
+                return
+            decision = self.limiter.check(PLATFORM, str(user.id))
+            if decision.allowed:
+                await handler(update, context)
+            elif decision.notify and update.effective_chat is not None:
+                ui = await self.engine.interface_language(participant(user))
+                await context.bot.send_message(update.effective_chat.id, t("slow_down", ui))
+
+        return run
+
+    async def _apologize(self, update: Update, context: Context) -> None:
+        user = update.effective_user
+        # No storage here: it may be what failed.
+        ui = resolve_language(
+            None, user.language_code if user else None, SUPPORTED_LANGUAGES, DEFAULT_LANGUAGE
+        )
+        text = tt("error", ui)
+        try:
+            if update.callback_query is not None:
+                await update.callback_query.answer(toast(text))
+            elif update.effective_chat is not None and update.effective_message is not None:
+                await context.bot.send_message(update.effective_chat.id, text)
+        except TelegramError:
+            log.warning("telegram: could not tell the user about the failure", exc_info=True)
+
+    async def _on_error(self, update: object, context: Context) -> None:
+        log.error("telegram: error while handling %r", update, exc_info=context.error)

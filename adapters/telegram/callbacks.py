@@ -1,0 +1,262 @@
+"""Button presses and quiz poll votes.
+
+Every button carries what it means (:mod:`adapters.telegram.callback_data`), so a press is
+understood by any process, before or after a restart; menus shown to one person refuse the
+others' presses with a toast naming whose they are.
+"""
+
+from __future__ import annotations
+
+from telegram import CallbackQuery, Message, Update
+from telegram.constants import ChatType
+
+from adapters.telegram import callback_data as cb
+from adapters.telegram.commands import ROUND_LIMIT_SCOPE, SECONDS, Commands
+from adapters.telegram.group_rounds import RoundRunner
+from adapters.telegram.messenger import Messenger
+from adapters.telegram.polls import POLL_SCOPE, PollLink
+from adapters.telegram.rendering import (
+    answered_question,
+    feedback_message,
+    mode_name,
+    notice,
+    picker_message,
+    toast,
+)
+from adapters.telegram.shared import PLATFORM, Context, participant
+from adapters.telegram.texts import tt
+from bot.engine import QuizEngine
+from bot.i18n import t
+from bot.rounds import RoundAnswerOutcome
+from bot.views import AnswerOutcome, Participant
+
+
+class Callbacks:
+    """The handlers of button presses and poll answers."""
+
+    def __init__(
+        self, engine: QuizEngine, messenger: Messenger, commands: Commands, rounds: RoundRunner
+    ) -> None:
+        self.engine = engine
+        self.messenger = messenger
+        self.commands = commands
+        self.rounds = rounds
+
+    async def on_callback(self, update: Update, context: Context) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        user = query.from_user
+        who = participant(user)
+        data = cb.decode(query.data)
+        match data:
+            case cb.Answer():
+                await self._on_answer(context, query, who, data)
+            case cb.PickQuiz(quiz_id, owner_id):
+                if await self._refuse_foreign_menu(query, who, owner_id, "quiz"):
+                    return
+                await self._on_pick(context, query, who, quiz_id)
+            case cb.Retry(attempt_id) | cb.OtherQuiz(attempt_id):
+                attempt = await self.engine.attempt_info(attempt_id)
+                if attempt is None or attempt.platform != PLATFORM:
+                    await self._toast_invalid(query, who)
+                    return
+                if await self._refuse_foreign_menu(query, who, int(attempt.user_id), "quiz"):
+                    return
+                if isinstance(data, cb.Retry):
+                    await self._on_retry(context, query, who, attempt_id)
+                else:
+                    await self._on_other_quiz(context, query, who)
+            case cb.ChooseLanguage(language, owner_id):
+                if await self._refuse_foreign_menu(query, who, owner_id, "language"):
+                    return
+                await self._on_language(context, query, who, language)
+            case cb.StopConfirm(attempt_id, confirm):
+                attempt = await self.engine.attempt_info(attempt_id)
+                if attempt is None or attempt.platform != PLATFORM:
+                    await self._toast_invalid(query, who)
+                    return
+                if await self._refuse_foreign_menu(query, who, int(attempt.user_id), "stop"):
+                    return
+                await self._on_stop(context, query, who, attempt_id, confirm)
+            case cb.SetMode(poll):
+                await self._on_mode(context, query, who, poll)
+            case cb.RoundAnswer(round_id, number, index):
+                result = await self.engine.rounds.answer(round_id, who, number, index)
+                await query.answer(toast(result.notice))
+                if result.outcome is RoundAnswerOutcome.ACCEPTED:
+                    self.rounds.on_answer(
+                        round_id, number, result.answered, result.everyone_answered
+                    )
+            case cb.PickRound(quiz_id, owner_id):
+                if await self._refuse_foreign_menu(query, who, owner_id, "quiz"):
+                    return
+                await self._on_pick_round(context, query, who, quiz_id)
+            case None:
+                await self._toast_invalid(query, who)
+
+    async def _toast_invalid(self, query: CallbackQuery, who: Participant) -> None:
+        ui = await self.engine.interface_language(who)
+        await query.answer(toast(t("invalid_button", ui)))
+
+    async def _refuse_foreign_menu(
+        self, query: CallbackQuery, who: Participant, owner_id: int, command: str
+    ) -> bool:
+        """Toast and return True when the pressed menu was shown to someone else."""
+        if str(owner_id) == who.user_id:
+            return False
+        ui = await self.engine.interface_language(who)
+        name = await self.engine.display_name(PLATFORM, str(owner_id)) or tt("someone", ui)
+        await query.answer(toast(tt("menu_not_yours", ui, name=name, command=command)))
+        return True
+
+    async def _already_done(self, query: CallbackQuery, who: Participant) -> None:
+        ui = await self.engine.interface_language(who)
+        await query.answer(toast(tt("already_done", ui)))
+
+    async def _on_answer(
+        self, context: Context, query: CallbackQuery, who: Participant, data: cb.Answer
+    ) -> None:
+        feedback = await self.engine.answer_at(
+            who, data.attempt_id, data.question_number, data.option_index
+        )
+        # Acknowledge first: the spinner on the button stops while the rest is sent.
+        await query.answer(toast(feedback.notice))
+        if feedback.outcome is not AnswerOutcome.ACCEPTED:
+            return
+        message = query.message
+        chat_id = message.chat.id if message is not None else query.from_user.id
+        chat_type = message.chat.type if message is not None else ChatType.PRIVATE
+        owner = who.display_name if chat_type != ChatType.PRIVATE else None
+        html = answered_question(feedback, owner)
+        if isinstance(message, Message):
+            await self.messenger.edit(context, message, html)
+        else:
+            await self.messenger.send(context, chat_id, html)
+        await self.messenger.send_next(context, chat_id, feedback, owner)
+
+    async def _on_pick(
+        self, context: Context, query: CallbackQuery, who: Participant, quiz_id: str
+    ) -> None:
+        if not self.messenger.menu_open(query):
+            await self._already_done(query, who)
+            return
+        await query.answer()
+        await self.messenger.close_menu(context, query, None)
+        if query.message is None:
+            return
+        await self.commands.start_quiz(context, query.message.chat, query.from_user, quiz_id)
+
+    async def _on_retry(
+        self, context: Context, query: CallbackQuery, who: Participant, attempt_id: int
+    ) -> None:
+        if not self.messenger.menu_open(query):
+            await self._already_done(query, who)
+            return
+        await query.answer()
+        await self.messenger.close_menu(context, query, None)
+        message = query.message
+        if message is None:
+            return
+        result = await self.engine.retry(who, attempt_id, chat_id=str(message.chat.id))
+        await self.commands.after_start(context, message.chat, query.from_user, result)
+
+    async def _on_pick_round(
+        self, context: Context, query: CallbackQuery, who: Participant, quiz_id: str
+    ) -> None:
+        if not self.messenger.menu_open(query):
+            await self._already_done(query, who)
+            return
+        await query.answer()
+        await self.messenger.close_menu(context, query, None)
+        message = query.message
+        if message is None:
+            return
+        key = f"{message.chat.id}:{query.from_user.id}"
+        seconds = await self.engine.get_value(ROUND_LIMIT_SCOPE, key)
+        limit = int(seconds) if seconds and SECONDS.fullmatch(seconds) else None
+        await self.engine.set_value(ROUND_LIMIT_SCOPE, key, None)
+        await self.commands.begin_round(context, message.chat, query.from_user, quiz_id, limit)
+
+    async def _on_other_quiz(
+        self, context: Context, query: CallbackQuery, who: Participant
+    ) -> None:
+        if not self.messenger.menu_open(query):
+            await self._already_done(query, who)
+            return
+        await query.answer()
+        await self.messenger.close_menu(context, query, None)
+        if query.message is None:
+            return
+        ui = await self.engine.interface_language(who)
+        rendered = picker_message(self.engine.quizzes(ui), ui, query.from_user.id)
+        await self.messenger.send(context, query.message.chat.id, rendered.html, rendered.markup)
+
+    async def _on_language(
+        self, context: Context, query: CallbackQuery, who: Participant, language: str
+    ) -> None:
+        chosen = await self.engine.set_language(who, language)
+        if chosen is None:
+            await self._toast_invalid(query, who)
+            return
+        text = t("language_set", chosen)
+        await query.answer(toast(text))
+        await self.messenger.close_menu(context, query, notice(text, chosen))
+
+    async def _on_stop(
+        self,
+        context: Context,
+        query: CallbackQuery,
+        who: Participant,
+        attempt_id: int,
+        confirm: bool,
+    ) -> None:
+        if not self.messenger.menu_open(query):
+            await self._already_done(query, who)
+            return
+        ui = await self.engine.interface_language(who)
+        if confirm:
+            text = await self.engine.stop(who, attempt_id)
+        else:
+            active = await self.engine.active_attempt(who)
+            title = active[1] if active is not None and active[0].id == attempt_id else ""
+            text = tt("stop_kept", ui, title=title) if title else t("nothing_to_stop", ui)
+        await query.answer(toast(text))
+        await self.messenger.close_menu(context, query, notice(text, ui))
+
+    async def _on_mode(
+        self, context: Context, query: CallbackQuery, who: Participant, poll: bool
+    ) -> None:
+        message = query.message
+        if message is None:
+            await self._toast_invalid(query, who)
+            return
+        await self.messenger.set_mode(message.chat.id, poll)
+        ui = await self.engine.interface_language(who)
+        text = tt("mode_set", ui, mode=mode_name(poll, ui))
+        await query.answer(toast(text))
+        await self.messenger.close_menu(context, query, notice(text, ui))
+
+    async def on_poll_answer(self, update: Update, context: Context) -> None:
+        answer = update.poll_answer
+        if answer is None or answer.user is None or not answer.option_ids:
+            return  # an anonymous vote or a retracted one: nothing to record
+        link = PollLink.loads(await self.engine.get_value(POLL_SCOPE, answer.poll_id))
+        if link is None:
+            return
+        index = answer.option_ids[0]
+        if not 0 <= index < len(link.option_ids):
+            return
+        who = participant(answer.user)
+        feedback = await self.engine.answer(
+            who, link.attempt_id, link.question_id, link.option_ids[index]
+        )
+        if feedback.outcome is AnswerOutcome.NOT_YOURS:
+            return  # another member voted on someone's poll in a group: theirs is still open
+        await self.engine.set_value(POLL_SCOPE, answer.poll_id, None)
+        if feedback.outcome is not AnswerOutcome.ACCEPTED:
+            return
+        if not link.explanation_complete or (not feedback.correct and feedback.wrong_note):
+            await self.messenger.send(context, link.chat_id, feedback_message(feedback))
+        owner = who.display_name if link.chat_id != answer.user.id else None
+        await self.messenger.send_next(context, link.chat_id, feedback, owner)

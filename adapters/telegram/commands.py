@@ -1,0 +1,383 @@
+"""The slash commands: /start, /quiz (and /quiz group), /review, /progress, /leaderboard,
+/language, /mode, /stop, /help, and the admin commands /reload and /stats.
+
+Each handler decodes the command, asks the engine and shows its answer through the
+:class:`~adapters.telegram.messenger.Messenger`. Starting a quiz or a round is shared with the
+buttons (:mod:`adapters.telegram.callbacks`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Callable, Sequence
+
+from telegram import Chat, Message, Update, User
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import TelegramError
+
+from adapters.telegram.group_rounds import RoundRunner
+from adapters.telegram.messenger import CHAT_MODE_SCOPE, Messenger
+from adapters.telegram.rendering import (
+    help_message,
+    language_picker,
+    mode_name,
+    mode_picker,
+    notice,
+    picker_message,
+    progress_message,
+    start_message,
+    stop_confirmation,
+)
+from adapters.telegram.round_rendering import (
+    leaderboard_message,
+    reload_report,
+    round_picker,
+    stats_report,
+)
+from adapters.telegram.shared import GROUP_CHATS, PLATFORM, Context, participant
+from adapters.telegram.texts import tt
+from bot.engine import QuizEngine
+from bot.i18n import t
+from bot.rounds import RoundStartOutcome
+from bot.stats import QuizStats
+from bot.views import StartOutcome, StartResult
+from quizbot.settings import Settings
+
+log = logging.getLogger("quizbot.telegram")
+
+# "<chat id>:<user id>" -> the seconds per question asked for while a round's quiz is picked
+ROUND_LIMIT_SCOPE = "telegram:round-limit"
+CHAT_ADMINS = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+SECONDS = re.compile(r"[0-9]{1,6}")
+StatsChart = Callable[[QuizStats], bytes]
+
+
+class Commands:
+    """The handlers of every command (each takes PTB's update and context)."""
+
+    def __init__(
+        self,
+        engine: QuizEngine,
+        settings: Settings,
+        messenger: Messenger,
+        rounds: RoundRunner,
+        stats_chart: StatsChart | None = None,
+    ) -> None:
+        self.engine = engine
+        self.settings = settings
+        self.messenger = messenger
+        self.rounds = rounds
+        self.stats_chart = stats_chart
+
+    async def after_start(
+        self, context: Context, chat: Chat, user: User, result: StartResult
+    ) -> None:
+        """Show what engine.start decided: the question, a picker, or a notice."""
+        lang = result.language
+        if result.question is not None:
+            if result.notice:
+                await self.messenger.send(context, chat.id, notice(result.notice, lang))
+            await self.messenger.send_question(
+                context, chat.id, result.question, _owner(chat, user)
+            )
+        elif result.outcome in (StartOutcome.CHOOSE, StartOutcome.UNKNOWN_QUIZ):
+            await self.remember_user(chat, user)
+            rendered = picker_message(result.quizzes, lang, user.id, result.notice)
+            await self.messenger.send(context, chat.id, rendered.html, rendered.markup)
+        else:
+            await self.messenger.send(context, chat.id, notice(result.notice, lang))
+
+    async def remember_user(self, chat: Chat, user: User) -> None:
+        """Keep the name of who a group menu is for, to name them to others who press it."""
+        if chat.type != ChatType.PRIVATE:
+            await self.engine.remember_user(participant(user))
+
+    async def start(self, update: Update, context: Context) -> None:
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        if context.args:  # deep link: t.me/<bot>?start=<quiz id>
+            await self.start_quiz(context, chat, user, context.args[0])
+            return
+        who = participant(user)
+        ui = await self.engine.interface_language(who)
+        await self.remember_user(chat, user)
+        rendered = start_message(self.engine.quizzes(ui), ui, user.id)
+        await self.messenger.send(context, chat.id, rendered.html, rendered.markup)
+
+    async def quiz(self, update: Update, context: Context) -> None:
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        args = context.args or []
+        if args and args[0].lower() == "group":
+            await self.group_round(context, chat, user, args[1:])
+            return
+        await self.start_quiz(context, chat, user, args[0] if args else None)
+
+    async def review(self, update: Update, context: Context) -> None:
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        quiz_id = context.args[0] if context.args else None
+        result = await self.engine.start_review(participant(user), quiz_id, chat_id=str(chat.id))
+        # The same question messages and buttons as /quiz: answers go through answer_at.
+        await self.after_start(context, chat, user, result)
+
+    async def start_quiz(
+        self,
+        context: Context,
+        chat: Chat,
+        user: User,
+        quiz_id: str | None,
+    ) -> None:
+        who = participant(user)
+        result = await self.engine.start(who, quiz_id, chat_id=str(chat.id))
+        await self.after_start(context, chat, user, result)
+
+    async def progress(self, update: Update, context: Context) -> None:
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        report = await self.engine.progress(participant(user))
+        await self.messenger.send(context, chat.id, progress_message(report))
+
+    async def language(self, update: Update, context: Context) -> None:
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        who = participant(user)
+        if context.args:
+            chosen = await self.engine.set_language(who, context.args[0])
+            if chosen is not None:
+                await self.messenger.send(
+                    context, chat.id, notice(t("language_set", chosen), chosen)
+                )
+                return
+        ui = await self.engine.interface_language(who)
+        await self.remember_user(chat, user)
+        rendered = language_picker(ui, user.id)
+        await self.messenger.send(context, chat.id, rendered.html, rendered.markup)
+
+    async def stop(self, update: Update, context: Context) -> None:
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        if chat.type in GROUP_CHATS and await self._stop_round(update, context, chat, user):
+            return
+        who = participant(user)
+        ui = await self.engine.interface_language(who)
+        active = await self.engine.active_attempt(who)
+        if active is None:
+            await self.messenger.send(context, chat.id, notice(t("nothing_to_stop", ui), ui))
+            return
+        attempt, title = active
+        rendered = stop_confirmation(title, attempt.id, ui)
+        await self.messenger.send(context, chat.id, rendered.html, rendered.markup)
+
+    async def mode(self, update: Update, context: Context) -> None:
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        ui = await self.engine.interface_language(participant(user))
+        wanted = (context.args[0].lower() if context.args else "").strip()
+        if wanted in ("poll", "polls", "buttons", "button"):
+            poll = wanted.startswith("poll")
+            await self.messenger.set_mode(chat.id, poll)
+            text = notice(tt("mode_set", ui, mode=mode_name(poll, ui)), ui)
+            await self.messenger.send(context, chat.id, text)
+            return
+        current = await self.engine.get_value(CHAT_MODE_SCOPE, str(chat.id)) == "poll"
+        rendered = mode_picker(current, ui)
+        await self.messenger.send(context, chat.id, rendered.html, rendered.markup)
+
+    async def help(self, update: Update, context: Context) -> None:
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        ui = await self.engine.interface_language(participant(user))
+        await self.messenger.send(context, chat.id, help_message(ui, admin=self._is_admin(user)))
+
+    async def leaderboard(self, update: Update, context: Context) -> None:
+        """In a group, its members' best scores; in a private chat, everyone's."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        who = participant(user)
+        ui = await self.engine.interface_language(who)
+        here = chat.type != ChatType.PRIVATE
+        named = context.args[0] if context.args else None
+        if named is not None and self.engine.catalog.get(named) is None:
+            await self.messenger.send(context, chat.id, notice(self._unknown_quiz(named, ui), ui))
+            return
+        quiz_ids = [named] if named else [q.id for q in self.engine.catalog.all()]
+        boards = []
+        for quiz_id in quiz_ids:
+            board = await self.engine.rounds.leaderboard(
+                quiz_id,
+                who,
+                platform=PLATFORM if here else None,
+                chat_id=str(chat.id) if here else None,
+            )
+            if board is not None and (board.lines or named):
+                boards.append(board)
+        if not boards:
+            await self.messenger.send(context, chat.id, notice(t("leaderboard_empty", ui), ui))
+            return
+        await self.messenger.send(context, chat.id, leaderboard_message(boards, ui, here=here))
+
+    def _unknown_quiz(self, quiz_id: str, language: str) -> str:
+        available = ", ".join(q.id for q in self.engine.catalog.all())
+        return t("unknown_quiz", language, quiz=quiz_id, available=available)
+
+    def _is_admin(self, user: User) -> bool:
+        return str(user.id) in self.settings.admin_telegram_ids
+
+    async def reload(self, update: Update, context: Context) -> None:
+        """Re-read the quiz files; a broken file keeps its previous version live."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        if not self._is_admin(user):
+            await self.unknown(update, context)
+            return
+        ui = await self.engine.interface_language(participant(user))
+        # Reading and validating files is blocking work: keep the event loop free meanwhile.
+        report = await asyncio.to_thread(self.engine.catalog.reload)
+        live = len(self.engine.catalog)
+        log.info(
+            "telegram: quizzes reloaded by %s: %d live, %d errors",
+            user.id,
+            live,
+            len(report.errors),
+        )
+        await self.messenger.send(context, chat.id, reload_report(report, live, ui))
+
+    async def stats(self, update: Update, context: Context) -> None:
+        """Per quiz: attempts, completions, average score, hardest question (and a chart)."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        if not self._is_admin(user):
+            await self.unknown(update, context)
+            return
+        ui = await self.engine.interface_language(participant(user))
+        named = context.args[0] if context.args else None
+        if named is not None and self.engine.catalog.get(named) is None:
+            await self.messenger.send(context, chat.id, notice(self._unknown_quiz(named, ui), ui))
+            return
+        stats = await self.engine.stats(named, language=ui)
+        await self.messenger.send(context, chat.id, stats_report(stats, ui))
+        if self.stats_chart is not None:
+            await self._send_charts(context, chat.id, stats)
+
+    async def _send_charts(
+        self, context: Context, chat_id: int, stats: Sequence[QuizStats]
+    ) -> None:
+        assert self.stats_chart is not None
+        for quiz in stats:
+            if not any(q.answered for q in quiz.questions):
+                continue
+            try:
+                # In the event loop on purpose: plotting libraries are rarely thread-safe,
+                # and another adapter may draw at the same time.
+                png = self.stats_chart(quiz)
+            except Exception:
+                log.warning("telegram: no stats chart for %s", quiz.quiz_id, exc_info=True)
+                return
+            await context.bot.send_photo(chat_id, png, caption=quiz.title[:1024])
+
+    async def unknown(self, update: Update, context: Context) -> None:
+        """Any command the bot does not have (and admin commands for everyone else). In
+        groups only commands addressed to this bot by name get an answer: the others may be
+        for another bot."""
+        chat, user, message = update.effective_chat, update.effective_user, update.effective_message
+        if chat is None or user is None or message is None:
+            return
+        if chat.type != ChatType.PRIVATE:
+            command = (message.text or "").split(maxsplit=1)[0] if message.text else ""
+            _, _, target = command.partition("@")
+            if not target or target.lower() != (context.bot.username or "").lower():
+                return
+        ui = await self.engine.interface_language(participant(user))
+        await self.messenger.send(context, chat.id, notice(tt("unknown_command", ui), ui))
+
+    async def group_round(
+        self, context: Context, chat: Chat, user: User, args: Sequence[str]
+    ) -> None:
+        """``/quiz group [quiz] [seconds]``: a round the whole group plays together."""
+        if chat.type not in GROUP_CHATS:
+            ui = await self.engine.interface_language(participant(user))
+            await self.messenger.send(context, chat.id, notice(tt("round_group_only", ui), ui))
+            return
+        quiz_id, seconds = _round_args(args)
+        await self.begin_round(context, chat, user, quiz_id, seconds)
+
+    async def begin_round(
+        self, context: Context, chat: Chat, user: User, quiz_id: str | None, seconds: int | None
+    ) -> None:
+        who = participant(user)
+        start = await self.engine.rounds.start(
+            PLATFORM, str(chat.id), who, quiz_id, time_limit=seconds
+        )
+        lang = start.language
+        if start.outcome in (RoundStartOutcome.CHOOSE, RoundStartOutcome.UNKNOWN_QUIZ):
+            # The picker's buttons cannot carry the seconds too (64 bytes): keep them aside.
+            key = f"{chat.id}:{user.id}"
+            await self.engine.set_value(ROUND_LIMIT_SCOPE, key, str(seconds) if seconds else None)
+            await self.remember_user(chat, user)
+            heading = start.notice if start.outcome is RoundStartOutcome.UNKNOWN_QUIZ else None
+            rendered = round_picker(start.quizzes, lang, user.id, heading)
+            await self.messenger.send(context, chat.id, rendered.html, rendered.markup)
+            return
+        await self.messenger.send(context, chat.id, notice(start.notice, lang))
+        if start.question is not None:  # started, or already running: make sure it runs
+            self.rounds.ensure(start.question)
+
+    async def _stop_round(self, update: Update, context: Context, chat: Chat, user: User) -> bool:
+        """/stop in a group with a round running: its starter or a chat admin ends it with
+        the scoreboard so far. False when no round is running."""
+        running = await self.engine.rounds.running(PLATFORM, str(chat.id))
+        if running is None:
+            return False
+        who = participant(user)
+        admin = running.starter_id != str(user.id) and await self._is_chat_admin(
+            context, chat, user, update.effective_message
+        )
+        outcome = await self.engine.rounds.stop(PLATFORM, str(chat.id), who, is_chat_admin=admin)
+        if isinstance(outcome, str):
+            ui = await self.engine.interface_language(who)
+            await self.messenger.send(context, chat.id, notice(outcome, ui))
+        else:
+            await self.rounds.stopped(outcome)
+        return True
+
+    async def _is_chat_admin(
+        self, context: Context, chat: Chat, user: User, message: Message | None
+    ) -> bool:
+        if message is not None and message.sender_chat is not None:
+            return message.sender_chat.id == chat.id  # an anonymous admin speaks as the group
+        try:
+            member = await context.bot.get_chat_member(chat.id, user.id)
+        except TelegramError as error:
+            log.warning("telegram: cannot check chat admin rights (%s)", error)
+            return False
+        return member.status in CHAT_ADMINS
+
+
+def _round_args(args: Sequence[str]) -> tuple[str | None, int | None]:
+    """The quiz id and seconds per question of ``/quiz group [quiz] [seconds]``, any order."""
+    quiz_id = seconds = None
+    for arg in args:
+        if SECONDS.fullmatch(arg):
+            seconds = int(arg)
+        elif quiz_id is None:
+            quiz_id = arg
+    return quiz_id, seconds
+
+
+def _owner(chat: Chat, user: User) -> str | None:
+    """In groups, whose attempt a question belongs to is shown on it."""
+    return None if chat.type == ChatType.PRIVATE else participant(user).display_name

@@ -1,0 +1,208 @@
+"""Sending and editing messages within Telegram's limits.
+
+A long text is split into several messages (the keyboard goes on the last); an edit that would
+change nothing is not sent (Telegram refuses it), and a message that can no longer be edited is
+sent anew. One-shot menus lose their keyboard once pressed, so a second press cannot act twice.
+Questions go out as buttons or, where the chat or quiz asks for it, as native quiz polls.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Literal, cast
+
+from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Poll
+from telegram.constants import ParseMode
+from telegram.error import BadRequest
+
+from adapters.telegram.polls import POLL_SCOPE, PollLink, plan_poll
+from adapters.telegram.rendering import plain_text, question_message, result_message, split_html
+from adapters.telegram.shared import NO_PREVIEW, Context
+from adapters.telegram.typed_answers import send_typed_question
+from bot.engine import QuizEngine
+from bot.views import AnswerFeedback, QuestionView
+
+log = logging.getLogger("quizbot.telegram")
+
+CHAT_MODE_SCOPE = "telegram:chat-mode"  # chat id -> "poll" | "buttons"
+REMEMBERED_MESSAGES = 4096
+_OptionIndex = Literal[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]  # what PTB's send_poll types accept
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """What a message this process sent or edited currently shows."""
+
+    text: str
+    markup: InlineKeyboardMarkup | None
+
+
+class Messenger:
+    """Sends, edits and closes the bot's messages; remembers what recent ones show."""
+
+    def __init__(self, engine: QuizEngine) -> None:
+        self.engine = engine
+        # Only to avoid "message is not modified" on quick repeated presses; presses are
+        # understood without it (after a restart it is empty and the press's own copy of the
+        # message is used instead).
+        self.shown: OrderedDict[tuple[int, int], _Shown] = OrderedDict()
+
+    def remember(self, chat_id: int, message_id: int, shown: _Shown) -> None:
+        key = (chat_id, message_id)
+        self.shown[key] = shown
+        self.shown.move_to_end(key)
+        while len(self.shown) > REMEMBERED_MESSAGES:
+            self.shown.popitem(last=False)
+
+    def current(self, message: Message) -> _Shown:
+        known = self.shown.get((message.chat.id, message.message_id))
+        return known or _Shown(message.text or "", message.reply_markup)
+
+    async def send(
+        self,
+        context: Context,
+        chat_id: int,
+        html: str,
+        markup: InlineKeyboardMarkup | None = None,
+    ) -> Message | None:
+        """Send ``html`` as one message, or several when it is too long (the keyboard goes
+        on the last one). Returns the last message."""
+        chunks = split_html(html)
+        sent = None
+        for index, chunk in enumerate(chunks):
+            keyboard = markup if index == len(chunks) - 1 else None
+            sent = await context.bot.send_message(
+                chat_id,
+                chunk,
+                parse_mode=ParseMode.HTML,
+                reply_markup=keyboard,
+                link_preview_options=NO_PREVIEW,
+            )
+            self.remember(chat_id, sent.message_id, _Shown(plain_text(chunk), keyboard))
+        return sent
+
+    async def edit(
+        self,
+        context: Context,
+        message: Message,
+        html: str,
+        markup: InlineKeyboardMarkup | None = None,
+    ) -> None:
+        """Show ``html`` in ``message`` (the rest in new messages when too long). Does nothing
+        when the message already shows exactly that: Telegram refuses such edits."""
+        chunks = split_html(html) or [""]
+        first, rest = chunks[0], chunks[1:]
+        keyboard = markup if not rest else None
+        wanted = _Shown(plain_text(first), keyboard)
+        chat_id = message.chat.id
+        if self.current(message) != wanted:
+            try:
+                await context.bot.edit_message_text(
+                    first,
+                    chat_id=chat_id,
+                    message_id=message.message_id,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=keyboard,
+                    link_preview_options=NO_PREVIEW,
+                )
+            except BadRequest as error:
+                if "not modified" not in error.message.lower():
+                    # Too old, deleted, or otherwise not editable: show it as a new message.
+                    log.warning("telegram: cannot edit a message (%s); sending it anew", error)
+                    await self.send(context, chat_id, html, markup)
+                    return
+            self.remember(chat_id, message.message_id, wanted)
+        if rest:
+            await self.send(context, chat_id, "\n\n".join(rest), markup)
+
+    def menu_open(self, query: CallbackQuery) -> bool:
+        """Whether the pressed one-shot menu still has its keyboard; False on a second press
+        of the same menu, which must not act twice."""
+        message = query.message
+        if not isinstance(message, Message):
+            return True
+        markup = self.current(message).markup
+        return markup is not None and bool(markup.inline_keyboard)
+
+    async def close_menu(self, context: Context, query: CallbackQuery, html: str | None) -> None:
+        """Take the keyboard off a one-shot menu, showing ``html`` instead when given."""
+        message = query.message
+        if not isinstance(message, Message) or not self.menu_open(query):
+            return
+        if html is not None:
+            await self.edit(context, message, html)
+            return
+        try:
+            await context.bot.edit_message_reply_markup(
+                chat_id=message.chat.id, message_id=message.message_id, reply_markup=None
+            )
+        except BadRequest as error:  # the press still counts; only the keyboard stays
+            log.warning("telegram: cannot remove a keyboard (%s)", error)
+        text = self.current(message).text
+        self.remember(message.chat.id, message.message_id, _Shown(text, None))
+
+    async def poll_mode(self, chat_id: int, quiz_id: str) -> bool:
+        """Whether questions go out as quiz polls: the chat's choice, else the quiz's."""
+        chosen = await self.engine.get_value(CHAT_MODE_SCOPE, str(chat_id))
+        if chosen in ("poll", "buttons"):
+            return chosen == "poll"
+        quiz = self.engine.catalog.get(quiz_id)
+        return quiz is not None and quiz.native_polls
+
+    async def set_mode(self, chat_id: int, poll: bool) -> None:
+        await self.engine.set_value(CHAT_MODE_SCOPE, str(chat_id), "poll" if poll else "buttons")
+
+    async def send_question(
+        self, context: Context, chat_id: int, question: QuestionView, owner: str | None
+    ) -> None:
+        if question.typed:
+            return await send_typed_question(self.engine, context, chat_id, question, owner)
+        if await self.poll_mode(chat_id, question.quiz_id) and await self.send_poll(
+            context, chat_id, question
+        ):
+            return
+        rendered = question_message(question, owner)
+        await self.send(context, chat_id, rendered.html, rendered.markup)
+
+    async def send_poll(self, context: Context, chat_id: int, question: QuestionView) -> bool:
+        """Send ``question`` as a quiz poll; False when it does not fit poll limits."""
+        key = self.engine.answer_key(question.quiz_id, question.question_id, question.language)
+        if key is None:
+            return False
+        correct_option_id, explanation = key
+        plan = plan_poll(question, correct_option_id, explanation)
+        if plan is None:
+            return False
+        message = await context.bot.send_poll(
+            chat_id,
+            plan.question,
+            list(plan.options),
+            is_anonymous=False,
+            type=Poll.QUIZ,
+            correct_option_ids=[cast(_OptionIndex, plan.correct_index)],
+            explanation=plan.explanation or None,
+        )
+        if message.poll is None:
+            return True
+        link = PollLink(
+            attempt_id=question.attempt_id,
+            question_id=question.question_id,
+            question_number=question.number,
+            option_ids=tuple(o.id for o in question.options),
+            chat_id=chat_id,
+            explanation_complete=plan.explanation_complete,
+        )
+        await self.engine.set_value(POLL_SCOPE, message.poll.id, link.dumps())
+        return True
+
+    async def send_next(
+        self, context: Context, chat_id: int, feedback: AnswerFeedback, owner: str | None
+    ) -> None:
+        """After an accepted answer: the next question, or the result."""
+        if feedback.next_question is not None:
+            await self.send_question(context, chat_id, feedback.next_question, owner)
+        elif feedback.result is not None:
+            rendered = result_message(feedback.result, owner)
+            await self.send(context, chat_id, rendered.html, rendered.markup)

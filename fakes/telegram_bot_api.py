@@ -1,0 +1,859 @@
+"""A local stand-in for the Telegram Bot API, for end-to-end tests of the Telegram adapter.
+
+It listens on a loopback port, answers like Telegram (``{"ok": true, "result": ...}`` with real
+Message, Poll and User objects), serves updates the test injects through ``getUpdates`` (long
+polling aware), records every call, and rejects what Telegram rejects: text over 4096 characters
+after entity parsing, malformed HTML, callback_data over 64 bytes, empty button text, edits to
+identical content ("message is not modified"), poll limits, answering a callback query twice,
+and more than 20 messages and edits a minute in one group (429, as Telegram does). It can answer
+the next calls of a method with 429 Too Many Requests and a ``retry_after``, delay a method,
+and say who administers a group (``getChatMember``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import math
+import re
+import time
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+TOKEN = "123456789:AAFakeTokenForTestsOnly_abcdefghijklm"
+BOT_ID = 123456789
+BOT_USERNAME = "quiz_test_bot"
+
+MAX_TEXT = 4096
+MAX_CALLBACK_DATA = 64
+MAX_CALLBACK_ANSWER = 200
+MAX_PLACEHOLDER = 64  # ForceReply.input_field_placeholder
+POLL_QUESTION = 300
+POLL_OPTION = 100
+POLL_EXPLANATION = 200
+POLL_EXPLANATION_LINE_FEEDS = 2
+POLL_OPTIONS = (2, 10)
+GROUP_LIMIT = 20  # messages and edits per minute in one group
+# What counts towards GROUP_LIMIT.
+SENDING_METHODS = {
+    "sendMessage",
+    "editMessageText",
+    "editMessageReplyMarkup",
+    "sendPoll",
+    "sendPhoto",
+}
+
+# Parameters PTB sends JSON-encoded; every other parameter is a plain string.
+JSON_PARAMS = {
+    "chat_id",
+    "message_id",
+    "reply_markup",
+    "reply_parameters",
+    "options",
+    "correct_option_ids",
+    "is_anonymous",
+    "allows_multiple_answers",
+    "offset",
+    "limit",
+    "timeout",
+    "allowed_updates",
+    "commands",
+    "scope",
+    "link_preview_options",
+    "show_alert",
+    "cache_time",
+    "drop_pending_updates",
+    "max_connections",
+    "disable_notification",
+    "protect_content",
+    "entities",
+    "explanation_entities",
+}
+
+HTML_TAGS = {
+    "b": "bold",
+    "strong": "bold",
+    "i": "italic",
+    "em": "italic",
+    "u": "underline",
+    "ins": "underline",
+    "s": "strikethrough",
+    "strike": "strikethrough",
+    "del": "strikethrough",
+    "code": "code",
+    "pre": "pre",
+    "a": "text_link",
+    "tg-spoiler": "spoiler",
+    "blockquote": "blockquote",
+}
+NAMED_ENTITIES = {"lt": "<", "gt": ">", "amp": "&", "quot": '"'}
+
+
+def utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+class ApiError(Exception):
+    def __init__(self, code: int, description: str, parameters: dict[str, Any] | None = None):
+        super().__init__(description)
+        self.code = code
+        self.description = description
+        self.parameters = parameters
+
+
+def bad_request(description: str) -> ApiError:
+    return ApiError(400, f"Bad Request: {description}")
+
+
+def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
+    """Text and entities as Telegram derives them from HTML parse mode; strict about bare
+    ``<`` and ``&`` and unbalanced or unsupported tags, like Telegram."""
+    out: list[str] = []
+    offset = 0  # UTF-16 position in the output
+    stack: list[tuple[str, int]] = []
+    entities: list[dict[str, Any]] = []
+    i = 0
+    while i < len(source):
+        char = source[i]
+        byte = len(source[:i].encode())
+        if char == "<":
+            match = re.match(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)(\s[^<>]*)?>", source[i:])
+            if not match:
+                raise bad_request(
+                    f"can't parse entities: Unexpected character '<' at byte offset {byte}"
+                )
+            closing, name = match.group(1) == "/", match.group(2).lower()
+            if name not in HTML_TAGS:
+                raise bad_request(
+                    f'can\'t parse entities: Unsupported start tag "{name}" at byte offset {byte}'
+                )
+            if not closing:
+                stack.append((name, offset))
+            else:
+                if not stack or stack[-1][0] != name:
+                    expected = stack[-1][0] if stack else ""
+                    raise bad_request(
+                        f"can't parse entities: Unmatched end tag at byte offset {byte}, "
+                        f'expected "</{expected}>", found "</{name}>"'
+                    )
+                _, start = stack.pop()
+                if offset > start:
+                    entities.append(
+                        {"type": HTML_TAGS[name], "offset": start, "length": offset - start}
+                    )
+            i += match.end()
+            continue
+        if char == "&":
+            match = re.match(r"&(#[0-9]{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z]+);", source[i:])
+            if not match:
+                raise bad_request(
+                    f"can't parse entities: Unexpected character '&' at byte offset {byte}"
+                )
+            ref = match.group(1)
+            if ref.startswith("#x"):
+                decoded = chr(int(ref[2:], 16))
+            elif ref.startswith("#"):
+                decoded = chr(int(ref[1:]))
+            elif ref in NAMED_ENTITIES:
+                decoded = NAMED_ENTITIES[ref]
+            else:
+                raise bad_request(f'can\'t parse entities: Unsupported HTML entity "&{ref};"')
+            out.append(decoded)
+            offset += utf16_len(decoded)
+            i += match.end()
+            continue
+        out.append(char)
+        offset += utf16_len(char)
+        i += 1
+    if stack:
+        raise bad_request(
+            "can't parse entities: Can't find end tag corresponding to start tag "
+            f'"{stack[-1][0]}"'
+        )
+    entities.sort(key=lambda e: (e["offset"], -e["length"]))
+    return "".join(out), entities
+
+
+@dataclass
+class ApiCall:
+    """One request the bot made, with what the fake answered."""
+
+    index: int
+    method: str
+    params: dict[str, Any]
+    ok: bool
+    result: Any = None
+    error_code: int | None = None
+    description: str | None = None
+    at: float = field(default_factory=time.monotonic)
+
+
+@dataclass
+class StoredMessage:
+    chat: dict[str, Any]
+    message_id: int
+    sender: dict[str, Any]
+    date: int
+    text: str | None = None
+    entities: list[dict[str, Any]] = field(default_factory=list)
+    reply_markup: dict[str, Any] | None = None
+    poll: dict[str, Any] | None = None
+    photo: list[dict[str, Any]] | None = None
+    caption: str | None = None
+    edit_date: int | None = None
+    reply_to: StoredMessage | None = None  # the message this one replies to
+
+    @property
+    def chat_id(self) -> int:
+        return int(self.chat["id"])
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        if not self.reply_markup or "inline_keyboard" not in self.reply_markup:
+            return []
+        return [button for row in self.reply_markup["inline_keyboard"] for button in row]
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "message_id": self.message_id,
+            "date": self.date,
+            "chat": self.chat,
+            "from": self.sender,
+        }
+        if self.text is not None:
+            data["text"] = self.text
+            if self.entities:
+                data["entities"] = self.entities
+        if self.poll is not None:
+            data["poll"] = self.poll
+        if self.photo is not None:
+            data["photo"] = self.photo
+        if self.caption is not None:
+            data["caption"] = self.caption
+        if self.reply_markup is not None and "inline_keyboard" in self.reply_markup:
+            data["reply_markup"] = self.reply_markup  # Telegram returns inline keyboards only
+        if self.edit_date is not None:
+            data["edit_date"] = self.edit_date
+        if self.reply_to is not None:  # one level deep, as Telegram sends it
+            replied = self.reply_to.to_dict()
+            replied.pop("reply_to_message", None)
+            data["reply_to_message"] = replied
+        return data
+
+
+@dataclass
+class CallbackQueryState:
+    id: str
+    data: str
+    answered: bool = False
+    text: str | None = None
+
+
+class FakeBotApi:
+    """The fake server. ``await start()``, point PTB's ``base_url`` at :attr:`base_url`."""
+
+    def __init__(self, token: str = TOKEN, max_poll_wait: float = 1.0) -> None:
+        self.token = token
+        self.max_poll_wait = max_poll_wait
+        self.bot_user = {
+            "id": BOT_ID,
+            "is_bot": True,
+            "first_name": "Quiz Test Bot",
+            "username": BOT_USERNAME,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
+        self.calls: list[ApiCall] = []
+        self.updates: list[dict[str, Any]] = []
+        self.chats: dict[int, dict[str, Any]] = {}
+        self.messages: dict[tuple[int, int], StoredMessage] = {}
+        self.polls: dict[str, tuple[int, int]] = {}  # poll id -> (chat id, message id)
+        self.callback_queries: dict[str, CallbackQueryState] = {}
+        self.commands: dict[tuple[str, str], list[dict[str, str]]] = {}
+        self.webhook: dict[str, Any] = {}
+        self.faults: dict[str, deque[int]] = defaultdict(deque)
+        self.delays: dict[str, float] = {}  # method -> seconds before it is answered
+        self.chat_admins: dict[int, dict[int, str]] = defaultdict(dict)  # chat -> user -> status
+        self.photos: list[bytes] = []
+        # Telegram's per-group limit; tests that run time faster shrink the window to match.
+        self.group_limit = GROUP_LIMIT
+        self.rate_window = 60.0
+        self._group_sends: dict[int, deque[float]] = defaultdict(deque)
+        self._update_ids = itertools.count(1)
+        self._message_ids: dict[int, itertools.count[int]] = {}
+        self._ids = itertools.count(1)
+        self._update_event = asyncio.Event()
+        self._call_event = asyncio.Event()
+        self._closing = False
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # -- server ------------------------------------------------------------------------------
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=0.5)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = int(self._runner.addresses[0][1])
+
+    async def close(self) -> None:
+        self._closing = True
+        self._update_event.set()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        if request.match_info["token"] != self.token:
+            return web.json_response(
+                {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401
+            )
+        params = await self._params(request)
+        if method in self.delays:
+            await asyncio.sleep(self.delays[method])
+        call = ApiCall(index=len(self.calls), method=method, params=params, ok=False)
+        try:
+            self._check_group_rate(method, params)
+            if self.faults[method]:
+                retry_after = self.faults[method].popleft()
+                raise ApiError(
+                    429,
+                    f"Too Many Requests: retry after {retry_after}",
+                    {"retry_after": retry_after},
+                )
+            handler = getattr(self, f"api_{method}", None)
+            if handler is None:
+                raise ApiError(404, "Not Found: method not found")
+            result = await handler(params) if method == "getUpdates" else handler(params)
+        except ApiError as error:
+            call.error_code, call.description = error.code, error.description
+            self._record(call)
+            body: dict[str, Any] = {
+                "ok": False,
+                "error_code": error.code,
+                "description": error.description,
+            }
+            if error.parameters:
+                body["parameters"] = error.parameters
+            return web.json_response(body, status=error.code)
+        call.ok, call.result = True, result
+        self._record(call)
+        group = self._group_id(params)
+        if method in SENDING_METHODS and group is not None:
+            self._group_sends[group].append(call.at)
+        return web.json_response({"ok": True, "result": result})
+
+    @staticmethod
+    def _group_id(params: dict[str, Any]) -> int | None:
+        try:
+            chat_id = int(params.get("chat_id", 0))
+        except (TypeError, ValueError):
+            return None
+        return chat_id if chat_id < 0 else None
+
+    def _check_group_rate(self, method: str, params: dict[str, Any]) -> None:
+        chat_id = self._group_id(params)
+        if method not in SENDING_METHODS or chat_id is None:
+            return
+        sent = self._group_sends[chat_id]
+        now = time.monotonic()
+        while sent and sent[0] <= now - self.rate_window:
+            sent.popleft()
+        if len(sent) >= self.group_limit:
+            retry_after = max(1, math.ceil(sent[0] + self.rate_window - now))
+            raise ApiError(
+                429, f"Too Many Requests: retry after {retry_after}", {"retry_after": retry_after}
+            )
+
+    def busiest_window(self, chat_id: int, window: float | None = None) -> int:
+        """The most messages and edits the bot made in ``chat_id`` within any ``window``
+        seconds (default: the rate window)."""
+        window = self.rate_window if window is None else window
+        times = sorted(
+            c.at
+            for c in self.calls
+            if c.ok and c.method in SENDING_METHODS and self._group_id(c.params) == chat_id
+        )
+        best = 0
+        start = 0
+        for end, at in enumerate(times):
+            while times[start] <= at - window:
+                start += 1
+            best = max(best, end - start + 1)
+        return best
+
+    async def _params(self, request: web.Request) -> dict[str, Any]:
+        if request.content_type == "application/json":
+            data = await request.json()
+            return dict(data) if isinstance(data, dict) else {}
+        form = await request.post()
+        params: dict[str, Any] = {}
+        for key, value in form.items():
+            if isinstance(value, web.FileField):  # an uploaded file (multipart)
+                params[key] = value.file.read()
+                continue
+            text = value if isinstance(value, str) else str(value)
+            if key in JSON_PARAMS:
+                try:
+                    params[key] = json.loads(text)
+                    continue
+                except ValueError:
+                    pass
+            params[key] = text
+        return params
+
+    def _record(self, call: ApiCall) -> None:
+        self.calls.append(call)
+        self._call_event.set()
+
+    # -- test side: users, chats and updates -----------------------------------------------------
+
+    def user(
+        self, user_id: int, first_name: str, language_code: str | None = "en", **extra: Any
+    ) -> dict[str, Any]:
+        user = {"id": user_id, "is_bot": False, "first_name": first_name, **extra}
+        if language_code:
+            user["language_code"] = language_code
+        return user
+
+    def private_chat(self, user: dict[str, Any]) -> dict[str, Any]:
+        chat = {"id": user["id"], "type": "private", "first_name": user["first_name"]}
+        self.chats[user["id"]] = chat
+        return chat
+
+    def group_chat(self, chat_id: int, title: str) -> dict[str, Any]:
+        chat = {"id": chat_id, "type": "supergroup", "title": title}
+        self.chats[chat_id] = chat
+        return chat
+
+    def _new_message(self, chat: dict[str, Any], sender: dict[str, Any]) -> StoredMessage:
+        counter = self._message_ids.setdefault(chat["id"], itertools.count(1))
+        message = StoredMessage(
+            chat=chat, message_id=next(counter), sender=sender, date=int(time.time())
+        )
+        self.messages[(chat["id"], message.message_id)] = message
+        return message
+
+    def text_update(
+        self,
+        user: dict[str, Any],
+        chat: dict[str, Any],
+        text: str,
+        reply_to: StoredMessage | None = None,
+    ) -> dict[str, Any]:
+        """A user's message (``reply_to``: as a reply to that message) as an update (not
+        queued: see :meth:`send_text`)."""
+        self.chats[chat["id"]] = chat
+        message = self._new_message(chat, user)
+        message.text = text
+        message.reply_to = reply_to
+        if text.startswith("/"):
+            command = text.split()[0]
+            message.entities = [{"type": "bot_command", "offset": 0, "length": utf16_len(command)}]
+        return {"update_id": next(self._update_ids), "message": message.to_dict()}
+
+    def enqueue(self, update: dict[str, Any]) -> None:
+        self.updates.append(update)
+        self._update_event.set()
+
+    def send_text(
+        self,
+        user: dict[str, Any],
+        chat: dict[str, Any],
+        text: str,
+        reply_to: StoredMessage | None = None,
+    ) -> None:
+        """The user sends ``text`` in ``chat`` (as a reply to ``reply_to``); the bot gets it
+        through getUpdates."""
+        self.enqueue(self.text_update(user, chat, text, reply_to))
+
+    def press(self, user: dict[str, Any], message: StoredMessage, data: str) -> str:
+        """The user presses a button (or any ``data``) of ``message``; returns the query id."""
+        query_id = str(next(self._ids) * 7919)
+        self.callback_queries[query_id] = CallbackQueryState(query_id, data)
+        query = {
+            "id": query_id,
+            "from": user,
+            "message": message.to_dict(),
+            "chat_instance": f"ci{message.chat_id}",
+            "data": data,
+        }
+        self.enqueue({"update_id": next(self._update_ids), "callback_query": query})
+        return query_id
+
+    def answer_poll(self, user: dict[str, Any], poll_id: str, option_ids: list[int]) -> None:
+        chat_id, message_id = self.polls[poll_id]
+        poll = self.messages[(chat_id, message_id)].poll
+        assert poll is not None
+        for index in option_ids:
+            poll["options"][index]["voter_count"] += 1
+        poll["total_voter_count"] += 1
+        answer = {
+            "poll_id": poll_id,
+            "user": user,
+            "option_ids": option_ids,
+            "option_persistent_ids": [poll["options"][i]["persistent_id"] for i in option_ids],
+        }
+        self.enqueue({"update_id": next(self._update_ids), "poll_answer": answer})
+
+    def fail_next(self, method: str, times: int = 1, retry_after: int = 1) -> None:
+        """Answer the next ``times`` calls of ``method`` with 429 and ``retry_after``."""
+        self.faults[method].extend([retry_after] * times)
+
+    # -- test side: looking at what happened ------------------------------------------------------
+
+    def calls_of(self, method: str, *, after: int = 0, ok: bool | None = True) -> list[ApiCall]:
+        return [c for c in self.calls[after:] if c.method == method and (ok is None or c.ok == ok)]
+
+    def failed_calls(self, *, after: int = 0) -> list[ApiCall]:
+        """Calls Telegram would have refused (429s injected on purpose excluded)."""
+        return [c for c in self.calls[after:] if not c.ok and c.error_code != 429]
+
+    def message_of(self, call: ApiCall) -> StoredMessage:
+        result = call.result
+        return self.messages[(int(result["chat"]["id"]), int(result["message_id"]))]
+
+    async def wait_for(
+        self,
+        method: str | tuple[str, ...],
+        predicate: Any = None,
+        *,
+        after: int = 0,
+        within: float = 5.0,
+    ) -> ApiCall:
+        """The first successful call of ``method`` (or one of several) at or after index
+        ``after`` matching ``predicate``; waits for it up to ``within`` seconds."""
+        methods = (method,) if isinstance(method, str) else method
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within
+        while True:
+            for call in self.calls[after:]:
+                if call.method in methods and call.ok and (predicate is None or predicate(call)):
+                    return call
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                recent = [(c.method, c.ok, c.description) for c in self.calls[after:]][-15:]
+                raise AssertionError(f"no {method} call arrived; calls since: {recent}")
+            self._call_event.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._call_event.wait(), remaining)
+
+    # -- validation helpers ------------------------------------------------------------------------
+
+    def _chat(self, params: dict[str, Any]) -> dict[str, Any]:
+        try:
+            chat_id = int(params["chat_id"])
+        except (KeyError, ValueError, TypeError):
+            raise bad_request("chat_id is empty") from None
+        chat = self.chats.get(chat_id)
+        if chat is None:
+            raise bad_request("chat not found")
+        return chat
+
+    def _message(self, params: dict[str, Any]) -> StoredMessage:
+        chat = self._chat(params)
+        message = self.messages.get((chat["id"], int(params.get("message_id", 0))))
+        if message is None:
+            raise bad_request("message to edit not found")
+        if message.sender["id"] != BOT_ID:
+            raise bad_request("message can't be edited")
+        return message
+
+    @staticmethod
+    def _text(params: dict[str, Any]) -> tuple[str, list[dict[str, Any]]]:
+        raw = params.get("text")
+        if not isinstance(raw, str):
+            raise bad_request("message text is empty")
+        mode = str(params.get("parse_mode", "")).lower()
+        text, entities = parse_html(raw) if mode == "html" else (raw, [])
+        if not text.strip():
+            raise bad_request("message text is empty")
+        if utf16_len(text) > MAX_TEXT:
+            raise bad_request("message is too long")
+        return text, entities
+
+    @staticmethod
+    def _markup(params: dict[str, Any]) -> dict[str, Any] | None:
+        markup = params.get("reply_markup")
+        if markup is None:
+            return None
+        if isinstance(markup, dict) and "force_reply" in markup:
+            if markup["force_reply"] is not True:
+                raise bad_request("can't parse reply keyboard markup JSON object")
+            placeholder = markup.get("input_field_placeholder")
+            if placeholder is not None and not 1 <= len(str(placeholder)) <= MAX_PLACEHOLDER:
+                raise bad_request("can't parse reply keyboard markup JSON object")
+            return dict(markup)
+        if not isinstance(markup, dict) or "inline_keyboard" not in markup:
+            raise bad_request("can't parse reply keyboard markup JSON object")
+        rows = markup["inline_keyboard"]
+        for row in rows:
+            for button in row:
+                if not str(button.get("text", "")).strip():
+                    raise bad_request("text buttons are unallowed in the inline keyboard")
+                data = button.get("callback_data")
+                if data is not None and not 1 <= len(str(data).encode()) <= MAX_CALLBACK_DATA:
+                    raise bad_request("BUTTON_DATA_INVALID")
+                if data is None and "url" not in button:
+                    raise bad_request('can\'t find field "callback_data"')
+        return {"inline_keyboard": rows} if any(rows) else None
+
+    # -- Bot API methods -------------------------------------------------------------------------
+
+    def api_getMe(self, params: dict[str, Any]) -> Any:
+        return self.bot_user
+
+    def api_logOut(self, params: dict[str, Any]) -> Any:
+        return True
+
+    async def api_getUpdates(self, params: dict[str, Any]) -> Any:
+        if self.webhook.get("url"):
+            raise ApiError(
+                409,
+                "Conflict: can't use getUpdates method while webhook is active; "
+                "use deleteWebhook to delete the webhook first",
+            )
+        offset = int(params.get("offset") or 0)
+        limit = int(params.get("limit") or 100)
+        timeout = min(float(params.get("timeout") or 0), self.max_poll_wait)
+        allowed = params.get("allowed_updates") or None
+        if offset:
+            self.updates = [u for u in self.updates if u["update_id"] >= offset]
+
+        def pending() -> list[dict[str, Any]]:
+            return [
+                u for u in self.updates if allowed is None or any(kind in u for kind in allowed)
+            ][:limit]
+
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not (ready := pending()) and not self._closing:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                break
+            self._update_event.clear()
+            try:
+                await asyncio.wait_for(self._update_event.wait(), remaining)
+            except TimeoutError:
+                break
+        return ready
+
+    def api_sendMessage(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        text, entities = self._text(params)
+        markup = self._markup(params)
+        replied = None
+        reply = params.get("reply_parameters")
+        if isinstance(reply, str):
+            reply = json.loads(reply)
+        if reply:
+            replied = self.messages.get((chat["id"], int(reply.get("message_id", 0))))
+            if replied is None:
+                raise bad_request("message to be replied not found")
+        message = self._new_message(chat, self.bot_user)
+        message.text, message.entities, message.reply_markup = text, entities, markup
+        message.reply_to = replied
+        return message.to_dict()
+
+    def api_editMessageText(self, params: dict[str, Any]) -> Any:
+        message = self._message(params)
+        if message.text is None:
+            raise bad_request("there is no text in the message to edit")
+        text, entities = self._text(params)
+        markup = self._markup(params)
+        if (text, entities, markup) == (message.text, message.entities, message.reply_markup):
+            raise bad_request(
+                "message is not modified: specified new message content and reply markup are "
+                "exactly the same as a current content and reply markup of the message"
+            )
+        message.text, message.entities, message.reply_markup = text, entities, markup
+        message.edit_date = int(time.time())
+        return message.to_dict()
+
+    def api_editMessageReplyMarkup(self, params: dict[str, Any]) -> Any:
+        message = self._message(params)
+        markup = self._markup(params)
+        if markup == message.reply_markup:
+            raise bad_request(
+                "message is not modified: specified new message content and reply markup are "
+                "exactly the same as a current content and reply markup of the message"
+            )
+        message.reply_markup = markup
+        message.edit_date = int(time.time())
+        return message.to_dict()
+
+    def api_answerCallbackQuery(self, params: dict[str, Any]) -> Any:
+        query = self.callback_queries.get(str(params.get("callback_query_id")))
+        if query is None or query.answered:
+            raise bad_request(
+                "query is too old and response timeout expired or query ID is invalid"
+            )
+        text = params.get("text")
+        if text is not None and utf16_len(str(text)) > MAX_CALLBACK_ANSWER:
+            raise bad_request("MESSAGE_TOO_LONG")
+        query.answered, query.text = True, text
+        return True
+
+    def api_sendPoll(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        question = str(params.get("question", ""))
+        if not question.strip():
+            raise bad_request("poll question must be non-empty")
+        if utf16_len(question) > POLL_QUESTION:
+            raise bad_request(f"poll question length must not exceed {POLL_QUESTION}")
+        options = [o["text"] if isinstance(o, dict) else str(o) for o in params.get("options", [])]
+        if len(options) < POLL_OPTIONS[0]:
+            raise bad_request("poll must have at least 2 option")
+        if len(options) > POLL_OPTIONS[1]:
+            raise bad_request(f"poll can't have more than {POLL_OPTIONS[1]} options")
+        for option in options:
+            if not option.strip():
+                raise bad_request("poll options must be non-empty")
+            if utf16_len(option) > POLL_OPTION:
+                raise bad_request(f"poll options length must not exceed {POLL_OPTION}")
+        kind = params.get("type") or "regular"
+        correct = params.get("correct_option_ids")
+        if kind == "quiz" and (not correct or any(not 0 <= i < len(options) for i in correct)):
+            raise bad_request("wrong correct option ids specified")
+        explanation = params.get("explanation")
+        if explanation is not None:
+            if utf16_len(explanation) > POLL_EXPLANATION:
+                raise bad_request("explanation is too long")
+            if explanation.count("\n") > POLL_EXPLANATION_LINE_FEEDS:
+                raise bad_request("explanation can't contain more than 2 line feeds")
+        poll_id = str(5_000_000_000 + next(self._ids))
+        poll: dict[str, Any] = {
+            "id": poll_id,
+            "question": question,
+            "options": [
+                {"text": text, "voter_count": 0, "persistent_id": f"o{i}"}
+                for i, text in enumerate(options)
+            ],
+            "total_voter_count": 0,
+            "is_closed": False,
+            "is_anonymous": params.get("is_anonymous", True),
+            "type": kind,
+            "allows_multiple_answers": bool(params.get("allows_multiple_answers", False)),
+            "allows_revoting": False,
+            "members_only": False,
+        }
+        if kind == "quiz":
+            poll["correct_option_ids"] = correct
+        if explanation:
+            poll["explanation"] = explanation
+        message = self._new_message(chat, self.bot_user)
+        message.poll = poll
+        message.reply_markup = self._markup(params)
+        self.polls[poll_id] = (chat["id"], message.message_id)
+        return message.to_dict()
+
+    def api_stopPoll(self, params: dict[str, Any]) -> Any:
+        message = self._message(params)
+        if message.poll is None:
+            raise bad_request("message with poll to stop not found")
+        if message.poll["is_closed"]:
+            raise bad_request("poll has already been closed")
+        message.poll["is_closed"] = True
+        return message.poll
+
+    def api_sendPhoto(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        photo = params.get("photo")
+        if not isinstance(photo, bytes) or not photo:
+            raise bad_request("wrong file identifier/HTTP URL specified")
+        if not photo.startswith(b"\x89PNG") and not photo.startswith(b"\xff\xd8"):
+            raise bad_request("IMAGE_PROCESS_FAILED")
+        caption = params.get("caption")
+        if caption is not None and utf16_len(str(caption)) > 1024:
+            raise bad_request("message caption is too long")
+        self.photos.append(photo)
+        message = self._new_message(chat, self.bot_user)
+        file_id = f"photo{len(self.photos)}"
+        message.photo = [{"file_id": file_id, "file_unique_id": file_id, "width": 1, "height": 1}]
+        message.caption = None if caption is None else str(caption)
+        return message.to_dict()
+
+    def api_getChatMember(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        user_id = int(params.get("user_id", 0))
+        user = {"id": user_id, "is_bot": False, "first_name": f"User {user_id}"}
+        status = self.chat_admins[chat["id"]].get(user_id, "member")
+        member: dict[str, Any] = {"status": status, "user": user}
+        if status == "creator":
+            member["is_anonymous"] = False
+        elif status == "administrator":
+            member |= {
+                "can_be_edited": False,
+                "is_anonymous": False,
+                "can_manage_chat": True,
+                "can_delete_messages": True,
+                "can_manage_video_chats": True,
+                "can_restrict_members": True,
+                "can_promote_members": False,
+                "can_change_info": True,
+                "can_invite_users": True,
+                "can_post_stories": False,
+                "can_edit_stories": False,
+                "can_delete_stories": False,
+            }
+        return member
+
+    def api_setMyCommands(self, params: dict[str, Any]) -> Any:
+        commands = params.get("commands")
+        if not isinstance(commands, list) or len(commands) > 100:
+            raise bad_request("commands are invalid")
+        for command in commands:
+            if not re.fullmatch(r"[a-z0-9_]{1,32}", str(command.get("command", ""))):
+                raise bad_request("BOT_COMMAND_INVALID")
+            if not 1 <= len(str(command.get("description", "")).strip()) <= 256:
+                raise bad_request("BOT_COMMAND_DESCRIPTION_INVALID")
+        scope = json.dumps(params.get("scope") or {"type": "default"}, sort_keys=True)
+        self.commands[(scope, str(params.get("language_code") or ""))] = commands
+        return True
+
+    def api_deleteMyCommands(self, params: dict[str, Any]) -> Any:
+        scope = json.dumps(params.get("scope") or {"type": "default"}, sort_keys=True)
+        self.commands.pop((scope, str(params.get("language_code") or "")), None)
+        return True
+
+    def api_getMyCommands(self, params: dict[str, Any]) -> Any:
+        scope = json.dumps(params.get("scope") or {"type": "default"}, sort_keys=True)
+        return self.commands.get((scope, str(params.get("language_code") or "")), [])
+
+    def api_setWebhook(self, params: dict[str, Any]) -> Any:
+        url = str(params.get("url", ""))
+        secret = params.get("secret_token")
+        if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", str(secret)):
+            raise bad_request("secret token contains unallowed characters")
+        if url and not url.startswith("https://"):
+            raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")
+        if params.get("drop_pending_updates"):
+            self.updates.clear()
+        self.webhook = {"url": url, "secret_token": secret, **params}
+        return True
+
+    def api_deleteWebhook(self, params: dict[str, Any]) -> Any:
+        if params.get("drop_pending_updates"):
+            self.updates.clear()
+        self.webhook = {}
+        return True
+
+    def api_getWebhookInfo(self, params: dict[str, Any]) -> Any:
+        return {
+            "url": self.webhook.get("url", ""),
+            "has_custom_certificate": False,
+            "pending_update_count": len(self.updates),
+        }
