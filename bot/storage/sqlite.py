@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
-
-import aiosqlite
 
 from bot.storage.base import Storage, StorageError
 from bot.storage.records import (
@@ -37,7 +37,7 @@ from bot.storage.records import (
 )
 
 T = TypeVar("T")
-WriteOp = Callable[[aiosqlite.Connection], Awaitable[Any]]
+WriteOp = Callable[[sqlite3.Connection], Any]  # runs on the writer's thread
 
 # Forward migrations: MIGRATIONS[n] brings the schema from version n to n + 1.
 MIGRATIONS: list[str] = [
@@ -144,6 +144,68 @@ LOCK_RETRIES = 3  # whole-batch retries when another process holds the write loc
 MAX_BATCH = 512
 
 
+class _Connection:
+    """A sqlite3 connection that lives on its own thread; ``run`` calls a function there.
+
+    Every call is one hop to that thread and back, so a whole group commit (BEGIN, every
+    write, COMMIT) costs one hop instead of one per statement.
+    """
+
+    def __init__(self, path: str, busy_timeout_ms: int) -> None:
+        self.path = path
+        self.busy_timeout_ms = busy_timeout_ms
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
+        self.conn: sqlite3.Connection | None = None
+
+    async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._call, fn)
+
+    def _call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        if self.conn is None:
+            raise StorageError("the storage is not open")
+        return fn(self.conn)
+
+    async def open(self) -> None:
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._executor, self._open)
+
+    def _open(self) -> None:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        if self.path != ":memory:":
+            conn.execute("PRAGMA journal_mode = WAL")
+            # FULL: a committed answer survives power loss too, not only a killed process.
+            conn.execute("PRAGMA synchronous = FULL")
+        self.conn = conn
+
+    async def close(self) -> None:
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._executor, self._close)
+        self._executor.shutdown(wait=True)
+
+    def _close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+def _statements(script: str) -> list[str]:
+    """The complete SQL statements of a script (a ';' inside a literal does not split)."""
+    statements: list[str] = []
+    start = 0
+    for end, char in enumerate(script):
+        if char == ";" and sqlite3.complete_statement(script[start : end + 1]):
+            if script[start:end].strip():
+                statements.append(script[start : end + 1].strip())
+            start = end + 1
+    if script[start:].strip():
+        raise ValueError(f"incomplete SQL statement: {script[start:].strip()[:60]!r}")
+    return statements
+
+
 def _ts(value: datetime) -> str:
     return value.astimezone(UTC).isoformat(timespec="microseconds")
 
@@ -231,59 +293,29 @@ class SQLiteStorage(Storage):
     def __init__(self, path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
         self.path = str(path)
         self.busy_timeout_ms = busy_timeout_ms
-        self._writer: aiosqlite.Connection | None = None
-        self._reader: aiosqlite.Connection | None = None
+        self._writer: _Connection | None = None
+        self._reader: _Connection | None = None
         self._queue: asyncio.Queue[tuple[WriteOp, asyncio.Future[Any]] | None] = asyncio.Queue()
         self._writer_task: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         if self.path != ":memory:":
             _create_private_file(Path(self.path))
-        self._writer = await self._connect()
+        self._writer = _Connection(self.path, self.busy_timeout_ms)
         try:
-            await self._migrate(self._writer)
+            await self._writer.open()
+            await self._writer.run(_migrate)
         except BaseException:
             await self._writer.close()
             self._writer = None
             raise
         # :memory: databases are private to a connection, so reads share the writer there.
-        self._reader = self._writer if self.path == ":memory:" else await self._connect()
+        if self.path == ":memory:":
+            self._reader = self._writer
+        else:
+            self._reader = _Connection(self.path, self.busy_timeout_ms)
+            await self._reader.open()
         self._writer_task = asyncio.create_task(self._write_loop(), name="sqlite-writer")
-
-    async def _connect(self) -> aiosqlite.Connection:
-        conn = await aiosqlite.connect(self.path, isolation_level=None)
-        conn.row_factory = sqlite3.Row
-        await conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
-        await conn.execute("PRAGMA foreign_keys = ON")
-        if self.path != ":memory:":
-            await conn.execute("PRAGMA journal_mode = WAL")
-            # FULL: a committed answer survives power loss too, not only a killed process.
-            await conn.execute("PRAGMA synchronous = FULL")
-        return conn
-
-    async def _migrate(self, conn: aiosqlite.Connection) -> None:
-        await conn.execute("BEGIN IMMEDIATE")
-        try:
-            await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
-            async with conn.execute("SELECT version FROM schema_version") as cur:
-                row = await cur.fetchone()
-            version = row[0] if row else 0
-            if row is None:
-                await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
-            if version > len(MIGRATIONS):
-                raise StorageError(
-                    f"the database is at schema version {version}, newer than this program "
-                    f"knows ({len(MIGRATIONS)}); upgrade quizbot"
-                )
-            for number in range(version, len(MIGRATIONS)):
-                for statement in MIGRATIONS[number].split(";"):
-                    if statement.strip():
-                        await conn.execute(statement)
-                await conn.execute("UPDATE schema_version SET version = ?", (number + 1,))
-            await conn.execute("COMMIT")
-        except BaseException:
-            await conn.execute("ROLLBACK")
-            raise
 
     async def close(self) -> None:
         if self._writer_task is not None:
@@ -299,6 +331,7 @@ class SQLiteStorage(Storage):
     # -- group commit ---------------------------------------------------------------------
 
     async def _write(self, op: WriteOp) -> Any:
+        """Queue ``op`` (run on the writer's thread) and return its result after the commit."""
         if self._writer_task is None or self._writer_task.done():
             raise StorageError("the storage is not open")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -325,14 +358,13 @@ class SQLiteStorage(Storage):
                 return
 
     async def _run_batch(
-        self, conn: aiosqlite.Connection, batch: list[tuple[WriteOp, asyncio.Future[Any]]]
+        self, conn: _Connection, batch: list[tuple[WriteOp, asyncio.Future[Any]]]
     ) -> None:
+        ops = [op for op, _ in batch]
         for attempt in range(LOCK_RETRIES + 1):
             try:
-                results = await self._try_batch(conn, batch)
+                results = await conn.run(functools.partial(_try_batch, ops))
             except sqlite3.OperationalError as exc:
-                with contextlib.suppress(sqlite3.Error):
-                    await conn.execute("ROLLBACK")
                 locked = "locked" in str(exc) or "busy" in str(exc)
                 if locked and attempt < LOCK_RETRIES:
                     await asyncio.sleep(0.05 * 2**attempt)  # nothing was written: run it again
@@ -340,11 +372,9 @@ class SQLiteStorage(Storage):
                 self._fail(batch, exc)
                 return
             except Exception as exc:
-                with contextlib.suppress(sqlite3.Error):
-                    await conn.execute("ROLLBACK")
                 self._fail(batch, exc)
                 return
-            for future, ok, value in results:
+            for (_, future), (ok, value) in zip(batch, results, strict=True):
                 if future.done():
                     continue
                 if ok:
@@ -359,40 +389,18 @@ class SQLiteStorage(Storage):
             if not future.done():
                 future.set_exception(failure)
 
-    async def _try_batch(
-        self, conn: aiosqlite.Connection, batch: list[tuple[WriteOp, asyncio.Future[Any]]]
-    ) -> list[tuple[asyncio.Future[Any], bool, Any]]:
-        """Run every write in one transaction, each in its own savepoint, and commit."""
-        results: list[tuple[asyncio.Future[Any], bool, Any]] = []
-        await conn.execute("BEGIN IMMEDIATE")
-        for op, future in batch:
-            await conn.execute("SAVEPOINT op")
-            try:
-                value = await op(conn)
-            except (sqlite3.IntegrityError, StorageError) as exc:  # this write alone fails
-                await conn.execute("ROLLBACK TO op")
-                await conn.execute("RELEASE op")
-                error = exc if isinstance(exc, StorageError) else StorageError(str(exc))
-                results.append((future, False, error))
-            else:
-                await conn.execute("RELEASE op")
-                results.append((future, True, value))
-        await conn.execute("COMMIT")
-        return results
-
     # -- reads ----------------------------------------------------------------------------
 
-    def _read_conn(self) -> aiosqlite.Connection:
+    def _read_conn(self) -> _Connection:
         if self._reader is None:
             raise StorageError("the storage is not open")
         return self._reader
 
     async def _fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        # One step, in aiosqlite's thread: a statement left open between execute() and fetch
+        # One step, in the reader's thread: a statement left open between execute() and fetch
         # (while hundreds of reads interleave) keeps the reader on an old snapshot, and a
         # confirmed answer would look unanswered to the very next read.
-        rows = await self._read_conn().execute_fetchall(sql, params)
-        return list(rows)
+        return await self._read_conn().run(lambda conn: conn.execute(sql, params).fetchall())
 
     async def schema_version(self) -> int:
         rows = await self._fetchall("SELECT version FROM schema_version")
@@ -520,15 +528,15 @@ class SQLiteStorage(Storage):
     # -- writes ---------------------------------------------------------------------------
 
     async def touch_user(self, platform: str, user_id: str, display_name: str | None) -> None:
-        async def op(conn: aiosqlite.Connection) -> None:
-            await _upsert_user(conn, platform, user_id, display_name)
+        def op(conn: sqlite3.Connection) -> None:
+            _upsert_user(conn, platform, user_id, display_name)
 
         await self._write(op)
 
     async def set_language(self, platform: str, user_id: str, language: str | None) -> None:
-        async def op(conn: aiosqlite.Connection) -> None:
-            await _upsert_user(conn, platform, user_id, None)
-            await conn.execute(
+        def op(conn: sqlite3.Connection) -> None:
+            _upsert_user(conn, platform, user_id, None)
+            conn.execute(
                 "UPDATE users SET language = ? WHERE platform = ? AND user_id = ?",
                 (language, platform, user_id),
             )
@@ -536,19 +544,19 @@ class SQLiteStorage(Storage):
         await self._write(op)
 
     async def create_attempt(self, new: NewAttempt) -> tuple[AttemptRecord, bool]:
-        async def op(conn: aiosqlite.Connection) -> tuple[AttemptRecord, bool]:
-            await _upsert_user(conn, new.platform, new.user_id, None)
+        def op(conn: sqlite3.Connection) -> tuple[AttemptRecord, bool]:
+            _upsert_user(conn, new.platform, new.user_id, None)
             select = (
                 "SELECT * FROM attempts WHERE platform = ? AND user_id = ? AND quiz_id = ? "
                 "AND kind = ? AND status = 'active'"
             )
             key = (new.platform, new.user_id, new.quiz_id, new.kind.value)
-            async with conn.execute(select, key) as cur:
-                existing = await cur.fetchone()
+            cur = conn.execute(select, key)
+            existing = cur.fetchone()
             if existing is not None:
                 return _attempt(existing), False
             started = _ts(new.started_at)
-            async with conn.execute(
+            cur = conn.execute(
                 "INSERT INTO attempts (platform, user_id, chat_id, quiz_id, question_order, "
                 "option_order, status, started_at, updated_at, kind) "
                 "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?) RETURNING *",
@@ -563,8 +571,8 @@ class SQLiteStorage(Storage):
                     started,
                     new.kind.value,
                 ),
-            ) as cur:
-                row = await cur.fetchone()
+            )
+            row = cur.fetchone()
             assert row is not None
             return _attempt(row), True
 
@@ -574,9 +582,9 @@ class SQLiteStorage(Storage):
     async def record_answer(
         self, answer: AnswerRecord, *, finishes: bool, review: ReviewItem | None = None
     ) -> tuple[AnswerRecord, bool]:
-        async def op(conn: aiosqlite.Connection) -> tuple[AnswerRecord, bool]:
+        def op(conn: sqlite3.Connection) -> tuple[AnswerRecord, bool]:
             at = _ts(answer.answered_at)
-            async with conn.execute(
+            cur = conn.execute(
                 "INSERT INTO answers (attempt_id, question_id, option_id, correct, answered_at, "
                 "seq) VALUES (?, ?, ?, ?, ?, (SELECT COUNT(*) FROM answers WHERE attempt_id = ?))"
                 " ON CONFLICT (attempt_id, question_id) DO NOTHING",
@@ -588,24 +596,24 @@ class SQLiteStorage(Storage):
                     at,
                     answer.attempt_id,
                 ),
-            ) as cur:
-                inserted = cur.rowcount == 1
+            )
+            inserted = cur.rowcount == 1
             if inserted:
                 finished_at = at if finishes else None
                 status = "completed" if finishes else "active"
-                await conn.execute(
+                conn.execute(
                     "UPDATE attempts SET updated_at = ?, status = ?, "
                     "finished_at = COALESCE(?, finished_at) WHERE id = ? AND status = 'active'",
                     (at, status, finished_at, answer.attempt_id),
                 )
                 if review is not None:
-                    await _save_review(conn, review)
+                    _save_review(conn, review)
                 return answer, True
-            async with conn.execute(
+            cur = conn.execute(
                 "SELECT * FROM answers WHERE attempt_id = ? AND question_id = ?",
                 (answer.attempt_id, answer.question_id),
-            ) as cur:
-                row = await cur.fetchone()
+            )
+            row = cur.fetchone()
             assert row is not None
             return _answer(row), False
 
@@ -613,11 +621,11 @@ class SQLiteStorage(Storage):
         return stored
 
     async def set_value(self, scope: str, key: str, value: str | None) -> None:
-        async def op(conn: aiosqlite.Connection) -> None:
+        def op(conn: sqlite3.Connection) -> None:
             if value is None:
-                await conn.execute("DELETE FROM kv WHERE scope = ? AND key = ?", (scope, key))
+                conn.execute("DELETE FROM kv WHERE scope = ? AND key = ?", (scope, key))
                 return
-            await conn.execute(
+            conn.execute(
                 "INSERT INTO kv (scope, key, value, updated_at) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (scope, key) DO UPDATE SET value = excluded.value, "
                 "updated_at = excluded.updated_at",
@@ -627,17 +635,17 @@ class SQLiteStorage(Storage):
         await self._write(op)
 
     async def create_round(self, new: NewRound) -> tuple[RoundRecord, bool]:
-        async def op(conn: aiosqlite.Connection) -> tuple[RoundRecord, bool]:
-            async with conn.execute(
+        def op(conn: sqlite3.Connection) -> tuple[RoundRecord, bool]:
+            cur = conn.execute(
                 "SELECT * FROM rounds WHERE platform = ? AND chat_id = ? AND status = 'active'",
                 (new.platform, new.chat_id),
-            ) as cur:
-                existing = await cur.fetchone()
+            )
+            existing = cur.fetchone()
             if existing is not None:
                 return _round(existing), False
             started = _ts(new.started_at)
             deadline = _ts(new.started_at + timedelta(seconds=new.time_limit_seconds))
-            async with conn.execute(
+            cur = conn.execute(
                 "INSERT INTO rounds (platform, chat_id, quiz_id, starter_id, language, "
                 "question_order, option_order, time_limit_seconds, status, current, "
                 "question_started_at, deadline, started_at) "
@@ -655,8 +663,8 @@ class SQLiteStorage(Storage):
                     deadline,
                     started,
                 ),
-            ) as cur:
-                row = await cur.fetchone()
+            )
+            row = cur.fetchone()
             assert row is not None
             return _round(row), True
 
@@ -664,8 +672,8 @@ class SQLiteStorage(Storage):
         return result
 
     async def record_round_answer(self, answer: RoundAnswer) -> tuple[RoundAnswer, bool]:
-        async def op(conn: aiosqlite.Connection) -> tuple[RoundAnswer, bool]:
-            async with conn.execute(
+        def op(conn: sqlite3.Connection) -> tuple[RoundAnswer, bool]:
+            cur = conn.execute(
                 "INSERT INTO round_answers (round_id, number, user_id, display_name, option_id, "
                 "correct, elapsed_ms, answered_at) "
                 "SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM rounds WHERE id = ? "
@@ -683,14 +691,14 @@ class SQLiteStorage(Storage):
                     answer.round_id,
                     answer.number,
                 ),
-            ) as cur:
-                if cur.rowcount == 1:
-                    return answer, True
-            async with conn.execute(
+            )
+            if cur.rowcount == 1:
+                return answer, True
+            cur = conn.execute(
                 "SELECT * FROM round_answers WHERE round_id = ? AND number = ? AND user_id = ?",
                 (answer.round_id, answer.number, answer.user_id),
-            ) as cur:
-                row = await cur.fetchone()
+            )
+            row = cur.fetchone()
             if row is None:
                 raise StorageError("the question is closed")
             return _round_answer(row), False
@@ -701,13 +709,13 @@ class SQLiteStorage(Storage):
     async def advance_round(
         self, round_id: int, number: int, started_at: datetime, deadline: datetime
     ) -> bool:
-        async def op(conn: aiosqlite.Connection) -> bool:
-            async with conn.execute(
+        def op(conn: sqlite3.Connection) -> bool:
+            cur = conn.execute(
                 "UPDATE rounds SET current = current + 1, question_started_at = ?, deadline = ? "
                 "WHERE id = ? AND status = 'active' AND current = ?",
                 (_ts(started_at), _ts(deadline), round_id, number),
-            ) as cur:
-                return cur.rowcount == 1
+            )
+            return cur.rowcount == 1
 
         moved: bool = await self._write(op)
         return moved
@@ -715,45 +723,99 @@ class SQLiteStorage(Storage):
     async def end_round(
         self, round_id: int, status: RoundStatus, at: datetime, number: int | None = None
     ) -> bool:
-        async def op(conn: aiosqlite.Connection) -> bool:
-            async with conn.execute(
+        def op(conn: sqlite3.Connection) -> bool:
+            cur = conn.execute(
                 "UPDATE rounds SET status = ?, finished_at = ? "
                 "WHERE id = ? AND status = 'active' AND (? IS NULL OR current = ?)",
                 (status.value, _ts(at), round_id, number, number),
-            ) as cur:
-                return cur.rowcount == 1
+            )
+            return cur.rowcount == 1
 
         ended: bool = await self._write(op)
         return ended
 
     async def finish_attempt(self, attempt_id: int, status: AttemptStatus, at: datetime) -> bool:
-        async def op(conn: aiosqlite.Connection) -> bool:
-            async with conn.execute(
+        def op(conn: sqlite3.Connection) -> bool:
+            cur = conn.execute(
                 "UPDATE attempts SET status = ?, finished_at = ?, updated_at = ? "
                 "WHERE id = ? AND status = 'active'",
                 (status.value, _ts(at), _ts(at), attempt_id),
-            ) as cur:
-                return cur.rowcount == 1
+            )
+            return cur.rowcount == 1
 
         changed: bool = await self._write(op)
         return changed
 
 
-async def _save_review(conn: aiosqlite.Connection, item: ReviewItem) -> None:
+def _save_review(conn: sqlite3.Connection, item: ReviewItem) -> None:
     key = (item.platform, item.user_id, item.quiz_id, item.question_id)
     if item.box <= 0:
-        await conn.execute(
+        conn.execute(
             "DELETE FROM review_items WHERE platform = ? AND user_id = ? AND quiz_id = ? "
             "AND question_id = ?",
             key,
         )
         return
-    await conn.execute(
+    conn.execute(
         "INSERT INTO review_items (platform, user_id, quiz_id, question_id, box, due_at) "
         "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (platform, user_id, quiz_id, question_id) "
         "DO UPDATE SET box = excluded.box, due_at = excluded.due_at",
         (*key, item.box, _ts(item.due_at)),
     )
+
+
+def _try_batch(ops: list[WriteOp], conn: sqlite3.Connection) -> list[tuple[bool, Any]]:
+    """Run every write in one transaction, each in its own savepoint, and commit.
+
+    Runs on the writer's thread, all of it in one call. On any error other than one write's
+    own failure the transaction is rolled back and the error raised: nothing was written.
+    """
+    results: list[tuple[bool, Any]] = []
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for op in ops:
+            conn.execute("SAVEPOINT op")
+            try:
+                value = op(conn)
+            except (sqlite3.IntegrityError, StorageError) as exc:  # this write alone fails
+                conn.execute("ROLLBACK TO op")
+                conn.execute("RELEASE op")
+                error = exc if isinstance(exc, StorageError) else StorageError(str(exc))
+                results.append((False, error))
+            else:
+                conn.execute("RELEASE op")
+                results.append((True, value))
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
+    return results
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Bring the schema up to date in one transaction (replicas' opens serialize on it)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
+        row = conn.execute("SELECT version FROM schema_version").fetchone()
+        version = row[0] if row else 0
+        if row is None:
+            conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+        if version > len(MIGRATIONS):
+            raise StorageError(
+                f"the database is at schema version {version}, newer than this program "
+                f"knows ({len(MIGRATIONS)}); upgrade quizbot"
+            )
+        for number in range(version, len(MIGRATIONS)):
+            for statement in _statements(MIGRATIONS[number]):
+                conn.execute(statement)
+            conn.execute("UPDATE schema_version SET version = ?", (number + 1,))
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
 
 
 def _create_private_file(path: Path) -> None:
@@ -763,10 +825,10 @@ def _create_private_file(path: Path) -> None:
         os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
 
 
-async def _upsert_user(
-    conn: aiosqlite.Connection, platform: str, user_id: str, display_name: str | None
+def _upsert_user(
+    conn: sqlite3.Connection, platform: str, user_id: str, display_name: str | None
 ) -> None:
-    await conn.execute(
+    conn.execute(
         "INSERT INTO users (platform, user_id, display_name, created_at) VALUES (?, ?, ?, ?) "
         "ON CONFLICT (platform, user_id) DO UPDATE SET "
         "display_name = COALESCE(excluded.display_name, users.display_name)",
