@@ -246,6 +246,35 @@ UPSERT_USER = (
 )
 
 
+# Insert an answer and, only if it was inserted, update its attempt and review schedule; or
+# return the answer already stored. $8 (box) is NULL without a review update, 0 to remove it.
+RECORD_ANSWER = """
+WITH ins AS (
+    INSERT INTO answers (attempt_id, question_id, option_id, correct, answered_at)
+    VALUES ($1, $2, $3, $4, $5)
+    ON CONFLICT (attempt_id, question_id) DO NOTHING
+    RETURNING *
+), attempt AS (
+    UPDATE attempts SET updated_at = $5, status = $6, finished_at = COALESCE($7, finished_at)
+    WHERE id = $1 AND status = 'active' AND EXISTS (SELECT 1 FROM ins)
+), forget AS (
+    DELETE FROM review_items
+    WHERE $8::int <= 0 AND platform = $9 AND user_id = $10 AND quiz_id = $11
+        AND question_id = $2 AND EXISTS (SELECT 1 FROM ins)
+), schedule AS (
+    INSERT INTO review_items (platform, user_id, quiz_id, question_id, box, due_at)
+    SELECT $9::text, $10::text, $11::text, $2, $8, $12::timestamptz
+    WHERE $8::int > 0 AND EXISTS (SELECT 1 FROM ins)
+    ON CONFLICT (platform, user_id, quiz_id, question_id)
+    DO UPDATE SET box = EXCLUDED.box, due_at = EXCLUDED.due_at
+)
+SELECT ins.*, true AS inserted FROM ins
+UNION ALL
+SELECT answers.*, false AS inserted FROM answers
+WHERE attempt_id = $1 AND question_id = $2 AND NOT EXISTS (SELECT 1 FROM ins)
+"""
+
+
 class PostgresStorage(Storage):
     """Storage in a PostgreSQL database, through an asyncpg connection pool."""
 
@@ -393,36 +422,35 @@ class PostgresStorage(Storage):
     async def record_answer(
         self, answer: AnswerRecord, *, finishes: bool, review: ReviewItem | None = None
     ) -> tuple[AnswerRecord, bool]:
-        async with self.pool.acquire() as conn, conn.transaction():
-            inserted = await conn.fetchrow(
-                "INSERT INTO answers (attempt_id, question_id, option_id, correct, answered_at) "
-                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (attempt_id, question_id) DO NOTHING "
-                "RETURNING *",
+        async with self.pool.acquire() as conn:
+            # One statement, so one round trip and one implicit transaction: the attempt and
+            # review updates happen only if the insert did (EXISTS (SELECT 1 FROM ins)).
+            row = await conn.fetchrow(
+                RECORD_ANSWER,
                 answer.attempt_id,
                 answer.question_id,
                 answer.option_id,
                 answer.correct,
                 answer.answered_at,
+                "completed" if finishes else "active",
+                answer.answered_at if finishes else None,
+                review.box if review is not None else None,
+                review.platform if review is not None else None,
+                review.user_id if review is not None else None,
+                review.quiz_id if review is not None else None,
+                review.due_at if review is not None else None,
             )
-            if inserted is not None:
-                await conn.execute(
-                    "UPDATE attempts SET updated_at = $2, status = $3, "
-                    "finished_at = COALESCE($4, finished_at) WHERE id = $1 AND status = 'active'",
+            if row is None:
+                # Another transaction stored this question's answer after our statement's
+                # snapshot was taken (ON CONFLICT waited for it): read it now that it is there.
+                row = await conn.fetchrow(
+                    "SELECT *, false AS inserted FROM answers "
+                    "WHERE attempt_id = $1 AND question_id = $2",
                     answer.attempt_id,
-                    answer.answered_at,
-                    "completed" if finishes else "active",
-                    answer.answered_at if finishes else None,
+                    answer.question_id,
                 )
-                if review is not None:
-                    await _save_review(conn, review)
-                return _answer(inserted), True
-            existing = await conn.fetchrow(
-                "SELECT * FROM answers WHERE attempt_id = $1 AND question_id = $2",
-                answer.attempt_id,
-                answer.question_id,
-            )
-            assert existing is not None
-            return _answer(existing), False
+            assert row is not None
+            return _answer(row), bool(row["inserted"])
 
     @_retrying
     async def finish_attempt(self, attempt_id: int, status: AttemptStatus, at: datetime) -> bool:
@@ -645,24 +673,3 @@ class PostgresStorage(Storage):
                 key,
                 value,
             )
-
-
-async def _save_review(
-    conn: asyncpg.pool.PoolConnectionProxy[asyncpg.Record], item: ReviewItem
-) -> None:
-    key = (item.platform, item.user_id, item.quiz_id, item.question_id)
-    if item.box <= 0:
-        await conn.execute(
-            "DELETE FROM review_items WHERE platform = $1 AND user_id = $2 AND quiz_id = $3 "
-            "AND question_id = $4",
-            *key,
-        )
-        return
-    await conn.execute(
-        "INSERT INTO review_items (platform, user_id, quiz_id, question_id, box, due_at) "
-        "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (platform, user_id, quiz_id, question_id) "
-        "DO UPDATE SET box = EXCLUDED.box, due_at = EXCLUDED.due_at",
-        *key,
-        item.box,
-        item.due_at,
-    )
