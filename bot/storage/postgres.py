@@ -275,6 +275,13 @@ WHERE attempt_id = $1 AND question_id = $2 AND NOT EXISTS (SELECT 1 FROM ins)
 """
 
 
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """Return a connection to the pool as it is (asyncpg still rolls back an open
+    transaction first). This backend sets no session state (no SET, LISTEN, cursors or
+    session advisory locks), so asyncpg's default reset query would be one more round trip
+    per query for nothing."""
+
+
 class PostgresStorage(Storage):
     """Storage in a PostgreSQL database, through an asyncpg connection pool."""
 
@@ -287,7 +294,7 @@ class PostgresStorage(Storage):
     async def open(self) -> None:
         try:
             self._pool = await asyncpg.create_pool(
-                self.url, min_size=self._min_size, max_size=self._max_size
+                self.url, min_size=self._min_size, max_size=self._max_size, reset=_keep_session
             )
         except (OSError, asyncpg.PostgresError) as exc:
             raise StorageError(f"cannot connect to PostgreSQL: {exc}") from None
