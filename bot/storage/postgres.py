@@ -19,7 +19,6 @@ import asyncpg
 from bot.storage.base import Storage, StorageError
 from bot.storage.records import (
     AnswerRecord,
-    AttemptKind,
     AttemptRecord,
     AttemptStatus,
     AttemptSummary,
@@ -31,103 +30,18 @@ from bot.storage.records import (
     RoundStatus,
     UserRecord,
 )
+from bot.storage.rows import (
+    answer_from,
+    attempt_from,
+    review_item_from,
+    round_answer_from,
+    round_from,
+    user_from,
+)
+from bot.storage.schema import migrations
 
-# Forward migrations, one per schema version, matching the SQLite backend's versions.
-MIGRATIONS: list[str] = [
-    """
-    CREATE TABLE users (
-        platform TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        display_name TEXT,
-        language TEXT,
-        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-        PRIMARY KEY (platform, user_id)
-    );
-    CREATE TABLE attempts (
-        id BIGSERIAL PRIMARY KEY,
-        platform TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        chat_id TEXT,
-        quiz_id TEXT NOT NULL,
-        question_order TEXT NOT NULL,
-        option_order TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('active', 'completed', 'abandoned')),
-        started_at TIMESTAMPTZ NOT NULL,
-        updated_at TIMESTAMPTZ NOT NULL,
-        finished_at TIMESTAMPTZ,
-        FOREIGN KEY (platform, user_id) REFERENCES users (platform, user_id)
-    );
-    CREATE UNIQUE INDEX one_active_attempt_per_quiz
-        ON attempts (platform, user_id, quiz_id) WHERE status = 'active';
-    CREATE INDEX attempts_by_user ON attempts (platform, user_id, updated_at);
-    CREATE TABLE answers (
-        seq BIGSERIAL,
-        attempt_id BIGINT NOT NULL REFERENCES attempts (id) ON DELETE CASCADE,
-        question_id TEXT NOT NULL,
-        option_id TEXT NOT NULL,
-        correct BOOLEAN NOT NULL,
-        answered_at TIMESTAMPTZ NOT NULL,
-        PRIMARY KEY (attempt_id, question_id)
-    );
-    """,
-    """
-    CREATE TABLE kv (
-        scope TEXT NOT NULL,
-        key TEXT NOT NULL,
-        value TEXT NOT NULL,
-        updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-        PRIMARY KEY (scope, key)
-    );
-    """,
-    """
-    ALTER TABLE attempts ADD COLUMN kind TEXT NOT NULL DEFAULT 'quiz';
-    DROP INDEX one_active_attempt_per_quiz;
-    CREATE UNIQUE INDEX one_active_attempt_per_quiz_and_kind
-        ON attempts (platform, user_id, quiz_id, kind) WHERE status = 'active';
-    CREATE TABLE review_items (
-        platform TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        quiz_id TEXT NOT NULL,
-        question_id TEXT NOT NULL,
-        box INTEGER NOT NULL CHECK (box > 0),
-        due_at TIMESTAMPTZ NOT NULL,
-        PRIMARY KEY (platform, user_id, quiz_id, question_id)
-    );
-    """,
-    """
-    CREATE TABLE rounds (
-        id BIGSERIAL PRIMARY KEY,
-        platform TEXT NOT NULL,
-        chat_id TEXT NOT NULL,
-        quiz_id TEXT NOT NULL,
-        starter_id TEXT NOT NULL,
-        language TEXT NOT NULL,
-        question_order TEXT NOT NULL,
-        option_order TEXT NOT NULL,
-        time_limit_seconds INTEGER NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('active', 'finished', 'stopped')),
-        current INTEGER NOT NULL,
-        question_started_at TIMESTAMPTZ NOT NULL,
-        deadline TIMESTAMPTZ NOT NULL,
-        started_at TIMESTAMPTZ NOT NULL,
-        finished_at TIMESTAMPTZ
-    );
-    CREATE UNIQUE INDEX one_active_round_per_chat ON rounds (platform, chat_id)
-        WHERE status = 'active';
-    CREATE INDEX rounds_by_deadline ON rounds (deadline) WHERE status = 'active';
-    CREATE TABLE round_answers (
-        round_id BIGINT NOT NULL REFERENCES rounds (id),
-        number INTEGER NOT NULL,
-        user_id TEXT NOT NULL,
-        display_name TEXT,
-        option_id TEXT NOT NULL,
-        correct BOOLEAN NOT NULL,
-        elapsed_ms INTEGER NOT NULL,
-        answered_at TIMESTAMPTZ NOT NULL,
-        PRIMARY KEY (round_id, number, user_id)
-    );
-    """,
-]
+# Forward migrations, one per schema version, the same as the SQLite backend's.
+MIGRATIONS: list[str] = migrations("postgres")
 
 MIGRATION_LOCK = 0x5155495A
 CONNECTION_RETRIES = 3
@@ -177,70 +91,9 @@ def normalize_postgres_url(url: str) -> str:
     return url
 
 
-def _attempt(row: asyncpg.Record) -> AttemptRecord:
-    option_order = json.loads(row["option_order"])
-    return AttemptRecord(
-        id=row["id"],
-        platform=row["platform"],
-        user_id=row["user_id"],
-        chat_id=row["chat_id"],
-        quiz_id=row["quiz_id"],
-        question_order=tuple(json.loads(row["question_order"])),
-        option_order={k: tuple(v) for k, v in option_order.items()},
-        status=AttemptStatus(row["status"]),
-        started_at=row["started_at"],
-        updated_at=row["updated_at"],
-        finished_at=row["finished_at"],
-        kind=AttemptKind(row["kind"]),
-    )
-
-
-def _round(row: asyncpg.Record) -> RoundRecord:
-    option_order = json.loads(row["option_order"])
-    return RoundRecord(
-        id=row["id"],
-        platform=row["platform"],
-        chat_id=row["chat_id"],
-        quiz_id=row["quiz_id"],
-        starter_id=row["starter_id"],
-        language=row["language"],
-        question_order=tuple(json.loads(row["question_order"])),
-        option_order={k: tuple(v) for k, v in option_order.items()},
-        time_limit_seconds=row["time_limit_seconds"],
-        status=RoundStatus(row["status"]),
-        current=row["current"],
-        question_started_at=row["question_started_at"],
-        deadline=row["deadline"],
-        started_at=row["started_at"],
-        finished_at=row["finished_at"],
-    )
-
-
-def _round_answer(row: asyncpg.Record) -> RoundAnswer:
-    return RoundAnswer(
-        round_id=row["round_id"],
-        number=row["number"],
-        user_id=row["user_id"],
-        display_name=row["display_name"],
-        option_id=row["option_id"],
-        correct=row["correct"],
-        elapsed_ms=row["elapsed_ms"],
-        answered_at=row["answered_at"],
-    )
-
-
-def _answer(row: asyncpg.Record) -> AnswerRecord:
-    return AnswerRecord(
-        attempt_id=row["attempt_id"],
-        question_id=row["question_id"],
-        option_id=row["option_id"],
-        correct=row["correct"],
-        answered_at=row["answered_at"],
-    )
-
-
 UPSERT_USER = (
-    "INSERT INTO users (platform, user_id, display_name) VALUES ($1, $2, $3) "
+    "INSERT INTO users (platform, user_id, display_name, created_at) "
+    "VALUES ($1, $2, $3, now()) "
     "ON CONFLICT (platform, user_id) DO UPDATE SET "
     "display_name = COALESCE(EXCLUDED.display_name, users.display_name)"
 )
@@ -250,8 +103,8 @@ UPSERT_USER = (
 # return the answer already stored. $8 (box) is NULL without a review update, 0 to remove it.
 RECORD_ANSWER = """
 WITH ins AS (
-    INSERT INTO answers (attempt_id, question_id, option_id, correct, answered_at)
-    VALUES ($1, $2, $3, $4, $5)
+    INSERT INTO answers (attempt_id, question_id, option_id, correct, answered_at, seq)
+    VALUES ($1, $2, $3, $4, $5, (SELECT count(*) FROM answers WHERE attempt_id = $1))
     ON CONFLICT (attempt_id, question_id) DO NOTHING
     RETURNING *
 ), attempt AS (
@@ -352,7 +205,7 @@ class PostgresStorage(Storage):
         if not rows:
             return None
         row = rows[0]
-        return UserRecord(row["platform"], row["user_id"], row["display_name"], row["language"])
+        return user_from(row)
 
     @_retrying
     async def touch_user(self, platform: str, user_id: str, display_name: str | None) -> None:
@@ -390,7 +243,7 @@ class PostgresStorage(Storage):
                 new.kind.value,
             )
             if row is not None:
-                return _attempt(row), True
+                return attempt_from(row), True
             existing = await conn.fetchrow(
                 "SELECT * FROM attempts WHERE platform = $1 AND user_id = $2 AND quiz_id = $3 "
                 "AND kind = $4 AND status = 'active'",
@@ -401,12 +254,12 @@ class PostgresStorage(Storage):
             )
             if existing is None:  # finished between the two statements: try once more
                 raise StorageError("the attempt changed while it was being created; retry")
-            return _attempt(existing), False
+            return attempt_from(existing), False
 
     @_retrying
     async def get_attempt(self, attempt_id: int) -> AttemptRecord | None:
         rows = await self._fetch("SELECT * FROM attempts WHERE id = $1", attempt_id)
-        return _attempt(rows[0]) if rows else None
+        return attempt_from(rows[0]) if rows else None
 
     @_retrying
     async def active_attempts(self, platform: str, user_id: str) -> list[AttemptRecord]:
@@ -416,14 +269,14 @@ class PostgresStorage(Storage):
             platform,
             user_id,
         )
-        return [_attempt(r) for r in rows]
+        return [attempt_from(r) for r in rows]
 
     @_retrying
     async def answers(self, attempt_id: int) -> list[AnswerRecord]:
         rows = await self._fetch(
             "SELECT * FROM answers WHERE attempt_id = $1 ORDER BY seq", attempt_id
         )
-        return [_answer(r) for r in rows]
+        return [answer_from(r) for r in rows]
 
     @_retrying
     async def record_answer(
@@ -457,7 +310,7 @@ class PostgresStorage(Storage):
                     answer.question_id,
                 )
             assert row is not None
-            return _answer(row), bool(row["inserted"])
+            return answer_from(row), bool(row["inserted"])
 
     @_retrying
     async def finish_attempt(self, attempt_id: int, status: AttemptStatus, at: datetime) -> bool:
@@ -482,7 +335,7 @@ class PostgresStorage(Storage):
             user_id,
         )
         return [
-            AttemptSummary(_attempt(r), int(r["answered"]), int(r["right_count"])) for r in rows
+            AttemptSummary(attempt_from(r), int(r["answered"]), int(r["right_count"])) for r in rows
         ]
 
     @_retrying
@@ -490,7 +343,7 @@ class PostgresStorage(Storage):
         rows = await self._fetch(
             "SELECT * FROM attempts WHERE $1::text IS NULL OR quiz_id = $1 ORDER BY id", quiz_id
         )
-        return [_attempt(r) for r in rows]
+        return [attempt_from(r) for r in rows]
 
     @_retrying
     async def answers_for_quiz(self, quiz_id: str | None) -> list[AnswerRecord]:
@@ -499,7 +352,7 @@ class PostgresStorage(Storage):
             "WHERE $1::text IS NULL OR a.quiz_id = $1 ORDER BY s.attempt_id, s.seq",
             quiz_id,
         )
-        return [_answer(r) for r in rows]
+        return [answer_from(r) for r in rows]
 
     @_retrying
     async def review_items(
@@ -512,12 +365,7 @@ class PostgresStorage(Storage):
             user_id,
             quiz_id,
         )
-        return [
-            ReviewItem(
-                r["platform"], r["user_id"], r["quiz_id"], r["question_id"], r["box"], r["due_at"]
-            )
-            for r in rows
-        ]
+        return [review_item_from(r) for r in rows]
 
     @_retrying
     async def quiz_summaries(self, quiz_id: str) -> list[AttemptSummary]:
@@ -529,7 +377,7 @@ class PostgresStorage(Storage):
             quiz_id,
         )
         return [
-            AttemptSummary(_attempt(r), int(r["answered"]), int(r["right_count"])) for r in rows
+            AttemptSummary(attempt_from(r), int(r["answered"]), int(r["right_count"])) for r in rows
         ]
 
     @_retrying
@@ -553,7 +401,7 @@ class PostgresStorage(Storage):
                 new.started_at + timedelta(seconds=new.time_limit_seconds),
             )
             if row is not None:
-                return _round(row), True
+                return round_from(row), True
             existing = await conn.fetchrow(
                 "SELECT * FROM rounds WHERE platform = $1 AND chat_id = $2 AND status = 'active'",
                 new.platform,
@@ -561,12 +409,12 @@ class PostgresStorage(Storage):
             )
             if existing is None:
                 raise StorageError("the chat's round changed while starting; retry")
-            return _round(existing), False
+            return round_from(existing), False
 
     @_retrying
     async def get_round(self, round_id: int) -> RoundRecord | None:
         rows = await self._fetch("SELECT * FROM rounds WHERE id = $1", round_id)
-        return _round(rows[0]) if rows else None
+        return round_from(rows[0]) if rows else None
 
     @_retrying
     async def active_round(self, platform: str, chat_id: str) -> RoundRecord | None:
@@ -575,7 +423,7 @@ class PostgresStorage(Storage):
             platform,
             chat_id,
         )
-        return _round(rows[0]) if rows else None
+        return round_from(rows[0]) if rows else None
 
     @_retrying
     async def rounds_due(self, now: datetime) -> list[RoundRecord]:
@@ -583,7 +431,7 @@ class PostgresStorage(Storage):
             "SELECT * FROM rounds WHERE status = 'active' AND deadline <= $1 ORDER BY deadline",
             now,
         )
-        return [_round(r) for r in rows]
+        return [round_from(r) for r in rows]
 
     @_retrying
     async def record_round_answer(self, answer: RoundAnswer) -> tuple[RoundAnswer, bool]:
@@ -612,7 +460,7 @@ class PostgresStorage(Storage):
                     answer.answered_at,
                 )
             if inserted is not None:
-                return _round_answer(inserted), True
+                return round_answer_from(inserted), True
             existing = await conn.fetchrow(
                 "SELECT * FROM round_answers WHERE round_id = $1 AND number = $2 AND user_id = $3",
                 answer.round_id,
@@ -621,7 +469,7 @@ class PostgresStorage(Storage):
             )
             if existing is None:
                 raise StorageError("the question is closed")
-            return _round_answer(existing), False
+            return round_answer_from(existing), False
 
     @_retrying
     async def round_answers(self, round_id: int) -> list[RoundAnswer]:
@@ -629,7 +477,7 @@ class PostgresStorage(Storage):
             "SELECT * FROM round_answers WHERE round_id = $1 ORDER BY number, answered_at",
             round_id,
         )
-        return [_round_answer(r) for r in rows]
+        return [round_answer_from(r) for r in rows]
 
     @_retrying
     async def advance_round(
@@ -673,7 +521,7 @@ class PostgresStorage(Storage):
                 await conn.execute("DELETE FROM kv WHERE scope = $1 AND key = $2", scope, key)
                 return
             await conn.execute(
-                "INSERT INTO kv (scope, key, value) VALUES ($1, $2, $3) "
+                "INSERT INTO kv (scope, key, value, updated_at) VALUES ($1, $2, $3, now()) "
                 "ON CONFLICT (scope, key) DO UPDATE SET value = EXCLUDED.value, "
                 "updated_at = now()",
                 scope,

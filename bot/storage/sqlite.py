@@ -23,7 +23,6 @@ from typing import Any, TypeVar
 from bot.storage.base import Storage, StorageError
 from bot.storage.records import (
     AnswerRecord,
-    AttemptKind,
     AttemptRecord,
     AttemptStatus,
     AttemptSummary,
@@ -35,109 +34,21 @@ from bot.storage.records import (
     RoundStatus,
     UserRecord,
 )
+from bot.storage.rows import (
+    answer_from,
+    attempt_from,
+    review_item_from,
+    round_answer_from,
+    round_from,
+    user_from,
+)
+from bot.storage.schema import migrations
 
 T = TypeVar("T")
 WriteOp = Callable[[sqlite3.Connection], Any]  # runs on the writer's thread
 
 # Forward migrations: MIGRATIONS[n] brings the schema from version n to n + 1.
-MIGRATIONS: list[str] = [
-    """
-    CREATE TABLE users (
-        platform TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        display_name TEXT,
-        language TEXT,
-        created_at TEXT NOT NULL,
-        PRIMARY KEY (platform, user_id)
-    );
-    CREATE TABLE attempts (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        platform TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        chat_id TEXT,
-        quiz_id TEXT NOT NULL,
-        question_order TEXT NOT NULL,
-        option_order TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('active', 'completed', 'abandoned')),
-        started_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        finished_at TEXT,
-        FOREIGN KEY (platform, user_id) REFERENCES users (platform, user_id)
-    );
-    CREATE UNIQUE INDEX one_active_attempt_per_quiz
-        ON attempts (platform, user_id, quiz_id) WHERE status = 'active';
-    CREATE INDEX attempts_by_user ON attempts (platform, user_id, updated_at);
-    CREATE TABLE answers (
-        attempt_id INTEGER NOT NULL REFERENCES attempts (id) ON DELETE CASCADE,
-        question_id TEXT NOT NULL,
-        option_id TEXT NOT NULL,
-        correct INTEGER NOT NULL CHECK (correct IN (0, 1)),
-        answered_at TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        PRIMARY KEY (attempt_id, question_id)
-    );
-    """,
-    # 2: small named values (chat preferences, poll links, command-sync fingerprints).
-    """
-    CREATE TABLE kv (
-        scope TEXT NOT NULL,
-        key TEXT NOT NULL,
-        value TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        PRIMARY KEY (scope, key)
-    );
-    """,
-    # 3: review attempts beside quiz attempts, and the spaced-repetition schedule.
-    """
-    ALTER TABLE attempts ADD COLUMN kind TEXT NOT NULL DEFAULT 'quiz';
-    DROP INDEX one_active_attempt_per_quiz;
-    CREATE UNIQUE INDEX one_active_attempt_per_quiz_and_kind
-        ON attempts (platform, user_id, quiz_id, kind) WHERE status = 'active';
-    CREATE TABLE review_items (
-        platform TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        quiz_id TEXT NOT NULL,
-        question_id TEXT NOT NULL,
-        box INTEGER NOT NULL CHECK (box > 0),
-        due_at TEXT NOT NULL,
-        PRIMARY KEY (platform, user_id, quiz_id, question_id)
-    );
-    """,
-    # 4: group rounds.
-    """
-    CREATE TABLE rounds (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        platform TEXT NOT NULL,
-        chat_id TEXT NOT NULL,
-        quiz_id TEXT NOT NULL,
-        starter_id TEXT NOT NULL,
-        language TEXT NOT NULL,
-        question_order TEXT NOT NULL,
-        option_order TEXT NOT NULL,
-        time_limit_seconds INTEGER NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('active', 'finished', 'stopped')),
-        current INTEGER NOT NULL,
-        question_started_at TEXT NOT NULL,
-        deadline TEXT NOT NULL,
-        started_at TEXT NOT NULL,
-        finished_at TEXT
-    );
-    CREATE UNIQUE INDEX one_active_round_per_chat ON rounds (platform, chat_id)
-        WHERE status = 'active';
-    CREATE INDEX rounds_by_deadline ON rounds (deadline) WHERE status = 'active';
-    CREATE TABLE round_answers (
-        round_id INTEGER NOT NULL REFERENCES rounds (id),
-        number INTEGER NOT NULL,
-        user_id TEXT NOT NULL,
-        display_name TEXT,
-        option_id TEXT NOT NULL,
-        correct INTEGER NOT NULL,
-        elapsed_ms INTEGER NOT NULL,
-        answered_at TEXT NOT NULL,
-        PRIMARY KEY (round_id, number, user_id)
-    );
-    """,
-]
+MIGRATIONS: list[str] = migrations("sqlite")
 
 BUSY_TIMEOUT_MS = 5000
 LOCK_RETRIES = 3  # whole-batch retries when another process holds the write lock too long
@@ -212,68 +123,6 @@ def _ts(value: datetime) -> str:
 
 def _dt(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
-
-
-def _attempt(row: sqlite3.Row) -> AttemptRecord:
-    option_order = json.loads(row["option_order"])
-    return AttemptRecord(
-        id=row["id"],
-        platform=row["platform"],
-        user_id=row["user_id"],
-        chat_id=row["chat_id"],
-        quiz_id=row["quiz_id"],
-        question_order=tuple(json.loads(row["question_order"])),
-        option_order={k: tuple(v) for k, v in option_order.items()},
-        status=AttemptStatus(row["status"]),
-        started_at=datetime.fromisoformat(row["started_at"]),
-        updated_at=datetime.fromisoformat(row["updated_at"]),
-        finished_at=_dt(row["finished_at"]),
-        kind=AttemptKind(row["kind"]),
-    )
-
-
-def _round(row: sqlite3.Row) -> RoundRecord:
-    option_order = json.loads(row["option_order"])
-    return RoundRecord(
-        id=row["id"],
-        platform=row["platform"],
-        chat_id=row["chat_id"],
-        quiz_id=row["quiz_id"],
-        starter_id=row["starter_id"],
-        language=row["language"],
-        question_order=tuple(json.loads(row["question_order"])),
-        option_order={k: tuple(v) for k, v in option_order.items()},
-        time_limit_seconds=row["time_limit_seconds"],
-        status=RoundStatus(row["status"]),
-        current=row["current"],
-        question_started_at=datetime.fromisoformat(row["question_started_at"]),
-        deadline=datetime.fromisoformat(row["deadline"]),
-        started_at=datetime.fromisoformat(row["started_at"]),
-        finished_at=_dt(row["finished_at"]),
-    )
-
-
-def _round_answer(row: sqlite3.Row) -> RoundAnswer:
-    return RoundAnswer(
-        round_id=row["round_id"],
-        number=row["number"],
-        user_id=row["user_id"],
-        display_name=row["display_name"],
-        option_id=row["option_id"],
-        correct=bool(row["correct"]),
-        elapsed_ms=row["elapsed_ms"],
-        answered_at=datetime.fromisoformat(row["answered_at"]),
-    )
-
-
-def _answer(row: sqlite3.Row) -> AnswerRecord:
-    return AnswerRecord(
-        attempt_id=row["attempt_id"],
-        question_id=row["question_id"],
-        option_id=row["option_id"],
-        correct=bool(row["correct"]),
-        answered_at=datetime.fromisoformat(row["answered_at"]),
-    )
 
 
 def sqlite_path_from_url(url: str) -> str:
@@ -422,11 +271,11 @@ class SQLiteStorage(Storage):
         if not rows:
             return None
         row = rows[0]
-        return UserRecord(row["platform"], row["user_id"], row["display_name"], row["language"])
+        return user_from(row)
 
     async def get_attempt(self, attempt_id: int) -> AttemptRecord | None:
         rows = await self._fetchall("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
-        return _attempt(rows[0]) if rows else None
+        return attempt_from(rows[0]) if rows else None
 
     async def active_attempts(self, platform: str, user_id: str) -> list[AttemptRecord]:
         rows = await self._fetchall(
@@ -434,13 +283,13 @@ class SQLiteStorage(Storage):
             "ORDER BY updated_at DESC, id DESC",
             (platform, user_id),
         )
-        return [_attempt(r) for r in rows]
+        return [attempt_from(r) for r in rows]
 
     async def answers(self, attempt_id: int) -> list[AnswerRecord]:
         rows = await self._fetchall(
             "SELECT * FROM answers WHERE attempt_id = ? ORDER BY seq", (attempt_id,)
         )
-        return [_answer(r) for r in rows]
+        return [answer_from(r) for r in rows]
 
     async def attempt_summaries(self, platform: str, user_id: str) -> list[AttemptSummary]:
         rows = await self._fetchall(
@@ -449,7 +298,7 @@ class SQLiteStorage(Storage):
             "WHERE a.platform = ? AND a.user_id = ? GROUP BY a.id ORDER BY a.id",
             (platform, user_id),
         )
-        return [AttemptSummary(_attempt(r), int(r["answered"]), int(r["right"])) for r in rows]
+        return [AttemptSummary(attempt_from(r), int(r["answered"]), int(r["right"])) for r in rows]
 
     async def get_value(self, scope: str, key: str) -> str | None:
         rows = await self._fetchall(
@@ -461,7 +310,7 @@ class SQLiteStorage(Storage):
         rows = await self._fetchall(
             "SELECT * FROM attempts WHERE ? IS NULL OR quiz_id = ? ORDER BY id", (quiz_id, quiz_id)
         )
-        return [_attempt(r) for r in rows]
+        return [attempt_from(r) for r in rows]
 
     async def answers_for_quiz(self, quiz_id: str | None) -> list[AnswerRecord]:
         rows = await self._fetchall(
@@ -469,7 +318,7 @@ class SQLiteStorage(Storage):
             "WHERE ? IS NULL OR a.quiz_id = ? ORDER BY s.attempt_id, s.seq",
             (quiz_id, quiz_id),
         )
-        return [_answer(r) for r in rows]
+        return [answer_from(r) for r in rows]
 
     async def review_items(
         self, platform: str, user_id: str, quiz_id: str | None = None
@@ -479,17 +328,7 @@ class SQLiteStorage(Storage):
             "AND (? IS NULL OR quiz_id = ?) ORDER BY due_at, quiz_id, question_id",
             (platform, user_id, quiz_id, quiz_id),
         )
-        return [
-            ReviewItem(
-                r["platform"],
-                r["user_id"],
-                r["quiz_id"],
-                r["question_id"],
-                r["box"],
-                datetime.fromisoformat(r["due_at"]),
-            )
-            for r in rows
-        ]
+        return [review_item_from(r) for r in rows]
 
     async def quiz_summaries(self, quiz_id: str) -> list[AttemptSummary]:
         rows = await self._fetchall(
@@ -498,32 +337,32 @@ class SQLiteStorage(Storage):
             "WHERE a.quiz_id = ? GROUP BY a.id ORDER BY a.id",
             (quiz_id,),
         )
-        return [AttemptSummary(_attempt(r), int(r["answered"]), int(r["right"])) for r in rows]
+        return [AttemptSummary(attempt_from(r), int(r["answered"]), int(r["right"])) for r in rows]
 
     async def get_round(self, round_id: int) -> RoundRecord | None:
         rows = await self._fetchall("SELECT * FROM rounds WHERE id = ?", (round_id,))
-        return _round(rows[0]) if rows else None
+        return round_from(rows[0]) if rows else None
 
     async def active_round(self, platform: str, chat_id: str) -> RoundRecord | None:
         rows = await self._fetchall(
             "SELECT * FROM rounds WHERE platform = ? AND chat_id = ? AND status = 'active'",
             (platform, chat_id),
         )
-        return _round(rows[0]) if rows else None
+        return round_from(rows[0]) if rows else None
 
     async def rounds_due(self, now: datetime) -> list[RoundRecord]:
         rows = await self._fetchall(
             "SELECT * FROM rounds WHERE status = 'active' AND deadline <= ? ORDER BY deadline",
             (_ts(now),),
         )
-        return [_round(r) for r in rows]
+        return [round_from(r) for r in rows]
 
     async def round_answers(self, round_id: int) -> list[RoundAnswer]:
         rows = await self._fetchall(
             "SELECT * FROM round_answers WHERE round_id = ? ORDER BY number, answered_at",
             (round_id,),
         )
-        return [_round_answer(r) for r in rows]
+        return [round_answer_from(r) for r in rows]
 
     # -- writes ---------------------------------------------------------------------------
 
@@ -554,7 +393,7 @@ class SQLiteStorage(Storage):
             cur = conn.execute(select, key)
             existing = cur.fetchone()
             if existing is not None:
-                return _attempt(existing), False
+                return attempt_from(existing), False
             started = _ts(new.started_at)
             cur = conn.execute(
                 "INSERT INTO attempts (platform, user_id, chat_id, quiz_id, question_order, "
@@ -574,7 +413,7 @@ class SQLiteStorage(Storage):
             )
             row = cur.fetchone()
             assert row is not None
-            return _attempt(row), True
+            return attempt_from(row), True
 
         result: tuple[AttemptRecord, bool] = await self._write(op)
         return result
@@ -615,7 +454,7 @@ class SQLiteStorage(Storage):
             )
             row = cur.fetchone()
             assert row is not None
-            return _answer(row), False
+            return answer_from(row), False
 
         stored: tuple[AnswerRecord, bool] = await self._write(op)
         return stored
@@ -642,7 +481,7 @@ class SQLiteStorage(Storage):
             )
             existing = cur.fetchone()
             if existing is not None:
-                return _round(existing), False
+                return round_from(existing), False
             started = _ts(new.started_at)
             deadline = _ts(new.started_at + timedelta(seconds=new.time_limit_seconds))
             cur = conn.execute(
@@ -666,7 +505,7 @@ class SQLiteStorage(Storage):
             )
             row = cur.fetchone()
             assert row is not None
-            return _round(row), True
+            return round_from(row), True
 
         result: tuple[RoundRecord, bool] = await self._write(op)
         return result
@@ -701,7 +540,7 @@ class SQLiteStorage(Storage):
             row = cur.fetchone()
             if row is None:
                 raise StorageError("the question is closed")
-            return _round_answer(row), False
+            return round_answer_from(row), False
 
         result: tuple[RoundAnswer, bool] = await self._write(op)
         return result
