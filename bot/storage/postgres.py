@@ -19,6 +19,7 @@ import asyncpg
 from bot.storage.base import Storage, StorageError
 from bot.storage.records import (
     AnswerRecord,
+    AnswerState,
     AttemptRecord,
     AttemptStatus,
     AttemptSummary,
@@ -133,6 +134,19 @@ async def _keep_session(conn: asyncpg.Connection) -> None:
     transaction first). This backend sets no session state (no SET, LISTEN, cursors or
     session advisory locks), so asyncpg's default reset query would be one more round trip
     per query for nothing."""
+
+
+# Everything answering reads first, as JSON, in one statement (one snapshot, one round trip).
+ANSWER_STATE = """
+SELECT
+    (SELECT to_jsonb(a) FROM attempts a WHERE a.id = $1) AS attempt,
+    (SELECT to_jsonb(u) FROM users u WHERE u.platform = $2 AND u.user_id = $3) AS "user",
+    (SELECT coalesce(jsonb_agg(s ORDER BY s.seq), '[]') FROM answers s
+        WHERE s.attempt_id = $1) AS answers,
+    (SELECT coalesce(jsonb_agg(r ORDER BY r.due_at, r.question_id), '[]') FROM review_items r
+        WHERE r.platform = $2 AND r.user_id = $3
+        AND r.quiz_id = (SELECT quiz_id FROM attempts WHERE id = $1)) AS review
+"""
 
 
 class PostgresStorage(Storage):
@@ -255,6 +269,19 @@ class PostgresStorage(Storage):
             if existing is None:  # finished between the two statements: try once more
                 raise StorageError("the attempt changed while it was being created; retry")
             return attempt_from(existing), False
+
+    @_retrying
+    async def answer_state(self, attempt_id: int, platform: str, user_id: str) -> AnswerState:
+        rows = await self._fetch(ANSWER_STATE, attempt_id, platform, user_id)
+        row = rows[0]
+        attempt = json.loads(row["attempt"]) if row["attempt"] else None
+        user = json.loads(row["user"]) if row["user"] else None
+        return AnswerState(
+            attempt_from(attempt) if attempt else None,
+            user_from(user) if user else None,
+            [answer_from(a) for a in json.loads(row["answers"])],
+            [review_item_from(r) for r in json.loads(row["review"])],
+        )
 
     @_retrying
     async def get_attempt(self, attempt_id: int) -> AttemptRecord | None:

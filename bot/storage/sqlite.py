@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 from bot.storage.base import Storage, StorageError
 from bot.storage.records import (
     AnswerRecord,
+    AnswerState,
     AttemptRecord,
     AttemptStatus,
     AttemptSummary,
@@ -272,6 +273,35 @@ class SQLiteStorage(Storage):
             return None
         row = rows[0]
         return user_from(row)
+
+    async def answer_state(self, attempt_id: int, platform: str, user_id: str) -> AnswerState:
+        def read(conn: sqlite3.Connection) -> AnswerState:
+            conn.execute("BEGIN")  # one snapshot for the four reads
+            try:
+                row = conn.execute("SELECT * FROM attempts WHERE id = ?", (attempt_id,)).fetchone()
+                user = conn.execute(
+                    "SELECT * FROM users WHERE platform = ? AND user_id = ?", (platform, user_id)
+                ).fetchone()
+                if row is None:
+                    return AnswerState(None, user_from(user) if user else None, [], [])
+                answers = conn.execute(
+                    "SELECT * FROM answers WHERE attempt_id = ? ORDER BY seq", (attempt_id,)
+                ).fetchall()
+                review = conn.execute(
+                    "SELECT * FROM review_items WHERE platform = ? AND user_id = ? "
+                    "AND quiz_id = ? ORDER BY due_at, quiz_id, question_id",
+                    (platform, user_id, row["quiz_id"]),
+                ).fetchall()
+            finally:
+                conn.execute("COMMIT")
+            return AnswerState(
+                attempt_from(row),
+                user_from(user) if user else None,
+                [answer_from(r) for r in answers],
+                [review_item_from(r) for r in review],
+            )
+
+        return await self._read_conn().run(read)
 
     async def get_attempt(self, attempt_id: int) -> AttemptRecord | None:
         rows = await self._fetchall("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
