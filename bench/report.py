@@ -322,27 +322,41 @@ def write_readme(path: Path, data: Json) -> None:
     head, rest = text.split(README_START, 1)
     old, tail = rest.split(README_END, 1)
     ran = set(data["benchmarks"])
-    kept = [
-        line
-        for line in old.splitlines()
-        if line.startswith("| (") and line[3 : line.index(")")] not in ran
-    ]
-    rows = sorted(kept + readme_rows(data), key=lambda line: line[3 : line.index(")")])
+
+    def bench_of(line: str) -> str | None:
+        # Rows start "| (a) ", run lines "- (a) ": both are owned by benchmark a.
+        for prefix in ("| (", "- ("):
+            if line.startswith(prefix) and ")" in line:
+                return line[len(prefix) : line.index(")")]
+        return None
+
+    kept = [line for line in old.splitlines() if bench_of(line) not in (None, *ran)]
     machine = data["machine"]
     pg = data["benchmarks"].get("e", {}).get("note", "")
-    about = (
-        f"Run of {machine['date'][:10]} ({data['mode']} size, benchmarks "
-        f"{', '.join(sorted(ran))}): {machine['cpu_count']} CPUs, {machine['python']}, "
-        f"SQLite {machine['sqlite_version']}"
-        + (f"; {pg.split(';')[0]}" if pg.startswith("PostgreSQL") else "")
-        + f"; load average {machine['load_average_at_start']} at the start."
+    runs = [
+        f"- ({bench_id}) run of {machine['date'][:16].replace('T', ' ')} UTC, {data['mode']} "
+        f"size: {machine['cpu_count']} CPUs, {machine['python']}, SQLite "
+        f"{machine['sqlite_version']}"
+        + (f", {pg.split(';')[0]}" if bench_id == "e" and pg.startswith("PostgreSQL") else "")
+        + f"; load average {machine['load_average_at_start']} at the start"
+        for bench_id in sorted(ran)
+    ]
+    rows = sorted(
+        [line for line in kept if line.startswith("| (")] + readme_rows(data),
+        key=lambda line: bench_of(line) or "",
+    )
+    run_lines = sorted(
+        [line for line in kept if line.startswith("- (")] + runs,
+        key=lambda line: bench_of(line) or "",
     )
     table = [
-        about,
-        "",
         "| figure | ours | baseline | ratio | target |",
         "|---|---|---|---|---|",
         *rows,
+        "",
+        "Runs (each row's ratio is measured within its run):",
+        "",
+        *run_lines,
     ]
     path.write_text(
         head + README_START + "\n" + "\n".join(table) + "\n" + README_END + tail, encoding="utf-8"
