@@ -23,6 +23,7 @@ from bench.report import (
     render_table,
     section,
     write_json,
+    write_readme,
 )
 
 ALL = ("a", "b", "c", "d", "e")
@@ -113,12 +114,24 @@ def parser() -> argparse.ArgumentParser:
         help="write a cProfile of b's bot process during the bursts to FILE",
     )
     p.add_argument("--tmp-dir", default=None, help="where databases and quiz files are made")
+    p.add_argument(
+        "--write-readme",
+        nargs="?",
+        type=Path,
+        const=ROOT / "README.md",
+        default=None,
+        metavar="FILE",
+        help="rewrite the results table between FILE's markers (default README.md; full size)",
+    )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    cli = parser()
+    args = cli.parse_args(argv)
+    if args.write_readme is not None and args.quick:
+        cli.error("--write-readme records full-size runs only; drop --quick")
     began = time.perf_counter()
 
     def progress(message: str) -> None:
@@ -171,6 +184,9 @@ def main(argv: list[str] | None = None) -> int:
     print(render_table(data))
     write_json(args.out, data)
     print(f"\nwrote {args.out}")
+    if args.write_readme is not None:
+        write_readme(args.write_readme, data)
+        print(f"rewrote the results table in {args.write_readme}")
     return 0 if data["correct"] else 1
 
 

@@ -100,7 +100,8 @@ T = TypeVar("T")
 LANGUAGES = ("en", "bn", "ur", "ru")
 PG_POOL_SIZE = 10  # PostgresStorage's default max_size: the baseline gets the same pool
 P99_TARGET_MS = 20.0
-RATE_TARGET = 1.0
+RATE_TARGET = 1.0  # SQLite (a), as the issue sets it
+PG_RATE_TARGET = 0.8  # PostgreSQL (e): the issue asks >= 0.8x raw asyncpg
 TARGET_USERS = 1000
 
 SQLITE_ANSWERS_TABLE = """
@@ -709,17 +710,21 @@ def _p99_verdict(p99_ms: float) -> str:
     return f"MISSED by {p99_ms - P99_TARGET_MS:,.0f} ms ({p99_ms / P99_TARGET_MS:.1f}x the target)"
 
 
-def _figures(prefix: str, label: str, result: Json, baseline_label: str) -> list[Json]:
+def _figures(
+    prefix: str, label: str, result: Json, baseline_label: str, rate_target: float
+) -> list[Json]:
     figures: list[Json] = []
     for level in result["levels"]:
         users = level["users"]
         engine, base = level["engine"], level["baseline"]
         at_target = users == TARGET_USERS
         rate_ratio = engine["answers_per_s"] / base["answers_per_s"]
-        rate_met = rate_ratio >= RATE_TARGET if at_target else None
+        rate_met = rate_ratio >= rate_target if at_target else None
         rate_verdict = None
         if at_target:
-            rate_verdict = "MET" if rate_met else f"MISSED: {rate_ratio:.2f}x, needs >= 1.00x"
+            rate_verdict = (
+                "MET" if rate_met else f"MISSED: {rate_ratio:.2f}x, needs >= {rate_target:.2f}x"
+            )
         who = f"{users:,} user" + ("s" if users != 1 else "")
         figures.append(
             figure(
@@ -730,7 +735,7 @@ def _figures(prefix: str, label: str, result: Json, baseline_label: str) -> list
                 base["answers_per_s"],
                 baseline_label,
                 higher_is_better=True,
-                target=">= 1.0x baseline" if at_target else None,
+                target=f">= {rate_target:.1f}x baseline" if at_target else None,
                 met=rate_met,
                 verdict=rate_verdict,
             )
@@ -852,7 +857,7 @@ def run_sqlite(size: Sizes, progress: Callable[[str], None], tmp_root: str | Non
             "(after commit); medians of "
             f"{size.rounds} round(s)"
         ),
-        figures=_figures("sqlite", "SQLite", result, "aiosqlite, 1 commit/answer"),
+        figures=_figures("sqlite", "SQLite", result, "aiosqlite, 1 commit/answer", RATE_TARGET),
         details=result,
         checks=_checks(result),
     )
@@ -885,7 +890,9 @@ def run_postgres(size: Sizes, progress: Callable[[str], None]) -> Json:
             f"{result['server']['synchronous_commit']}; pool of {PG_POOL_SIZE} on both sides; "
             f"medians of {size.rounds} round(s)"
         ),
-        figures=_figures("postgres", "PostgreSQL", result, "asyncpg, 1 commit/answer"),
+        figures=_figures(
+            "postgres", "PostgreSQL", result, "asyncpg, 1 commit/answer", PG_RATE_TARGET
+        ),
         details=result,
         checks=_checks(result),
     )

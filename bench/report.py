@@ -275,3 +275,89 @@ def render_table(data: Json) -> str:
     )
     out.append("ratio = measured / baseline, both measured in this run.")
     return "\n".join(out)
+
+
+# -- the README's results table ---------------------------------------------------------------
+
+README_START = "<!-- bench:results:start (written by python -m bench --write-readme) -->"
+README_END = "<!-- bench:results:end -->"
+# Figures without a target that the README shows too.
+README_EXTRA = ("startup.quizzes_100.first_start_seconds", "startup.quizzes_1000.seconds")
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def readme_rows(data: Json) -> list[str]:
+    """One Markdown table row per judged figure, each starting with its benchmark's id."""
+    rows: list[str] = []
+    for bench_id, s in data["benchmarks"].items():
+        if s["status"] != STATUS_OK:
+            rows.append(f"| ({bench_id}) {_cell(s['title'])} | - | - | - | {s['status']} |")
+            continue
+        for f in s["figures"]:
+            if not f["target"] and f["name"] not in README_EXTRA:
+                continue
+            judged = ""
+            if f["target"]:
+                verdict = f["verdict"] or ("MET" if f["met"] else "MISSED")
+                judged = f"{f['target']}: " + ("met" if f["met"] else f"**{verdict}**")
+            rows.append(
+                f"| ({bench_id}) {_cell(f['label'])} | {fmt(f['value'], f['unit'])} | "
+                f"{fmt(f['baseline'], f['unit'])} {_cell(f['baseline_label'])} | "
+                f"{_ratio_text(f)} | {_cell(judged)} |"
+            )
+    return rows
+
+
+def write_readme(path: Path, data: Json) -> None:
+    """Rewrite the results table between the README's markers with this run's figures.
+
+    Rows of benchmarks this run did not include (``--only``) are kept from the table.
+    """
+    text = path.read_text(encoding="utf-8")
+    if README_START not in text or README_END not in text:
+        raise ValueError(f"{path} has no results markers ({README_START} ... {README_END})")
+    head, rest = text.split(README_START, 1)
+    old, tail = rest.split(README_END, 1)
+    ran = set(data["benchmarks"])
+
+    def bench_of(line: str) -> str | None:
+        # Rows start "| (a) ", run lines "- (a) ": both are owned by benchmark a.
+        for prefix in ("| (", "- ("):
+            if line.startswith(prefix) and ")" in line:
+                return line[len(prefix) : line.index(")")]
+        return None
+
+    kept = [line for line in old.splitlines() if bench_of(line) not in (None, *ran)]
+    machine = data["machine"]
+    pg = data["benchmarks"].get("e", {}).get("note", "")
+    runs = [
+        f"- ({bench_id}) run of {machine['date'][:16].replace('T', ' ')} UTC, {data['mode']} "
+        f"size: {machine['cpu_count']} CPUs, {machine['python']}, SQLite "
+        f"{machine['sqlite_version']}"
+        + (f", {pg.split(';')[0]}" if bench_id == "e" and pg.startswith("PostgreSQL") else "")
+        + f"; load average {machine['load_average_at_start']} at the start"
+        for bench_id in sorted(ran)
+    ]
+    rows = sorted(
+        [line for line in kept if line.startswith("| (")] + readme_rows(data),
+        key=lambda line: bench_of(line) or "",
+    )
+    run_lines = sorted(
+        [line for line in kept if line.startswith("- (")] + runs,
+        key=lambda line: bench_of(line) or "",
+    )
+    table = [
+        "| figure | ours | baseline | ratio | target |",
+        "|---|---|---|---|---|",
+        *rows,
+        "",
+        "Runs (each row's ratio is measured within its run):",
+        "",
+        *run_lines,
+    ]
+    path.write_text(
+        head + README_START + "\n" + "\n".join(table) + "\n" + README_END + tail, encoding="utf-8"
+    )

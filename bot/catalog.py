@@ -6,26 +6,43 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from bot.quiz import Quiz
+from bot.quiz_cache import QuizCache, default_cache_dir
 from bot.quiz_loader import LoadReport, load_quizzes
+
+DEFAULT = object()  # from_paths' cache_dir: the default cache directory
 
 
 class QuizCatalog:
     """Quizzes by id. A reload that finds a broken file keeps that file's previous quizzes."""
 
-    def __init__(self, quizzes: Iterable[Quiz] = (), paths: Iterable[Path] = ()) -> None:
+    def __init__(
+        self,
+        quizzes: Iterable[Quiz] = (),
+        paths: Iterable[Path] = (),
+        cache_dir: Path | None = None,
+    ) -> None:
         self._quizzes = {q.id: q for q in quizzes}
         self.paths = tuple(paths)
+        self.cache = QuizCache(cache_dir) if cache_dir is not None else None
 
     @classmethod
-    def from_paths(cls, paths: Iterable[Path]) -> tuple[QuizCatalog, LoadReport]:
-        """Load every quiz file under ``paths``; broken files are left out and reported."""
+    def from_paths(
+        cls, paths: Iterable[Path], *, cache_dir: Path | object | None = DEFAULT
+    ) -> tuple[QuizCatalog, LoadReport]:
+        """Load every quiz file under ``paths``; broken files are left out and reported.
+
+        Validated files are cached in ``cache_dir`` (default: :func:`default_cache_dir`;
+        None: no cache), so an unchanged file is not parsed again on the next start.
+        """
         paths = tuple(paths)
-        catalog = cls(paths=paths)
+        directory = default_cache_dir() if cache_dir is DEFAULT else cache_dir
+        assert directory is None or isinstance(directory, Path)
+        catalog = cls(paths=paths, cache_dir=directory)
         report = catalog.reload()
         return catalog, report
 
     def reload(self) -> LoadReport:
-        report = load_quizzes(self.paths)
+        report = load_quizzes(self.paths, cache=self.cache)
         broken = {problem.path for problem in report.errors}
         loaded = {q.id: q for q in report.quizzes}
         for quiz in self._quizzes.values():

@@ -25,6 +25,7 @@ from bot.rounds import GroupRounds
 from bot.stats import QuizStats, compute_stats
 from bot.storage import (
     AnswerRecord,
+    AnswerState,
     AttemptKind,
     AttemptRecord,
     AttemptStatus,
@@ -339,7 +340,13 @@ class QuizEngine:
         """Answer by position, as compact buttons carry it: the question's number in the
         attempt (1-based) and the option's index in the order the attempt shows (0-based)."""
         try:
-            attempt = await self._storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
+            # One read for the attempt and everything answering it needs (one round trip).
+            state = (
+                await self._storage.answer_state(attempt_id, who.platform, who.user_id)
+                if valid_id(attempt_id)
+                else None
+            )
+            attempt = state.attempt if state else None
             quiz = self.catalog.get(attempt.quiz_id) if attempt else None
             if attempt is None or quiz is None:
                 return await self._refusal(who, AnswerOutcome.INVALID)
@@ -350,7 +357,9 @@ class QuizEngine:
             option_ids = self._option_ids(attempt, question)
             if not 0 <= option_index < len(option_ids):
                 return await self._refusal(who, AnswerOutcome.INVALID)
-            return await self._answer(who, attempt, question.id, option_ids[option_index])
+            return await self._answer(
+                who, attempt, question.id, option_ids[option_index], state=state
+            )
         except StorageError:
             return await self._failed(who, attempt_id)
 
@@ -380,6 +389,7 @@ class QuizEngine:
         option_id: str,
         *,
         typed: bool = False,
+        state: AnswerState | None = None,
     ) -> AnswerFeedback:
         """Record ``option_id`` (with ``typed``: the typed text, stored in its place)."""
         if attempt is None:
@@ -394,8 +404,15 @@ class QuizEngine:
             return await self._refusal(who, AnswerOutcome.INVALID)
         if typed != question.typed or (not typed and question.option(option_id) is None):
             return await self._refusal(who, AnswerOutcome.INVALID)
-        language = await self.quiz_language(who, quiz)
-        answers = await self._storage.answers(attempt.id)
+        if state is not None:  # read together with the attempt
+            chosen = state.user.language if state.user else None
+            language = resolve_language(
+                chosen, who.language_tag, quiz.languages, quiz.default_language
+            )
+            answers = state.answers
+        else:
+            language = await self.quiz_language(who, quiz)
+            answers = await self._storage.answers(attempt.id)
         earlier = next((a for a in answers if a.question_id == question_id), None)
         if earlier is not None:
             return self._feedback_for_stored(
@@ -414,7 +431,11 @@ class QuizEngine:
             correct=self._is_right(question, option_id),
             answered_at=self.clock(),
         )
-        scheduled = await self._storage.review_items(who.platform, who.user_id, quiz.id)
+        scheduled = (
+            state.review
+            if state is not None
+            else await self._storage.review_items(who.platform, who.user_id, quiz.id)
+        )
         review = next_review(
             next((i for i in scheduled if i.question_id == question_id), None),
             platform=who.platform,

@@ -197,3 +197,39 @@ def test_the_command_line_refuses_unknown_benchmarks() -> None:
     assert args.only == ("a", "e") and args.users == (1, 1000)
     args = parser().parse_args(["--only", "b", "--telegram-users", "20"])
     assert args.only == ("b",) and args.telegram_users == 20 and args.profile is None
+
+
+def test_the_readme_table_is_rewritten_between_its_markers_only(results, tmp_path):
+    from bench.report import README_END, README_START, write_readme
+
+    readme = tmp_path / "README.md"
+    before, after = "# Title\n\nintro\n", "\n## Next section\n"
+    kept = "| (z) a benchmark this run did not include | 1 | 2 | 0.50x | |"
+    readme.write_text(
+        f"{before}{README_START}\nold text\n{kept}\n| (a) stale row | - | - | - | |\n"
+        f"{README_END}{after}",
+        encoding="utf-8",
+    )
+    write_readme(readme, results)
+    text = readme.read_text(encoding="utf-8")
+    assert text.startswith(before + README_START) and text.endswith(README_END + after)
+    table = text.split(README_START)[1].split(README_END)[0]
+    assert kept in table and "stale row" not in table and "old text" not in table
+    rows = [line for line in table.splitlines() if line.startswith("| (")]
+    judged = [
+        f for s in results["benchmarks"].values() if s["status"] == "ok" for f in s["figures"]
+    ]
+    for f in judged:
+        if f["target"]:
+            assert any(f["label"].replace("|", "\\|") in row for row in rows), f["name"]
+    assert [r[3] for r in rows] == sorted(r[3] for r in rows)  # grouped by benchmark
+
+
+def test_write_readme_refuses_a_file_without_markers(results, tmp_path):
+    from bench.report import write_readme
+
+    readme = tmp_path / "README.md"
+    readme.write_text("no markers\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="no results markers"):
+        write_readme(readme, results)
+    assert readme.read_text(encoding="utf-8") == "no markers\n"

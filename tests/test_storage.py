@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import signal
 import sqlite3
@@ -18,6 +19,7 @@ from bot.storage import (
     AnswerRecord,
     AttemptStatus,
     NewAttempt,
+    ReviewItem,
     SQLiteStorage,
     StorageError,
     storage_from_url,
@@ -94,6 +96,41 @@ async def test_the_last_answer_completes_the_attempt_in_the_same_commit(any_stor
     assert done.status is AttemptStatus.COMPLETED and done.finished_at is not None
     (summary,) = await storage.attempt_summaries("test", "u1")
     assert (summary.answered, summary.correct) == (2, 1)
+
+
+async def test_an_answer_updates_its_review_schedule_only_when_it_is_stored(any_storage):
+    storage = any_storage
+    attempt, _ = await storage.create_attempt(new_attempt())
+    due = ReviewItem("test", "u1", "q", "q1", 1, T0)
+    wrong = AnswerRecord(attempt.id, "q1", "b", False, T0)
+    assert await storage.record_answer(wrong, finishes=False, review=due) == (wrong, True)
+    assert await storage.review_items("test", "u1", "q") == [due]
+    later = dataclasses.replace(due, box=2)
+    again = AnswerRecord(attempt.id, "q1", "a", True, T0)  # refused: q1 is answered
+    assert await storage.record_answer(again, finishes=True, review=later) == (wrong, False)
+    assert await storage.review_items("test", "u1", "q") == [due]
+    assert (await storage.get_attempt(attempt.id)).status is AttemptStatus.ACTIVE
+    mastered = dataclasses.replace(due, question_id="q2", box=0)
+    await storage.record_answer(
+        AnswerRecord(attempt.id, "q2", "a", True, T0), finishes=True, review=mastered
+    )
+    assert await storage.review_items("test", "u1", "q") == [due]
+
+
+async def test_the_answer_state_is_what_the_separate_reads_return(any_storage):
+    storage = any_storage
+    await storage.set_language("test", "u1", "ru")
+    attempt, _ = await storage.create_attempt(new_attempt())
+    due = ReviewItem("test", "u1", "q", "q1", 1, T0)
+    first = AnswerRecord(attempt.id, "q1", "b", False, T0)
+    await storage.record_answer(first, finishes=False, review=due)
+    state = await storage.answer_state(attempt.id, "test", "u1")
+    assert state.attempt == await storage.get_attempt(attempt.id)
+    assert state.user == await storage.get_user("test", "u1")
+    assert state.answers == [first]
+    assert state.review == [due]
+    missing = await storage.answer_state(999_999, "test", "nobody")
+    assert (missing.attempt, missing.user, missing.answers, missing.review) == (None, None, [], [])
 
 
 async def test_a_failing_write_does_not_undo_others_in_the_same_batch(storage):

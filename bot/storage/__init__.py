@@ -3,6 +3,7 @@
 from bot.storage.base import Storage, StorageError
 from bot.storage.records import (
     AnswerRecord,
+    AnswerState,
     AttemptKind,
     AttemptRecord,
     AttemptStatus,
@@ -39,6 +40,7 @@ def storage_from_url(url: str) -> Storage:
 __all__ = [
     "SUPPORTED_SCHEMES",
     "AnswerRecord",
+    "AnswerState",
     "AttemptKind",
     "AttemptRecord",
     "AttemptStatus",

@@ -8,6 +8,7 @@ from datetime import datetime
 
 from bot.storage.records import (
     AnswerRecord,
+    AnswerState,
     AttemptRecord,
     AttemptStatus,
     AttemptSummary,
@@ -88,6 +89,19 @@ class Storage(abc.ABC):
         same transaction, only when it is stored: with ``finishes`` the attempt is marked
         completed, and ``review`` updates the question's review schedule (box 0 removes it).
         """
+
+    async def answer_state(self, attempt_id: int, platform: str, user_id: str) -> AnswerState:
+        """The attempt, the answering user, the attempt's answers and that user's review
+        schedule for its quiz. Backends override this to read it all in one round trip."""
+        attempt = await self.get_attempt(attempt_id)
+        if attempt is None:
+            return AnswerState(None, await self.get_user(platform, user_id), [], [])
+        return AnswerState(
+            attempt,
+            await self.get_user(platform, user_id),
+            await self.answers(attempt_id),
+            await self.review_items(platform, user_id, attempt.quiz_id),
+        )
 
     @abc.abstractmethod
     async def finish_attempt(self, attempt_id: int, status: AttemptStatus, at: datetime) -> bool:

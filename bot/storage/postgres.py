@@ -19,7 +19,7 @@ import asyncpg
 from bot.storage.base import OUTBOX_END, OUTBOX_REVEAL, OutboxEntry, Storage, StorageError
 from bot.storage.records import (
     AnswerRecord,
-    AttemptKind,
+    AnswerState,
     AttemptRecord,
     AttemptStatus,
     AttemptSummary,
@@ -31,124 +31,18 @@ from bot.storage.records import (
     RoundStatus,
     UserRecord,
 )
+from bot.storage.rows import (
+    answer_from,
+    attempt_from,
+    review_item_from,
+    round_answer_from,
+    round_from,
+    user_from,
+)
+from bot.storage.schema import migrations
 
-# Forward migrations, one per schema version, matching the SQLite backend's versions.
-MIGRATIONS: list[str] = [
-    """
-    CREATE TABLE users (
-        platform TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        display_name TEXT,
-        language TEXT,
-        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-        PRIMARY KEY (platform, user_id)
-    );
-    CREATE TABLE attempts (
-        id BIGSERIAL PRIMARY KEY,
-        platform TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        chat_id TEXT,
-        quiz_id TEXT NOT NULL,
-        question_order TEXT NOT NULL,
-        option_order TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('active', 'completed', 'abandoned')),
-        started_at TIMESTAMPTZ NOT NULL,
-        updated_at TIMESTAMPTZ NOT NULL,
-        finished_at TIMESTAMPTZ,
-        FOREIGN KEY (platform, user_id) REFERENCES users (platform, user_id)
-    );
-    CREATE UNIQUE INDEX one_active_attempt_per_quiz
-        ON attempts (platform, user_id, quiz_id) WHERE status = 'active';
-    CREATE INDEX attempts_by_user ON attempts (platform, user_id, updated_at);
-    CREATE TABLE answers (
-        seq BIGSERIAL,
-        attempt_id BIGINT NOT NULL REFERENCES attempts (id) ON DELETE CASCADE,
-        question_id TEXT NOT NULL,
-        option_id TEXT NOT NULL,
-        correct BOOLEAN NOT NULL,
-        answered_at TIMESTAMPTZ NOT NULL,
-        PRIMARY KEY (attempt_id, question_id)
-    );
-    """,
-    """
-    CREATE TABLE kv (
-        scope TEXT NOT NULL,
-        key TEXT NOT NULL,
-        value TEXT NOT NULL,
-        updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-        PRIMARY KEY (scope, key)
-    );
-    """,
-    """
-    ALTER TABLE attempts ADD COLUMN kind TEXT NOT NULL DEFAULT 'quiz';
-    DROP INDEX one_active_attempt_per_quiz;
-    CREATE UNIQUE INDEX one_active_attempt_per_quiz_and_kind
-        ON attempts (platform, user_id, quiz_id, kind) WHERE status = 'active';
-    CREATE TABLE review_items (
-        platform TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        quiz_id TEXT NOT NULL,
-        question_id TEXT NOT NULL,
-        box INTEGER NOT NULL CHECK (box > 0),
-        due_at TIMESTAMPTZ NOT NULL,
-        PRIMARY KEY (platform, user_id, quiz_id, question_id)
-    );
-    """,
-    """
-    CREATE TABLE rounds (
-        id BIGSERIAL PRIMARY KEY,
-        platform TEXT NOT NULL,
-        chat_id TEXT NOT NULL,
-        quiz_id TEXT NOT NULL,
-        starter_id TEXT NOT NULL,
-        language TEXT NOT NULL,
-        question_order TEXT NOT NULL,
-        option_order TEXT NOT NULL,
-        time_limit_seconds INTEGER NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('active', 'finished', 'stopped')),
-        current INTEGER NOT NULL,
-        question_started_at TIMESTAMPTZ NOT NULL,
-        deadline TIMESTAMPTZ NOT NULL,
-        started_at TIMESTAMPTZ NOT NULL,
-        finished_at TIMESTAMPTZ
-    );
-    CREATE UNIQUE INDEX one_active_round_per_chat ON rounds (platform, chat_id)
-        WHERE status = 'active';
-    CREATE INDEX rounds_by_deadline ON rounds (deadline) WHERE status = 'active';
-    CREATE TABLE round_answers (
-        round_id BIGINT NOT NULL REFERENCES rounds (id),
-        number INTEGER NOT NULL,
-        user_id TEXT NOT NULL,
-        display_name TEXT,
-        option_id TEXT NOT NULL,
-        correct BOOLEAN NOT NULL,
-        elapsed_ms INTEGER NOT NULL,
-        answered_at TIMESTAMPTZ NOT NULL,
-        PRIMARY KEY (round_id, number, user_id)
-    );
-    """,
-    # 5: replicas: who drives each round (a lease), and the posts rounds owe (an outbox).
-    """
-    CREATE TABLE round_leases (
-        round_id BIGINT PRIMARY KEY REFERENCES rounds (id),
-        owner TEXT NOT NULL,
-        expires_at TIMESTAMPTZ NOT NULL
-    );
-    CREATE TABLE round_outbox (
-        id BIGSERIAL PRIMARY KEY,
-        round_id BIGINT NOT NULL REFERENCES rounds (id),
-        number INTEGER NOT NULL,
-        kind TEXT NOT NULL CHECK (kind IN ('reveal', 'end')),
-        platform TEXT NOT NULL,
-        chat_id TEXT NOT NULL,
-        created_at TIMESTAMPTZ NOT NULL,
-        sent_at TIMESTAMPTZ,
-        message_id TEXT,
-        UNIQUE (round_id, number, kind)
-    );
-    CREATE INDEX round_outbox_unsent ON round_outbox (platform, id) WHERE sent_at IS NULL;
-    """,
-]
+# Forward migrations, one per schema version, the same as the SQLite backend's.
+MIGRATIONS: list[str] = migrations("postgres")
 
 MIGRATION_LOCK = 0x5155495A
 CONNECTION_RETRIES = 3
@@ -198,73 +92,61 @@ def normalize_postgres_url(url: str) -> str:
     return url
 
 
-def _attempt(row: asyncpg.Record) -> AttemptRecord:
-    option_order = json.loads(row["option_order"])
-    return AttemptRecord(
-        id=row["id"],
-        platform=row["platform"],
-        user_id=row["user_id"],
-        chat_id=row["chat_id"],
-        quiz_id=row["quiz_id"],
-        question_order=tuple(json.loads(row["question_order"])),
-        option_order={k: tuple(v) for k, v in option_order.items()},
-        status=AttemptStatus(row["status"]),
-        started_at=row["started_at"],
-        updated_at=row["updated_at"],
-        finished_at=row["finished_at"],
-        kind=AttemptKind(row["kind"]),
-    )
-
-
-def _round(row: asyncpg.Record) -> RoundRecord:
-    option_order = json.loads(row["option_order"])
-    return RoundRecord(
-        id=row["id"],
-        platform=row["platform"],
-        chat_id=row["chat_id"],
-        quiz_id=row["quiz_id"],
-        starter_id=row["starter_id"],
-        language=row["language"],
-        question_order=tuple(json.loads(row["question_order"])),
-        option_order={k: tuple(v) for k, v in option_order.items()},
-        time_limit_seconds=row["time_limit_seconds"],
-        status=RoundStatus(row["status"]),
-        current=row["current"],
-        question_started_at=row["question_started_at"],
-        deadline=row["deadline"],
-        started_at=row["started_at"],
-        finished_at=row["finished_at"],
-    )
-
-
-def _round_answer(row: asyncpg.Record) -> RoundAnswer:
-    return RoundAnswer(
-        round_id=row["round_id"],
-        number=row["number"],
-        user_id=row["user_id"],
-        display_name=row["display_name"],
-        option_id=row["option_id"],
-        correct=row["correct"],
-        elapsed_ms=row["elapsed_ms"],
-        answered_at=row["answered_at"],
-    )
-
-
-def _answer(row: asyncpg.Record) -> AnswerRecord:
-    return AnswerRecord(
-        attempt_id=row["attempt_id"],
-        question_id=row["question_id"],
-        option_id=row["option_id"],
-        correct=row["correct"],
-        answered_at=row["answered_at"],
-    )
-
-
 UPSERT_USER = (
-    "INSERT INTO users (platform, user_id, display_name) VALUES ($1, $2, $3) "
+    "INSERT INTO users (platform, user_id, display_name, created_at) "
+    "VALUES ($1, $2, $3, now()) "
     "ON CONFLICT (platform, user_id) DO UPDATE SET "
     "display_name = COALESCE(EXCLUDED.display_name, users.display_name)"
 )
+
+
+# Insert an answer and, only if it was inserted, update its attempt and review schedule; or
+# return the answer already stored. $8 (box) is NULL without a review update, 0 to remove it.
+RECORD_ANSWER = """
+WITH ins AS (
+    INSERT INTO answers (attempt_id, question_id, option_id, correct, answered_at, seq)
+    VALUES ($1, $2, $3, $4, $5, (SELECT count(*) FROM answers WHERE attempt_id = $1))
+    ON CONFLICT (attempt_id, question_id) DO NOTHING
+    RETURNING *
+), attempt AS (
+    UPDATE attempts SET updated_at = $5, status = $6, finished_at = COALESCE($7, finished_at)
+    WHERE id = $1 AND status = 'active' AND EXISTS (SELECT 1 FROM ins)
+), forget AS (
+    DELETE FROM review_items
+    WHERE $8::int <= 0 AND platform = $9 AND user_id = $10 AND quiz_id = $11
+        AND question_id = $2 AND EXISTS (SELECT 1 FROM ins)
+), schedule AS (
+    INSERT INTO review_items (platform, user_id, quiz_id, question_id, box, due_at)
+    SELECT $9::text, $10::text, $11::text, $2, $8, $12::timestamptz
+    WHERE $8::int > 0 AND EXISTS (SELECT 1 FROM ins)
+    ON CONFLICT (platform, user_id, quiz_id, question_id)
+    DO UPDATE SET box = EXCLUDED.box, due_at = EXCLUDED.due_at
+)
+SELECT ins.*, true AS inserted FROM ins
+UNION ALL
+SELECT answers.*, false AS inserted FROM answers
+WHERE attempt_id = $1 AND question_id = $2 AND NOT EXISTS (SELECT 1 FROM ins)
+"""
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """Return a connection to the pool as it is (asyncpg still rolls back an open
+    transaction first). This backend sets no session state (no SET, LISTEN, cursors or
+    session advisory locks), so asyncpg's default reset query would be one more round trip
+    per query for nothing."""
+
+
+# Everything answering reads first, as JSON, in one statement (one snapshot, one round trip).
+ANSWER_STATE = """
+SELECT
+    (SELECT to_jsonb(a) FROM attempts a WHERE a.id = $1) AS attempt,
+    (SELECT to_jsonb(u) FROM users u WHERE u.platform = $2 AND u.user_id = $3) AS "user",
+    (SELECT coalesce(jsonb_agg(s ORDER BY s.seq), '[]') FROM answers s
+        WHERE s.attempt_id = $1) AS answers,
+    (SELECT coalesce(jsonb_agg(r ORDER BY r.due_at, r.question_id), '[]') FROM review_items r
+        WHERE r.platform = $2 AND r.user_id = $3
+        AND r.quiz_id = (SELECT quiz_id FROM attempts WHERE id = $1)) AS review
+"""
 
 
 class PostgresStorage(Storage):
@@ -279,7 +161,7 @@ class PostgresStorage(Storage):
     async def open(self) -> None:
         try:
             self._pool = await asyncpg.create_pool(
-                self.url, min_size=self._min_size, max_size=self._max_size
+                self.url, min_size=self._min_size, max_size=self._max_size, reset=_keep_session
             )
         except (OSError, asyncpg.PostgresError) as exc:
             raise StorageError(f"cannot connect to PostgreSQL: {exc}") from None
@@ -337,7 +219,7 @@ class PostgresStorage(Storage):
         if not rows:
             return None
         row = rows[0]
-        return UserRecord(row["platform"], row["user_id"], row["display_name"], row["language"])
+        return user_from(row)
 
     @_retrying
     async def touch_user(self, platform: str, user_id: str, display_name: str | None) -> None:
@@ -375,7 +257,7 @@ class PostgresStorage(Storage):
                 new.kind.value,
             )
             if row is not None:
-                return _attempt(row), True
+                return attempt_from(row), True
             existing = await conn.fetchrow(
                 "SELECT * FROM attempts WHERE platform = $1 AND user_id = $2 AND quiz_id = $3 "
                 "AND kind = $4 AND status = 'active'",
@@ -386,12 +268,25 @@ class PostgresStorage(Storage):
             )
             if existing is None:  # finished between the two statements: try once more
                 raise StorageError("the attempt changed while it was being created; retry")
-            return _attempt(existing), False
+            return attempt_from(existing), False
+
+    @_retrying
+    async def answer_state(self, attempt_id: int, platform: str, user_id: str) -> AnswerState:
+        rows = await self._fetch(ANSWER_STATE, attempt_id, platform, user_id)
+        row = rows[0]
+        attempt = json.loads(row["attempt"]) if row["attempt"] else None
+        user = json.loads(row["user"]) if row["user"] else None
+        return AnswerState(
+            attempt_from(attempt) if attempt else None,
+            user_from(user) if user else None,
+            [answer_from(a) for a in json.loads(row["answers"])],
+            [review_item_from(r) for r in json.loads(row["review"])],
+        )
 
     @_retrying
     async def get_attempt(self, attempt_id: int) -> AttemptRecord | None:
         rows = await self._fetch("SELECT * FROM attempts WHERE id = $1", attempt_id)
-        return _attempt(rows[0]) if rows else None
+        return attempt_from(rows[0]) if rows else None
 
     @_retrying
     async def active_attempts(self, platform: str, user_id: str) -> list[AttemptRecord]:
@@ -401,49 +296,48 @@ class PostgresStorage(Storage):
             platform,
             user_id,
         )
-        return [_attempt(r) for r in rows]
+        return [attempt_from(r) for r in rows]
 
     @_retrying
     async def answers(self, attempt_id: int) -> list[AnswerRecord]:
         rows = await self._fetch(
             "SELECT * FROM answers WHERE attempt_id = $1 ORDER BY seq", attempt_id
         )
-        return [_answer(r) for r in rows]
+        return [answer_from(r) for r in rows]
 
     @_retrying
     async def record_answer(
         self, answer: AnswerRecord, *, finishes: bool, review: ReviewItem | None = None
     ) -> tuple[AnswerRecord, bool]:
-        async with self.pool.acquire() as conn, conn.transaction():
-            inserted = await conn.fetchrow(
-                "INSERT INTO answers (attempt_id, question_id, option_id, correct, answered_at) "
-                "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (attempt_id, question_id) DO NOTHING "
-                "RETURNING *",
+        async with self.pool.acquire() as conn:
+            # One statement, so one round trip and one implicit transaction: the attempt and
+            # review updates happen only if the insert did (EXISTS (SELECT 1 FROM ins)).
+            row = await conn.fetchrow(
+                RECORD_ANSWER,
                 answer.attempt_id,
                 answer.question_id,
                 answer.option_id,
                 answer.correct,
                 answer.answered_at,
+                "completed" if finishes else "active",
+                answer.answered_at if finishes else None,
+                review.box if review is not None else None,
+                review.platform if review is not None else None,
+                review.user_id if review is not None else None,
+                review.quiz_id if review is not None else None,
+                review.due_at if review is not None else None,
             )
-            if inserted is not None:
-                await conn.execute(
-                    "UPDATE attempts SET updated_at = $2, status = $3, "
-                    "finished_at = COALESCE($4, finished_at) WHERE id = $1 AND status = 'active'",
+            if row is None:
+                # Another transaction stored this question's answer after our statement's
+                # snapshot was taken (ON CONFLICT waited for it): read it now that it is there.
+                row = await conn.fetchrow(
+                    "SELECT *, false AS inserted FROM answers "
+                    "WHERE attempt_id = $1 AND question_id = $2",
                     answer.attempt_id,
-                    answer.answered_at,
-                    "completed" if finishes else "active",
-                    answer.answered_at if finishes else None,
+                    answer.question_id,
                 )
-                if review is not None:
-                    await _save_review(conn, review)
-                return _answer(inserted), True
-            existing = await conn.fetchrow(
-                "SELECT * FROM answers WHERE attempt_id = $1 AND question_id = $2",
-                answer.attempt_id,
-                answer.question_id,
-            )
-            assert existing is not None
-            return _answer(existing), False
+            assert row is not None
+            return answer_from(row), bool(row["inserted"])
 
     @_retrying
     async def finish_attempt(self, attempt_id: int, status: AttemptStatus, at: datetime) -> bool:
@@ -468,7 +362,7 @@ class PostgresStorage(Storage):
             user_id,
         )
         return [
-            AttemptSummary(_attempt(r), int(r["answered"]), int(r["right_count"])) for r in rows
+            AttemptSummary(attempt_from(r), int(r["answered"]), int(r["right_count"])) for r in rows
         ]
 
     @_retrying
@@ -476,7 +370,7 @@ class PostgresStorage(Storage):
         rows = await self._fetch(
             "SELECT * FROM attempts WHERE $1::text IS NULL OR quiz_id = $1 ORDER BY id", quiz_id
         )
-        return [_attempt(r) for r in rows]
+        return [attempt_from(r) for r in rows]
 
     @_retrying
     async def answers_for_quiz(self, quiz_id: str | None) -> list[AnswerRecord]:
@@ -485,7 +379,7 @@ class PostgresStorage(Storage):
             "WHERE $1::text IS NULL OR a.quiz_id = $1 ORDER BY s.attempt_id, s.seq",
             quiz_id,
         )
-        return [_answer(r) for r in rows]
+        return [answer_from(r) for r in rows]
 
     @_retrying
     async def review_items(
@@ -498,12 +392,7 @@ class PostgresStorage(Storage):
             user_id,
             quiz_id,
         )
-        return [
-            ReviewItem(
-                r["platform"], r["user_id"], r["quiz_id"], r["question_id"], r["box"], r["due_at"]
-            )
-            for r in rows
-        ]
+        return [review_item_from(r) for r in rows]
 
     @_retrying
     async def quiz_summaries(self, quiz_id: str) -> list[AttemptSummary]:
@@ -515,7 +404,7 @@ class PostgresStorage(Storage):
             quiz_id,
         )
         return [
-            AttemptSummary(_attempt(r), int(r["answered"]), int(r["right_count"])) for r in rows
+            AttemptSummary(attempt_from(r), int(r["answered"]), int(r["right_count"])) for r in rows
         ]
 
     @_retrying
@@ -539,7 +428,7 @@ class PostgresStorage(Storage):
                 new.started_at + timedelta(seconds=new.time_limit_seconds),
             )
             if row is not None:
-                return _round(row), True
+                return round_from(row), True
             existing = await conn.fetchrow(
                 "SELECT * FROM rounds WHERE platform = $1 AND chat_id = $2 AND status = 'active'",
                 new.platform,
@@ -547,12 +436,12 @@ class PostgresStorage(Storage):
             )
             if existing is None:
                 raise StorageError("the chat's round changed while starting; retry")
-            return _round(existing), False
+            return round_from(existing), False
 
     @_retrying
     async def get_round(self, round_id: int) -> RoundRecord | None:
         rows = await self._fetch("SELECT * FROM rounds WHERE id = $1", round_id)
-        return _round(rows[0]) if rows else None
+        return round_from(rows[0]) if rows else None
 
     @_retrying
     async def active_round(self, platform: str, chat_id: str) -> RoundRecord | None:
@@ -561,7 +450,7 @@ class PostgresStorage(Storage):
             platform,
             chat_id,
         )
-        return _round(rows[0]) if rows else None
+        return round_from(rows[0]) if rows else None
 
     @_retrying
     async def rounds_due(self, now: datetime) -> list[RoundRecord]:
@@ -569,7 +458,7 @@ class PostgresStorage(Storage):
             "SELECT * FROM rounds WHERE status = 'active' AND deadline <= $1 ORDER BY deadline",
             now,
         )
-        return [_round(r) for r in rows]
+        return [round_from(r) for r in rows]
 
     @_retrying
     async def record_round_answer(self, answer: RoundAnswer) -> tuple[RoundAnswer, bool]:
@@ -598,7 +487,7 @@ class PostgresStorage(Storage):
                     answer.answered_at,
                 )
             if inserted is not None:
-                return _round_answer(inserted), True
+                return round_answer_from(inserted), True
             existing = await conn.fetchrow(
                 "SELECT * FROM round_answers WHERE round_id = $1 AND number = $2 AND user_id = $3",
                 answer.round_id,
@@ -607,7 +496,7 @@ class PostgresStorage(Storage):
             )
             if existing is None:
                 raise StorageError("the question is closed")
-            return _round_answer(existing), False
+            return round_answer_from(existing), False
 
     @_retrying
     async def round_answers(self, round_id: int) -> list[RoundAnswer]:
@@ -615,7 +504,7 @@ class PostgresStorage(Storage):
             "SELECT * FROM round_answers WHERE round_id = $1 ORDER BY number, answered_at",
             round_id,
         )
-        return [_round_answer(r) for r in rows]
+        return [round_answer_from(r) for r in rows]
 
     @_retrying
     async def advance_round(
@@ -659,7 +548,7 @@ class PostgresStorage(Storage):
                 await conn.execute("DELETE FROM kv WHERE scope = $1 AND key = $2", scope, key)
                 return
             await conn.execute(
-                "INSERT INTO kv (scope, key, value) VALUES ($1, $2, $3) "
+                "INSERT INTO kv (scope, key, value, updated_at) VALUES ($1, $2, $3, now()) "
                 "ON CONFLICT (scope, key) DO UPDATE SET value = EXCLUDED.value, "
                 "updated_at = now()",
                 scope,
@@ -782,25 +671,4 @@ def _outbox_entry(row: asyncpg.Record) -> OutboxEntry:
         created_at=row["created_at"],
         sent_at=row["sent_at"],
         message_id=row["message_id"],
-    )
-
-
-async def _save_review(
-    conn: asyncpg.pool.PoolConnectionProxy[asyncpg.Record], item: ReviewItem
-) -> None:
-    key = (item.platform, item.user_id, item.quiz_id, item.question_id)
-    if item.box <= 0:
-        await conn.execute(
-            "DELETE FROM review_items WHERE platform = $1 AND user_id = $2 AND quiz_id = $3 "
-            "AND question_id = $4",
-            *key,
-        )
-        return
-    await conn.execute(
-        "INSERT INTO review_items (platform, user_id, quiz_id, question_id, box, due_at) "
-        "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (platform, user_id, quiz_id, question_id) "
-        "DO UPDATE SET box = EXCLUDED.box, due_at = EXCLUDED.due_at",
-        *key,
-        item.box,
-        item.due_at,
     )

@@ -83,6 +83,16 @@ class AttemptSummary:
 
 
 @dataclass(frozen=True)
+class AnswerState:
+    """What answering a question in an attempt reads first, read together in one snapshot."""
+
+    attempt: AttemptRecord | None
+    user: UserRecord | None  # the answering user (not necessarily the attempt's owner)
+    answers: list[AnswerRecord]  # the attempt's, in the order given
+    review: list[ReviewItem]  # the answering user's schedule for the attempt's quiz
+
+
+@dataclass(frozen=True)
 class ReviewItem:
     """A question a user is due to practise again (Leitner box and due time)."""
 

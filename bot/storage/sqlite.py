@@ -10,20 +10,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
-import aiosqlite
-
 from bot.storage.base import OUTBOX_END, OUTBOX_REVEAL, OutboxEntry, Storage, StorageError
 from bot.storage.records import (
     AnswerRecord,
-    AttemptKind,
+    AnswerState,
     AttemptRecord,
     AttemptStatus,
     AttemptSummary,
@@ -35,134 +35,87 @@ from bot.storage.records import (
     RoundStatus,
     UserRecord,
 )
+from bot.storage.rows import (
+    answer_from,
+    attempt_from,
+    review_item_from,
+    round_answer_from,
+    round_from,
+    user_from,
+)
+from bot.storage.schema import migrations
 
 T = TypeVar("T")
-WriteOp = Callable[[aiosqlite.Connection], Awaitable[Any]]
+WriteOp = Callable[[sqlite3.Connection], Any]  # runs on the writer's thread
 
 # Forward migrations: MIGRATIONS[n] brings the schema from version n to n + 1.
-MIGRATIONS: list[str] = [
-    """
-    CREATE TABLE users (
-        platform TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        display_name TEXT,
-        language TEXT,
-        created_at TEXT NOT NULL,
-        PRIMARY KEY (platform, user_id)
-    );
-    CREATE TABLE attempts (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        platform TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        chat_id TEXT,
-        quiz_id TEXT NOT NULL,
-        question_order TEXT NOT NULL,
-        option_order TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('active', 'completed', 'abandoned')),
-        started_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        finished_at TEXT,
-        FOREIGN KEY (platform, user_id) REFERENCES users (platform, user_id)
-    );
-    CREATE UNIQUE INDEX one_active_attempt_per_quiz
-        ON attempts (platform, user_id, quiz_id) WHERE status = 'active';
-    CREATE INDEX attempts_by_user ON attempts (platform, user_id, updated_at);
-    CREATE TABLE answers (
-        attempt_id INTEGER NOT NULL REFERENCES attempts (id) ON DELETE CASCADE,
-        question_id TEXT NOT NULL,
-        option_id TEXT NOT NULL,
-        correct INTEGER NOT NULL CHECK (correct IN (0, 1)),
-        answered_at TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        PRIMARY KEY (attempt_id, question_id)
-    );
-    """,
-    # 2: small named values (chat preferences, poll links, command-sync fingerprints).
-    """
-    CREATE TABLE kv (
-        scope TEXT NOT NULL,
-        key TEXT NOT NULL,
-        value TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        PRIMARY KEY (scope, key)
-    );
-    """,
-    # 3: review attempts beside quiz attempts, and the spaced-repetition schedule.
-    """
-    ALTER TABLE attempts ADD COLUMN kind TEXT NOT NULL DEFAULT 'quiz';
-    DROP INDEX one_active_attempt_per_quiz;
-    CREATE UNIQUE INDEX one_active_attempt_per_quiz_and_kind
-        ON attempts (platform, user_id, quiz_id, kind) WHERE status = 'active';
-    CREATE TABLE review_items (
-        platform TEXT NOT NULL,
-        user_id TEXT NOT NULL,
-        quiz_id TEXT NOT NULL,
-        question_id TEXT NOT NULL,
-        box INTEGER NOT NULL CHECK (box > 0),
-        due_at TEXT NOT NULL,
-        PRIMARY KEY (platform, user_id, quiz_id, question_id)
-    );
-    """,
-    # 4: group rounds.
-    """
-    CREATE TABLE rounds (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        platform TEXT NOT NULL,
-        chat_id TEXT NOT NULL,
-        quiz_id TEXT NOT NULL,
-        starter_id TEXT NOT NULL,
-        language TEXT NOT NULL,
-        question_order TEXT NOT NULL,
-        option_order TEXT NOT NULL,
-        time_limit_seconds INTEGER NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('active', 'finished', 'stopped')),
-        current INTEGER NOT NULL,
-        question_started_at TEXT NOT NULL,
-        deadline TEXT NOT NULL,
-        started_at TEXT NOT NULL,
-        finished_at TEXT
-    );
-    CREATE UNIQUE INDEX one_active_round_per_chat ON rounds (platform, chat_id)
-        WHERE status = 'active';
-    CREATE INDEX rounds_by_deadline ON rounds (deadline) WHERE status = 'active';
-    CREATE TABLE round_answers (
-        round_id INTEGER NOT NULL REFERENCES rounds (id),
-        number INTEGER NOT NULL,
-        user_id TEXT NOT NULL,
-        display_name TEXT,
-        option_id TEXT NOT NULL,
-        correct INTEGER NOT NULL,
-        elapsed_ms INTEGER NOT NULL,
-        answered_at TEXT NOT NULL,
-        PRIMARY KEY (round_id, number, user_id)
-    );
-    """,
-    # 5: replicas: who drives each round (a lease), and the posts rounds owe (an outbox).
-    """
-    CREATE TABLE round_leases (
-        round_id INTEGER PRIMARY KEY REFERENCES rounds (id),
-        owner TEXT NOT NULL,
-        expires_at TEXT NOT NULL
-    );
-    CREATE TABLE round_outbox (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        round_id INTEGER NOT NULL REFERENCES rounds (id),
-        number INTEGER NOT NULL,
-        kind TEXT NOT NULL CHECK (kind IN ('reveal', 'end')),
-        platform TEXT NOT NULL,
-        chat_id TEXT NOT NULL,
-        created_at TEXT NOT NULL,
-        sent_at TEXT,
-        message_id TEXT,
-        UNIQUE (round_id, number, kind)
-    );
-    CREATE INDEX round_outbox_unsent ON round_outbox (platform, id) WHERE sent_at IS NULL;
-    """,
-]
+MIGRATIONS: list[str] = migrations("sqlite")
 
 BUSY_TIMEOUT_MS = 5000
 LOCK_RETRIES = 3  # whole-batch retries when another process holds the write lock too long
 MAX_BATCH = 512
+
+
+class _Connection:
+    """A sqlite3 connection that lives on its own thread; ``run`` calls a function there.
+
+    Every call is one hop to that thread and back, so a whole group commit (BEGIN, every
+    write, COMMIT) costs one hop instead of one per statement.
+    """
+
+    def __init__(self, path: str, busy_timeout_ms: int) -> None:
+        self.path = path
+        self.busy_timeout_ms = busy_timeout_ms
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
+        self.conn: sqlite3.Connection | None = None
+
+    async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._call, fn)
+
+    def _call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        if self.conn is None:
+            raise StorageError("the storage is not open")
+        return fn(self.conn)
+
+    async def open(self) -> None:
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._executor, self._open)
+
+    def _open(self) -> None:
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        if self.path != ":memory:":
+            conn.execute("PRAGMA journal_mode = WAL")
+            # FULL: a committed answer survives power loss too, not only a killed process.
+            conn.execute("PRAGMA synchronous = FULL")
+        self.conn = conn
+
+    async def close(self) -> None:
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._executor, self._close)
+        self._executor.shutdown(wait=True)
+
+    def _close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
+
+
+def _statements(script: str) -> list[str]:
+    """The complete SQL statements of a script (a ';' inside a literal does not split)."""
+    statements: list[str] = []
+    start = 0
+    for end, char in enumerate(script):
+        if char == ";" and sqlite3.complete_statement(script[start : end + 1]):
+            if script[start:end].strip():
+                statements.append(script[start : end + 1].strip())
+            start = end + 1
+    if script[start:].strip():
+        raise ValueError(f"incomplete SQL statement: {script[start:].strip()[:60]!r}")
+    return statements
 
 
 def _ts(value: datetime) -> str:
@@ -171,68 +124,6 @@ def _ts(value: datetime) -> str:
 
 def _dt(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
-
-
-def _attempt(row: sqlite3.Row) -> AttemptRecord:
-    option_order = json.loads(row["option_order"])
-    return AttemptRecord(
-        id=row["id"],
-        platform=row["platform"],
-        user_id=row["user_id"],
-        chat_id=row["chat_id"],
-        quiz_id=row["quiz_id"],
-        question_order=tuple(json.loads(row["question_order"])),
-        option_order={k: tuple(v) for k, v in option_order.items()},
-        status=AttemptStatus(row["status"]),
-        started_at=datetime.fromisoformat(row["started_at"]),
-        updated_at=datetime.fromisoformat(row["updated_at"]),
-        finished_at=_dt(row["finished_at"]),
-        kind=AttemptKind(row["kind"]),
-    )
-
-
-def _round(row: sqlite3.Row) -> RoundRecord:
-    option_order = json.loads(row["option_order"])
-    return RoundRecord(
-        id=row["id"],
-        platform=row["platform"],
-        chat_id=row["chat_id"],
-        quiz_id=row["quiz_id"],
-        starter_id=row["starter_id"],
-        language=row["language"],
-        question_order=tuple(json.loads(row["question_order"])),
-        option_order={k: tuple(v) for k, v in option_order.items()},
-        time_limit_seconds=row["time_limit_seconds"],
-        status=RoundStatus(row["status"]),
-        current=row["current"],
-        question_started_at=datetime.fromisoformat(row["question_started_at"]),
-        deadline=datetime.fromisoformat(row["deadline"]),
-        started_at=datetime.fromisoformat(row["started_at"]),
-        finished_at=_dt(row["finished_at"]),
-    )
-
-
-def _round_answer(row: sqlite3.Row) -> RoundAnswer:
-    return RoundAnswer(
-        round_id=row["round_id"],
-        number=row["number"],
-        user_id=row["user_id"],
-        display_name=row["display_name"],
-        option_id=row["option_id"],
-        correct=bool(row["correct"]),
-        elapsed_ms=row["elapsed_ms"],
-        answered_at=datetime.fromisoformat(row["answered_at"]),
-    )
-
-
-def _answer(row: sqlite3.Row) -> AnswerRecord:
-    return AnswerRecord(
-        attempt_id=row["attempt_id"],
-        question_id=row["question_id"],
-        option_id=row["option_id"],
-        correct=bool(row["correct"]),
-        answered_at=datetime.fromisoformat(row["answered_at"]),
-    )
 
 
 def sqlite_path_from_url(url: str) -> str:
@@ -252,59 +143,29 @@ class SQLiteStorage(Storage):
     def __init__(self, path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
         self.path = str(path)
         self.busy_timeout_ms = busy_timeout_ms
-        self._writer: aiosqlite.Connection | None = None
-        self._reader: aiosqlite.Connection | None = None
+        self._writer: _Connection | None = None
+        self._reader: _Connection | None = None
         self._queue: asyncio.Queue[tuple[WriteOp, asyncio.Future[Any]] | None] = asyncio.Queue()
         self._writer_task: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         if self.path != ":memory:":
             _create_private_file(Path(self.path))
-        self._writer = await self._connect()
+        self._writer = _Connection(self.path, self.busy_timeout_ms)
         try:
-            await self._migrate(self._writer)
+            await self._writer.open()
+            await self._writer.run(_migrate)
         except BaseException:
             await self._writer.close()
             self._writer = None
             raise
         # :memory: databases are private to a connection, so reads share the writer there.
-        self._reader = self._writer if self.path == ":memory:" else await self._connect()
+        if self.path == ":memory:":
+            self._reader = self._writer
+        else:
+            self._reader = _Connection(self.path, self.busy_timeout_ms)
+            await self._reader.open()
         self._writer_task = asyncio.create_task(self._write_loop(), name="sqlite-writer")
-
-    async def _connect(self) -> aiosqlite.Connection:
-        conn = await aiosqlite.connect(self.path, isolation_level=None)
-        conn.row_factory = sqlite3.Row
-        await conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
-        await conn.execute("PRAGMA foreign_keys = ON")
-        if self.path != ":memory:":
-            await conn.execute("PRAGMA journal_mode = WAL")
-            # FULL: a committed answer survives power loss too, not only a killed process.
-            await conn.execute("PRAGMA synchronous = FULL")
-        return conn
-
-    async def _migrate(self, conn: aiosqlite.Connection) -> None:
-        await conn.execute("BEGIN IMMEDIATE")
-        try:
-            await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
-            async with conn.execute("SELECT version FROM schema_version") as cur:
-                row = await cur.fetchone()
-            version = row[0] if row else 0
-            if row is None:
-                await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
-            if version > len(MIGRATIONS):
-                raise StorageError(
-                    f"the database is at schema version {version}, newer than this program "
-                    f"knows ({len(MIGRATIONS)}); upgrade quizbot"
-                )
-            for number in range(version, len(MIGRATIONS)):
-                for statement in MIGRATIONS[number].split(";"):
-                    if statement.strip():
-                        await conn.execute(statement)
-                await conn.execute("UPDATE schema_version SET version = ?", (number + 1,))
-            await conn.execute("COMMIT")
-        except BaseException:
-            await conn.execute("ROLLBACK")
-            raise
 
     async def close(self) -> None:
         if self._writer_task is not None:
@@ -320,6 +181,7 @@ class SQLiteStorage(Storage):
     # -- group commit ---------------------------------------------------------------------
 
     async def _write(self, op: WriteOp) -> Any:
+        """Queue ``op`` (run on the writer's thread) and return its result after the commit."""
         if self._writer_task is None or self._writer_task.done():
             raise StorageError("the storage is not open")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -346,14 +208,13 @@ class SQLiteStorage(Storage):
                 return
 
     async def _run_batch(
-        self, conn: aiosqlite.Connection, batch: list[tuple[WriteOp, asyncio.Future[Any]]]
+        self, conn: _Connection, batch: list[tuple[WriteOp, asyncio.Future[Any]]]
     ) -> None:
+        ops = [op for op, _ in batch]
         for attempt in range(LOCK_RETRIES + 1):
             try:
-                results = await self._try_batch(conn, batch)
+                results = await conn.run(functools.partial(_try_batch, ops))
             except sqlite3.OperationalError as exc:
-                with contextlib.suppress(sqlite3.Error):
-                    await conn.execute("ROLLBACK")
                 locked = "locked" in str(exc) or "busy" in str(exc)
                 if locked and attempt < LOCK_RETRIES:
                     await asyncio.sleep(0.05 * 2**attempt)  # nothing was written: run it again
@@ -361,11 +222,9 @@ class SQLiteStorage(Storage):
                 self._fail(batch, exc)
                 return
             except Exception as exc:
-                with contextlib.suppress(sqlite3.Error):
-                    await conn.execute("ROLLBACK")
                 self._fail(batch, exc)
                 return
-            for future, ok, value in results:
+            for (_, future), (ok, value) in zip(batch, results, strict=True):
                 if future.done():
                     continue
                 if ok:
@@ -380,40 +239,18 @@ class SQLiteStorage(Storage):
             if not future.done():
                 future.set_exception(failure)
 
-    async def _try_batch(
-        self, conn: aiosqlite.Connection, batch: list[tuple[WriteOp, asyncio.Future[Any]]]
-    ) -> list[tuple[asyncio.Future[Any], bool, Any]]:
-        """Run every write in one transaction, each in its own savepoint, and commit."""
-        results: list[tuple[asyncio.Future[Any], bool, Any]] = []
-        await conn.execute("BEGIN IMMEDIATE")
-        for op, future in batch:
-            await conn.execute("SAVEPOINT op")
-            try:
-                value = await op(conn)
-            except (sqlite3.IntegrityError, StorageError) as exc:  # this write alone fails
-                await conn.execute("ROLLBACK TO op")
-                await conn.execute("RELEASE op")
-                error = exc if isinstance(exc, StorageError) else StorageError(str(exc))
-                results.append((future, False, error))
-            else:
-                await conn.execute("RELEASE op")
-                results.append((future, True, value))
-        await conn.execute("COMMIT")
-        return results
-
     # -- reads ----------------------------------------------------------------------------
 
-    def _read_conn(self) -> aiosqlite.Connection:
+    def _read_conn(self) -> _Connection:
         if self._reader is None:
             raise StorageError("the storage is not open")
         return self._reader
 
     async def _fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        # One step, in aiosqlite's thread: a statement left open between execute() and fetch
+        # One step, in the reader's thread: a statement left open between execute() and fetch
         # (while hundreds of reads interleave) keeps the reader on an old snapshot, and a
         # confirmed answer would look unanswered to the very next read.
-        rows = await self._read_conn().execute_fetchall(sql, params)
-        return list(rows)
+        return await self._read_conn().run(lambda conn: conn.execute(sql, params).fetchall())
 
     async def schema_version(self) -> int:
         rows = await self._fetchall("SELECT version FROM schema_version")
@@ -435,11 +272,40 @@ class SQLiteStorage(Storage):
         if not rows:
             return None
         row = rows[0]
-        return UserRecord(row["platform"], row["user_id"], row["display_name"], row["language"])
+        return user_from(row)
+
+    async def answer_state(self, attempt_id: int, platform: str, user_id: str) -> AnswerState:
+        def read(conn: sqlite3.Connection) -> AnswerState:
+            conn.execute("BEGIN")  # one snapshot for the four reads
+            try:
+                row = conn.execute("SELECT * FROM attempts WHERE id = ?", (attempt_id,)).fetchone()
+                user = conn.execute(
+                    "SELECT * FROM users WHERE platform = ? AND user_id = ?", (platform, user_id)
+                ).fetchone()
+                if row is None:
+                    return AnswerState(None, user_from(user) if user else None, [], [])
+                answers = conn.execute(
+                    "SELECT * FROM answers WHERE attempt_id = ? ORDER BY seq", (attempt_id,)
+                ).fetchall()
+                review = conn.execute(
+                    "SELECT * FROM review_items WHERE platform = ? AND user_id = ? "
+                    "AND quiz_id = ? ORDER BY due_at, quiz_id, question_id",
+                    (platform, user_id, row["quiz_id"]),
+                ).fetchall()
+            finally:
+                conn.execute("COMMIT")
+            return AnswerState(
+                attempt_from(row),
+                user_from(user) if user else None,
+                [answer_from(r) for r in answers],
+                [review_item_from(r) for r in review],
+            )
+
+        return await self._read_conn().run(read)
 
     async def get_attempt(self, attempt_id: int) -> AttemptRecord | None:
         rows = await self._fetchall("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
-        return _attempt(rows[0]) if rows else None
+        return attempt_from(rows[0]) if rows else None
 
     async def active_attempts(self, platform: str, user_id: str) -> list[AttemptRecord]:
         rows = await self._fetchall(
@@ -447,13 +313,13 @@ class SQLiteStorage(Storage):
             "ORDER BY updated_at DESC, id DESC",
             (platform, user_id),
         )
-        return [_attempt(r) for r in rows]
+        return [attempt_from(r) for r in rows]
 
     async def answers(self, attempt_id: int) -> list[AnswerRecord]:
         rows = await self._fetchall(
             "SELECT * FROM answers WHERE attempt_id = ? ORDER BY seq", (attempt_id,)
         )
-        return [_answer(r) for r in rows]
+        return [answer_from(r) for r in rows]
 
     async def attempt_summaries(self, platform: str, user_id: str) -> list[AttemptSummary]:
         rows = await self._fetchall(
@@ -462,7 +328,7 @@ class SQLiteStorage(Storage):
             "WHERE a.platform = ? AND a.user_id = ? GROUP BY a.id ORDER BY a.id",
             (platform, user_id),
         )
-        return [AttemptSummary(_attempt(r), int(r["answered"]), int(r["right"])) for r in rows]
+        return [AttemptSummary(attempt_from(r), int(r["answered"]), int(r["right"])) for r in rows]
 
     async def get_value(self, scope: str, key: str) -> str | None:
         rows = await self._fetchall(
@@ -474,7 +340,7 @@ class SQLiteStorage(Storage):
         rows = await self._fetchall(
             "SELECT * FROM attempts WHERE ? IS NULL OR quiz_id = ? ORDER BY id", (quiz_id, quiz_id)
         )
-        return [_attempt(r) for r in rows]
+        return [attempt_from(r) for r in rows]
 
     async def answers_for_quiz(self, quiz_id: str | None) -> list[AnswerRecord]:
         rows = await self._fetchall(
@@ -482,7 +348,7 @@ class SQLiteStorage(Storage):
             "WHERE ? IS NULL OR a.quiz_id = ? ORDER BY s.attempt_id, s.seq",
             (quiz_id, quiz_id),
         )
-        return [_answer(r) for r in rows]
+        return [answer_from(r) for r in rows]
 
     async def review_items(
         self, platform: str, user_id: str, quiz_id: str | None = None
@@ -492,17 +358,7 @@ class SQLiteStorage(Storage):
             "AND (? IS NULL OR quiz_id = ?) ORDER BY due_at, quiz_id, question_id",
             (platform, user_id, quiz_id, quiz_id),
         )
-        return [
-            ReviewItem(
-                r["platform"],
-                r["user_id"],
-                r["quiz_id"],
-                r["question_id"],
-                r["box"],
-                datetime.fromisoformat(r["due_at"]),
-            )
-            for r in rows
-        ]
+        return [review_item_from(r) for r in rows]
 
     async def quiz_summaries(self, quiz_id: str) -> list[AttemptSummary]:
         rows = await self._fetchall(
@@ -511,45 +367,45 @@ class SQLiteStorage(Storage):
             "WHERE a.quiz_id = ? GROUP BY a.id ORDER BY a.id",
             (quiz_id,),
         )
-        return [AttemptSummary(_attempt(r), int(r["answered"]), int(r["right"])) for r in rows]
+        return [AttemptSummary(attempt_from(r), int(r["answered"]), int(r["right"])) for r in rows]
 
     async def get_round(self, round_id: int) -> RoundRecord | None:
         rows = await self._fetchall("SELECT * FROM rounds WHERE id = ?", (round_id,))
-        return _round(rows[0]) if rows else None
+        return round_from(rows[0]) if rows else None
 
     async def active_round(self, platform: str, chat_id: str) -> RoundRecord | None:
         rows = await self._fetchall(
             "SELECT * FROM rounds WHERE platform = ? AND chat_id = ? AND status = 'active'",
             (platform, chat_id),
         )
-        return _round(rows[0]) if rows else None
+        return round_from(rows[0]) if rows else None
 
     async def rounds_due(self, now: datetime) -> list[RoundRecord]:
         rows = await self._fetchall(
             "SELECT * FROM rounds WHERE status = 'active' AND deadline <= ? ORDER BY deadline",
             (_ts(now),),
         )
-        return [_round(r) for r in rows]
+        return [round_from(r) for r in rows]
 
     async def round_answers(self, round_id: int) -> list[RoundAnswer]:
         rows = await self._fetchall(
             "SELECT * FROM round_answers WHERE round_id = ? ORDER BY number, answered_at",
             (round_id,),
         )
-        return [_round_answer(r) for r in rows]
+        return [round_answer_from(r) for r in rows]
 
     # -- writes ---------------------------------------------------------------------------
 
     async def touch_user(self, platform: str, user_id: str, display_name: str | None) -> None:
-        async def op(conn: aiosqlite.Connection) -> None:
-            await _upsert_user(conn, platform, user_id, display_name)
+        def op(conn: sqlite3.Connection) -> None:
+            _upsert_user(conn, platform, user_id, display_name)
 
         await self._write(op)
 
     async def set_language(self, platform: str, user_id: str, language: str | None) -> None:
-        async def op(conn: aiosqlite.Connection) -> None:
-            await _upsert_user(conn, platform, user_id, None)
-            await conn.execute(
+        def op(conn: sqlite3.Connection) -> None:
+            _upsert_user(conn, platform, user_id, None)
+            conn.execute(
                 "UPDATE users SET language = ? WHERE platform = ? AND user_id = ?",
                 (language, platform, user_id),
             )
@@ -557,19 +413,19 @@ class SQLiteStorage(Storage):
         await self._write(op)
 
     async def create_attempt(self, new: NewAttempt) -> tuple[AttemptRecord, bool]:
-        async def op(conn: aiosqlite.Connection) -> tuple[AttemptRecord, bool]:
-            await _upsert_user(conn, new.platform, new.user_id, None)
+        def op(conn: sqlite3.Connection) -> tuple[AttemptRecord, bool]:
+            _upsert_user(conn, new.platform, new.user_id, None)
             select = (
                 "SELECT * FROM attempts WHERE platform = ? AND user_id = ? AND quiz_id = ? "
                 "AND kind = ? AND status = 'active'"
             )
             key = (new.platform, new.user_id, new.quiz_id, new.kind.value)
-            async with conn.execute(select, key) as cur:
-                existing = await cur.fetchone()
+            cur = conn.execute(select, key)
+            existing = cur.fetchone()
             if existing is not None:
-                return _attempt(existing), False
+                return attempt_from(existing), False
             started = _ts(new.started_at)
-            async with conn.execute(
+            cur = conn.execute(
                 "INSERT INTO attempts (platform, user_id, chat_id, quiz_id, question_order, "
                 "option_order, status, started_at, updated_at, kind) "
                 "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?) RETURNING *",
@@ -584,10 +440,10 @@ class SQLiteStorage(Storage):
                     started,
                     new.kind.value,
                 ),
-            ) as cur:
-                row = await cur.fetchone()
+            )
+            row = cur.fetchone()
             assert row is not None
-            return _attempt(row), True
+            return attempt_from(row), True
 
         result: tuple[AttemptRecord, bool] = await self._write(op)
         return result
@@ -595,9 +451,9 @@ class SQLiteStorage(Storage):
     async def record_answer(
         self, answer: AnswerRecord, *, finishes: bool, review: ReviewItem | None = None
     ) -> tuple[AnswerRecord, bool]:
-        async def op(conn: aiosqlite.Connection) -> tuple[AnswerRecord, bool]:
+        def op(conn: sqlite3.Connection) -> tuple[AnswerRecord, bool]:
             at = _ts(answer.answered_at)
-            async with conn.execute(
+            cur = conn.execute(
                 "INSERT INTO answers (attempt_id, question_id, option_id, correct, answered_at, "
                 "seq) VALUES (?, ?, ?, ?, ?, (SELECT COUNT(*) FROM answers WHERE attempt_id = ?))"
                 " ON CONFLICT (attempt_id, question_id) DO NOTHING",
@@ -609,36 +465,36 @@ class SQLiteStorage(Storage):
                     at,
                     answer.attempt_id,
                 ),
-            ) as cur:
-                inserted = cur.rowcount == 1
+            )
+            inserted = cur.rowcount == 1
             if inserted:
                 finished_at = at if finishes else None
                 status = "completed" if finishes else "active"
-                await conn.execute(
+                conn.execute(
                     "UPDATE attempts SET updated_at = ?, status = ?, "
                     "finished_at = COALESCE(?, finished_at) WHERE id = ? AND status = 'active'",
                     (at, status, finished_at, answer.attempt_id),
                 )
                 if review is not None:
-                    await _save_review(conn, review)
+                    _save_review(conn, review)
                 return answer, True
-            async with conn.execute(
+            cur = conn.execute(
                 "SELECT * FROM answers WHERE attempt_id = ? AND question_id = ?",
                 (answer.attempt_id, answer.question_id),
-            ) as cur:
-                row = await cur.fetchone()
+            )
+            row = cur.fetchone()
             assert row is not None
-            return _answer(row), False
+            return answer_from(row), False
 
         stored: tuple[AnswerRecord, bool] = await self._write(op)
         return stored
 
     async def set_value(self, scope: str, key: str, value: str | None) -> None:
-        async def op(conn: aiosqlite.Connection) -> None:
+        def op(conn: sqlite3.Connection) -> None:
             if value is None:
-                await conn.execute("DELETE FROM kv WHERE scope = ? AND key = ?", (scope, key))
+                conn.execute("DELETE FROM kv WHERE scope = ? AND key = ?", (scope, key))
                 return
-            await conn.execute(
+            conn.execute(
                 "INSERT INTO kv (scope, key, value, updated_at) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (scope, key) DO UPDATE SET value = excluded.value, "
                 "updated_at = excluded.updated_at",
@@ -648,17 +504,17 @@ class SQLiteStorage(Storage):
         await self._write(op)
 
     async def create_round(self, new: NewRound) -> tuple[RoundRecord, bool]:
-        async def op(conn: aiosqlite.Connection) -> tuple[RoundRecord, bool]:
-            async with conn.execute(
+        def op(conn: sqlite3.Connection) -> tuple[RoundRecord, bool]:
+            cur = conn.execute(
                 "SELECT * FROM rounds WHERE platform = ? AND chat_id = ? AND status = 'active'",
                 (new.platform, new.chat_id),
-            ) as cur:
-                existing = await cur.fetchone()
+            )
+            existing = cur.fetchone()
             if existing is not None:
-                return _round(existing), False
+                return round_from(existing), False
             started = _ts(new.started_at)
             deadline = _ts(new.started_at + timedelta(seconds=new.time_limit_seconds))
-            async with conn.execute(
+            cur = conn.execute(
                 "INSERT INTO rounds (platform, chat_id, quiz_id, starter_id, language, "
                 "question_order, option_order, time_limit_seconds, status, current, "
                 "question_started_at, deadline, started_at) "
@@ -676,17 +532,17 @@ class SQLiteStorage(Storage):
                     deadline,
                     started,
                 ),
-            ) as cur:
-                row = await cur.fetchone()
+            )
+            row = cur.fetchone()
             assert row is not None
-            return _round(row), True
+            return round_from(row), True
 
         result: tuple[RoundRecord, bool] = await self._write(op)
         return result
 
     async def record_round_answer(self, answer: RoundAnswer) -> tuple[RoundAnswer, bool]:
-        async def op(conn: aiosqlite.Connection) -> tuple[RoundAnswer, bool]:
-            async with conn.execute(
+        def op(conn: sqlite3.Connection) -> tuple[RoundAnswer, bool]:
+            cur = conn.execute(
                 "INSERT INTO round_answers (round_id, number, user_id, display_name, option_id, "
                 "correct, elapsed_ms, answered_at) "
                 "SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM rounds WHERE id = ? "
@@ -704,17 +560,17 @@ class SQLiteStorage(Storage):
                     answer.round_id,
                     answer.number,
                 ),
-            ) as cur:
-                if cur.rowcount == 1:
-                    return answer, True
-            async with conn.execute(
+            )
+            if cur.rowcount == 1:
+                return answer, True
+            cur = conn.execute(
                 "SELECT * FROM round_answers WHERE round_id = ? AND number = ? AND user_id = ?",
                 (answer.round_id, answer.number, answer.user_id),
-            ) as cur:
-                row = await cur.fetchone()
+            )
+            row = cur.fetchone()
             if row is None:
                 raise StorageError("the question is closed")
-            return _round_answer(row), False
+            return round_answer_from(row), False
 
         result: tuple[RoundAnswer, bool] = await self._write(op)
         return result
@@ -722,13 +578,13 @@ class SQLiteStorage(Storage):
     async def advance_round(
         self, round_id: int, number: int, started_at: datetime, deadline: datetime
     ) -> bool:
-        async def op(conn: aiosqlite.Connection) -> bool:
-            async with conn.execute(
+        def op(conn: sqlite3.Connection) -> bool:
+            cur = conn.execute(
                 "UPDATE rounds SET current = current + 1, question_started_at = ?, deadline = ? "
                 "WHERE id = ? AND status = 'active' AND current = ?",
                 (_ts(started_at), _ts(deadline), round_id, number),
-            ) as cur:
-                return cur.rowcount == 1
+            )
+            return cur.rowcount == 1
 
         moved: bool = await self._write(op)
         return moved
@@ -736,25 +592,25 @@ class SQLiteStorage(Storage):
     async def end_round(
         self, round_id: int, status: RoundStatus, at: datetime, number: int | None = None
     ) -> bool:
-        async def op(conn: aiosqlite.Connection) -> bool:
-            async with conn.execute(
+        def op(conn: sqlite3.Connection) -> bool:
+            cur = conn.execute(
                 "UPDATE rounds SET status = ?, finished_at = ? "
                 "WHERE id = ? AND status = 'active' AND (? IS NULL OR current = ?)",
                 (status.value, _ts(at), round_id, number, number),
-            ) as cur:
-                return cur.rowcount == 1
+            )
+            return cur.rowcount == 1
 
         ended: bool = await self._write(op)
         return ended
 
     async def finish_attempt(self, attempt_id: int, status: AttemptStatus, at: datetime) -> bool:
-        async def op(conn: aiosqlite.Connection) -> bool:
-            async with conn.execute(
+        def op(conn: sqlite3.Connection) -> bool:
+            cur = conn.execute(
                 "UPDATE attempts SET status = ?, finished_at = ?, updated_at = ? "
                 "WHERE id = ? AND status = 'active'",
                 (status.value, _ts(at), _ts(at), attempt_id),
-            ) as cur:
-                return cur.rowcount == 1
+            )
+            return cur.rowcount == 1
 
         changed: bool = await self._write(op)
         return changed
@@ -762,22 +618,22 @@ class SQLiteStorage(Storage):
     # == replicas: round leases and the round outbox =========================================
 
     async def claim_round(self, round_id: int, owner: str, now: datetime, until: datetime) -> bool:
-        async def op(conn: aiosqlite.Connection) -> bool:
-            async with conn.execute(
+        def op(conn: sqlite3.Connection) -> bool:
+            cur = conn.execute(
                 "INSERT INTO round_leases (round_id, owner, expires_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (round_id) DO UPDATE SET owner = excluded.owner, "
                 "expires_at = excluded.expires_at "
                 "WHERE round_leases.owner = excluded.owner OR round_leases.expires_at <= ?",
                 (round_id, owner, _ts(until), _ts(now)),
-            ) as cur:
-                return cur.rowcount == 1
+            )
+            return cur.rowcount == 1
 
         granted: bool = await self._write(op)
         return granted
 
     async def release_round(self, round_id: int, owner: str) -> None:
-        async def op(conn: aiosqlite.Connection) -> None:
-            await conn.execute(
+        def op(conn: sqlite3.Connection) -> None:
+            conn.execute(
                 "DELETE FROM round_leases WHERE round_id = ? AND owner = ?", (round_id, owner)
             )
 
@@ -797,7 +653,7 @@ class SQLiteStorage(Storage):
         next_opens: datetime | None,
         next_deadline: datetime | None,
     ) -> bool:
-        async def op(conn: aiosqlite.Connection) -> bool:
+        def op(conn: sqlite3.Connection) -> bool:
             if next_opens is None:
                 sql = (
                     "UPDATE rounds SET status = 'finished', finished_at = ? "
@@ -811,12 +667,11 @@ class SQLiteStorage(Storage):
                     "deadline = ? WHERE id = ? AND status = 'active' AND current = ?"
                 )
                 params = (_ts(next_opens), _ts(next_deadline), round_id, number)
-            async with conn.execute(sql, params) as cur:
-                if cur.rowcount != 1:
-                    return False
+            if conn.execute(sql, params).rowcount != 1:
+                return False
             kinds = [OUTBOX_REVEAL] if next_opens is not None else [OUTBOX_REVEAL, OUTBOX_END]
             for kind in kinds:
-                await conn.execute(
+                conn.execute(
                     "INSERT INTO round_outbox (round_id, number, kind, platform, chat_id, "
                     "created_at) SELECT id, ?, ?, platform, chat_id, ? FROM rounds WHERE id = ?",
                     (number, kind, _ts(at), round_id),
@@ -835,13 +690,13 @@ class SQLiteStorage(Storage):
         return [_outbox_entry(r) for r in rows]
 
     async def mark_outbox_sent(self, entry_id: int, at: datetime, message_id: str | None) -> bool:
-        async def op(conn: aiosqlite.Connection) -> bool:
-            async with conn.execute(
+        def op(conn: sqlite3.Connection) -> bool:
+            cur = conn.execute(
                 "UPDATE round_outbox SET sent_at = ?, message_id = ? "
                 "WHERE id = ? AND sent_at IS NULL",
                 (_ts(at), message_id, entry_id),
-            ) as cur:
-                return cur.rowcount == 1
+            )
+            return cur.rowcount == 1
 
         marked: bool = await self._write(op)
         return marked
@@ -867,21 +722,75 @@ def _outbox_entry(row: sqlite3.Row) -> OutboxEntry:
     )
 
 
-async def _save_review(conn: aiosqlite.Connection, item: ReviewItem) -> None:
+def _save_review(conn: sqlite3.Connection, item: ReviewItem) -> None:
     key = (item.platform, item.user_id, item.quiz_id, item.question_id)
     if item.box <= 0:
-        await conn.execute(
+        conn.execute(
             "DELETE FROM review_items WHERE platform = ? AND user_id = ? AND quiz_id = ? "
             "AND question_id = ?",
             key,
         )
         return
-    await conn.execute(
+    conn.execute(
         "INSERT INTO review_items (platform, user_id, quiz_id, question_id, box, due_at) "
         "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (platform, user_id, quiz_id, question_id) "
         "DO UPDATE SET box = excluded.box, due_at = excluded.due_at",
         (*key, item.box, _ts(item.due_at)),
     )
+
+
+def _try_batch(ops: list[WriteOp], conn: sqlite3.Connection) -> list[tuple[bool, Any]]:
+    """Run every write in one transaction, each in its own savepoint, and commit.
+
+    Runs on the writer's thread, all of it in one call. On any error other than one write's
+    own failure the transaction is rolled back and the error raised: nothing was written.
+    """
+    results: list[tuple[bool, Any]] = []
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for op in ops:
+            conn.execute("SAVEPOINT op")
+            try:
+                value = op(conn)
+            except (sqlite3.IntegrityError, StorageError) as exc:  # this write alone fails
+                conn.execute("ROLLBACK TO op")
+                conn.execute("RELEASE op")
+                error = exc if isinstance(exc, StorageError) else StorageError(str(exc))
+                results.append((False, error))
+            else:
+                conn.execute("RELEASE op")
+                results.append((True, value))
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
+    return results
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Bring the schema up to date in one transaction (replicas' opens serialize on it)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
+        row = conn.execute("SELECT version FROM schema_version").fetchone()
+        version = row[0] if row else 0
+        if row is None:
+            conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+        if version > len(MIGRATIONS):
+            raise StorageError(
+                f"the database is at schema version {version}, newer than this program "
+                f"knows ({len(MIGRATIONS)}); upgrade quizbot"
+            )
+        for number in range(version, len(MIGRATIONS)):
+            for statement in _statements(MIGRATIONS[number]):
+                conn.execute(statement)
+            conn.execute("UPDATE schema_version SET version = ?", (number + 1,))
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
 
 
 def _create_private_file(path: Path) -> None:
@@ -891,10 +800,10 @@ def _create_private_file(path: Path) -> None:
         os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
 
 
-async def _upsert_user(
-    conn: aiosqlite.Connection, platform: str, user_id: str, display_name: str | None
+def _upsert_user(
+    conn: sqlite3.Connection, platform: str, user_id: str, display_name: str | None
 ) -> None:
-    await conn.execute(
+    conn.execute(
         "INSERT INTO users (platform, user_id, display_name, created_at) VALUES (?, ?, ?, ?) "
         "ON CONFLICT (platform, user_id) DO UPDATE SET "
         "display_name = COALESCE(excluded.display_name, users.display_name)",

@@ -1,0 +1,189 @@
+"""The database schema, written once for both backends.
+
+``MIGRATIONS[n]`` brings a database from schema version n to n + 1. Each is one SQL script
+with placeholders for the few types the dialects spell differently (``{id}``, ``{ref}``,
+``{time}``, ``{bool}``, ``{true}``/``{false}``), rendered by :func:`migrations`. A migration
+that cannot be written the same way for both (SQLite cannot alter a column) is a mapping
+from dialect to script. ``tests/test_schema_parity.py`` checks that both migrated schemas
+have the same tables, columns, nullability, keys and indexes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal
+
+Dialect = Literal["sqlite", "postgres"]
+
+TYPES: Mapping[Dialect, Mapping[str, str]] = {
+    "sqlite": {
+        "id": "INTEGER PRIMARY KEY AUTOINCREMENT",
+        "ref": "INTEGER",
+        "time": "TEXT",  # ISO 8601 with microseconds, always UTC: sorts as time does
+        "bool": "INTEGER",
+        "true": "1",
+        "false": "0",
+    },
+    "postgres": {
+        "id": "BIGSERIAL PRIMARY KEY",
+        "ref": "BIGINT",
+        "time": "TIMESTAMPTZ",
+        "bool": "BOOLEAN",
+        "true": "TRUE",
+        "false": "FALSE",
+    },
+}
+
+MIGRATIONS: list[str | Mapping[Dialect, str]] = [
+    # 1: users, their quiz attempts and answers.
+    """
+    CREATE TABLE users (
+        platform TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        display_name TEXT,
+        language TEXT,
+        created_at {time} NOT NULL,
+        PRIMARY KEY (platform, user_id)
+    );
+    CREATE TABLE attempts (
+        id {id},
+        platform TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        chat_id TEXT,
+        quiz_id TEXT NOT NULL,
+        question_order TEXT NOT NULL,
+        option_order TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('active', 'completed', 'abandoned')),
+        started_at {time} NOT NULL,
+        updated_at {time} NOT NULL,
+        finished_at {time},
+        FOREIGN KEY (platform, user_id) REFERENCES users (platform, user_id)
+    );
+    CREATE UNIQUE INDEX one_active_attempt_per_quiz
+        ON attempts (platform, user_id, quiz_id) WHERE status = 'active';
+    CREATE INDEX attempts_by_user ON attempts (platform, user_id, updated_at);
+    CREATE TABLE answers (
+        attempt_id {ref} NOT NULL REFERENCES attempts (id) ON DELETE CASCADE,
+        question_id TEXT NOT NULL,
+        option_id TEXT NOT NULL,
+        correct {bool} NOT NULL CHECK (correct IN ({false}, {true})),
+        answered_at {time} NOT NULL,
+        seq INTEGER NOT NULL,
+        PRIMARY KEY (attempt_id, question_id)
+    );
+    """,
+    # 2: small named values (chat preferences, poll links, command-sync fingerprints).
+    """
+    CREATE TABLE kv (
+        scope TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        updated_at {time} NOT NULL,
+        PRIMARY KEY (scope, key)
+    );
+    """,
+    # 3: review attempts beside quiz attempts, and the spaced-repetition schedule.
+    """
+    ALTER TABLE attempts ADD COLUMN kind TEXT NOT NULL DEFAULT 'quiz';
+    DROP INDEX one_active_attempt_per_quiz;
+    CREATE UNIQUE INDEX one_active_attempt_per_quiz_and_kind
+        ON attempts (platform, user_id, quiz_id, kind) WHERE status = 'active';
+    CREATE TABLE review_items (
+        platform TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        quiz_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        box INTEGER NOT NULL CHECK (box > 0),
+        due_at {time} NOT NULL,
+        PRIMARY KEY (platform, user_id, quiz_id, question_id)
+    );
+    """,
+    # 4: group rounds.
+    """
+    CREATE TABLE rounds (
+        id {id},
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        quiz_id TEXT NOT NULL,
+        starter_id TEXT NOT NULL,
+        language TEXT NOT NULL,
+        question_order TEXT NOT NULL,
+        option_order TEXT NOT NULL,
+        time_limit_seconds INTEGER NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('active', 'finished', 'stopped')),
+        current INTEGER NOT NULL,
+        question_started_at {time} NOT NULL,
+        deadline {time} NOT NULL,
+        started_at {time} NOT NULL,
+        finished_at {time}
+    );
+    CREATE UNIQUE INDEX one_active_round_per_chat ON rounds (platform, chat_id)
+        WHERE status = 'active';
+    CREATE INDEX rounds_by_deadline ON rounds (deadline) WHERE status = 'active';
+    CREATE TABLE round_answers (
+        round_id {ref} NOT NULL REFERENCES rounds (id),
+        number INTEGER NOT NULL,
+        user_id TEXT NOT NULL,
+        display_name TEXT,
+        option_id TEXT NOT NULL,
+        correct {bool} NOT NULL,
+        elapsed_ms INTEGER NOT NULL,
+        answered_at {time} NOT NULL,
+        PRIMARY KEY (round_id, number, user_id)
+    );
+    """,
+    # 5: bring databases made by the two hand-written schemas of versions 1-4 together.
+    # PostgreSQL's had defaults SQLite's lacked, and a global answer sequence where SQLite
+    # numbers each attempt's answers from 0. Fresh databases already match: a no-op there.
+    {
+        "sqlite": "",
+        "postgres": """
+        ALTER TABLE users ALTER COLUMN created_at DROP DEFAULT;
+        ALTER TABLE kv ALTER COLUMN updated_at DROP DEFAULT;
+        ALTER TABLE answers ALTER COLUMN seq DROP DEFAULT;
+        DROP SEQUENCE IF EXISTS answers_seq_seq;
+        ALTER TABLE answers ALTER COLUMN seq TYPE INTEGER;
+        UPDATE answers SET seq = numbered.n
+        FROM (
+            SELECT attempt_id, question_id,
+                row_number() OVER (PARTITION BY attempt_id ORDER BY seq) - 1 AS n
+            FROM answers
+        ) AS numbered
+        WHERE answers.attempt_id = numbered.attempt_id
+            AND answers.question_id = numbered.question_id AND answers.seq <> numbered.n;
+        ALTER TABLE answers DROP CONSTRAINT IF EXISTS answers_correct_check;
+        ALTER TABLE answers ADD CONSTRAINT answers_correct_check
+            CHECK (correct IN (FALSE, TRUE));
+        """,
+    },
+    # 6: replicas: who drives each round (a lease), and the posts rounds owe (an outbox).
+    """
+    CREATE TABLE round_leases (
+        round_id {ref} PRIMARY KEY REFERENCES rounds (id),
+        owner TEXT NOT NULL,
+        expires_at {time} NOT NULL
+    );
+    CREATE TABLE round_outbox (
+        id {id},
+        round_id {ref} NOT NULL REFERENCES rounds (id),
+        number INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('reveal', 'end')),
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        created_at {time} NOT NULL,
+        sent_at {time},
+        message_id TEXT
+    );
+    CREATE UNIQUE INDEX round_outbox_once ON round_outbox (round_id, number, kind);
+    CREATE INDEX round_outbox_unsent ON round_outbox (platform, id) WHERE sent_at IS NULL;
+    """,
+]
+
+
+def migrations(dialect: Dialect) -> list[str]:
+    """Every migration's script for ``dialect``, placeholders filled in."""
+    rendered: list[str] = []
+    for migration in MIGRATIONS:
+        script = migration if isinstance(migration, str) else migration[dialect]
+        rendered.append(script.format_map(TYPES[dialect]))
+    return rendered

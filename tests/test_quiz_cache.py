@@ -1,0 +1,112 @@
+"""The cache of validated quiz files: a restart reuses it, and it is never served stale."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+
+from bot.catalog import QuizCatalog
+from bot.quiz_cache import default_cache_dir
+from tests.conftest import QUIZ_DIR, SEED_QUIZ
+
+
+@pytest.fixture
+def quizzes(tmp_path: Path) -> Path:
+    directory = tmp_path / "quizzes"
+    shutil.copytree(QUIZ_DIR, directory)
+    return directory
+
+
+def load(directory: Path, cache: Path) -> QuizCatalog:
+    catalog, report = QuizCatalog.from_paths([directory], cache_dir=cache)
+    assert report.errors == []
+    return catalog
+
+
+def test_a_restart_serves_every_quiz_from_the_cache_unchanged(quizzes, tmp_path):
+    uncached, _ = QuizCatalog.from_paths([quizzes], cache_dir=None)
+    first = load(quizzes, tmp_path / "cache")
+    again = load(quizzes, tmp_path / "cache")
+    files = len(list(quizzes.glob("*.yaml")))
+    assert (first.cache.misses, first.cache.hits) == (files, 0)
+    assert (again.cache.misses, again.cache.hits) == (0, files)
+    assert again.all() == uncached.all()
+    seed = again.get(SEED_QUIZ)
+    assert seed is not None and seed.question(seed.questions[0].id) == seed.questions[0]
+
+
+def test_an_edited_file_is_validated_again_even_with_same_size_and_mtime(quizzes, tmp_path):
+    path = quizzes / f"{SEED_QUIZ}.yaml"
+    load(quizzes, tmp_path / "cache")
+    before = path.stat()
+    text = path.read_text(encoding="utf-8")
+    title = load(quizzes, tmp_path / "cache").get(SEED_QUIZ).title.by_language["en"]
+    edited = text.replace(title, title[::-1], 1)
+    assert edited != text and len(edited.encode()) == len(text.encode())
+    path.write_text(edited, encoding="utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # an edit hiding its mtime
+    after = load(quizzes, tmp_path / "cache")
+    assert after.get(SEED_QUIZ).title.by_language["en"] == title[::-1]
+    assert after.cache.misses == 1
+
+
+def test_a_file_that_became_broken_is_reported_not_served_from_the_cache(quizzes, tmp_path):
+    load(quizzes, tmp_path / "cache")
+    (quizzes / f"{SEED_QUIZ}.yaml").write_text("title: [unclosed\n", encoding="utf-8")
+    catalog, report = QuizCatalog.from_paths([quizzes], cache_dir=tmp_path / "cache")
+    assert catalog.get(SEED_QUIZ) is None
+    assert [e.path for e in report.errors] == [str(quizzes / f"{SEED_QUIZ}.yaml")]
+    # The broken file's report is cached too, and reported again on the next start.
+    _, again = QuizCatalog.from_paths([quizzes], cache_dir=tmp_path / "cache")
+    assert again.errors == report.errors
+
+
+@pytest.mark.parametrize("damage", [b"", b"not a pickle", b"\x80\x05garbage"])
+def test_a_corrupt_cache_entry_is_ignored_and_rebuilt(quizzes, tmp_path, damage):
+    cache = tmp_path / "cache"
+    good = load(quizzes, cache).all()
+    entries = list(cache.glob("*.pickle"))
+    assert entries
+    for entry in entries:
+        entry.write_bytes(damage)
+    rebuilt = load(quizzes, cache)
+    assert rebuilt.all() == good
+    assert rebuilt.cache.misses == len(entries)
+    assert load(quizzes, cache).cache.hits == len(entries)
+
+
+def test_an_entry_written_for_another_file_is_not_used(quizzes, tmp_path):
+    cache = tmp_path / "cache"
+    load(quizzes, cache)
+    entries = sorted(cache.glob("*.pickle"))
+    assert len(entries) >= 2
+    swapped = [e.read_bytes() for e in entries]
+    for entry, data in zip(entries, swapped[1:] + swapped[:1], strict=True):
+        entry.write_bytes(data)
+    reloaded = load(quizzes, cache)
+    assert reloaded.cache.hits == 0
+    assert reloaded.all() == QuizCatalog.from_paths([quizzes], cache_dir=None)[0].all()
+
+
+def test_the_cache_directory_is_private_and_an_unwritable_one_is_skipped(quizzes, tmp_path):
+    cache = tmp_path / "cache"
+    load(quizzes, cache)
+    assert stat.S_IMODE(cache.stat().st_mode) == 0o700
+    blocked = tmp_path / "file-not-dir"
+    blocked.write_text("x", encoding="utf-8")
+    catalog = load(quizzes, blocked / "cache")  # cannot be created: loads without a cache
+    assert len(catalog) == len(list(quizzes.glob("*.yaml")))
+
+
+def test_the_cache_directory_comes_from_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("QUIZ_CACHE_DIR", str(tmp_path / "here"))
+    assert default_cache_dir() == tmp_path / "here"
+    monkeypatch.setenv("QUIZ_CACHE_DIR", "")
+    assert default_cache_dir() is None
+    monkeypatch.delenv("QUIZ_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert default_cache_dir() == tmp_path / "xdg" / "quizbot" / "quizzes"
