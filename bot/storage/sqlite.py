@@ -14,11 +14,12 @@ import functools
 import json
 import os
 import sqlite3
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
+
+import aiosqlite
 
 from bot.storage.base import OUTBOX_END, OUTBOX_REVEAL, OutboxEntry, Storage, StorageError
 from bot.storage.records import (
@@ -57,51 +58,45 @@ MAX_BATCH = 512
 
 
 class _Connection:
-    """A sqlite3 connection that lives on its own thread; ``run`` calls a function there.
+    """An aiosqlite connection; ``run`` calls a function with the sqlite3 connection on
+    aiosqlite's worker thread.
 
-    Every call is one hop to that thread and back, so a whole group commit (BEGIN, every
-    write, COMMIT) costs one hop instead of one per statement.
+    aiosqlite's public methods hop to that thread once per statement, so a group commit
+    (BEGIN, every write, COMMIT) would cost a hop per statement. ``run`` queues the whole
+    function as one item of aiosqlite's own queue (``Connection._execute``, the primitive its
+    public methods are built on; pinned by the version range in pyproject.toml): one hop.
     """
 
     def __init__(self, path: str, busy_timeout_ms: int) -> None:
         self.path = path
         self.busy_timeout_ms = busy_timeout_ms
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
-        self.conn: sqlite3.Connection | None = None
+        self._db: aiosqlite.Connection | None = None
 
     async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, self._call, fn)
-
-    def _call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        if self.conn is None:
+        if self._db is None:
             raise StorageError("the storage is not open")
-        return fn(self.conn)
+        db = self._db
+        # The one use of aiosqlite's internals, explained above.
+        execute: Callable[[Callable[[], T]], Awaitable[T]] = db._execute  # noqa: SLF001
+        return await execute(lambda: fn(db._conn))  # noqa: SLF001
 
     async def open(self) -> None:
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._executor, self._open)
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        self._db.row_factory = sqlite3.Row
+        await self.run(self._configure)
 
-    def _open(self) -> None:
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        conn.row_factory = sqlite3.Row
+    def _configure(self, conn: sqlite3.Connection) -> None:
         conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
         conn.execute("PRAGMA foreign_keys = ON")
         if self.path != ":memory:":
             conn.execute("PRAGMA journal_mode = WAL")
             # FULL: a committed answer survives power loss too, not only a killed process.
             conn.execute("PRAGMA synchronous = FULL")
-        self.conn = conn
 
     async def close(self) -> None:
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._executor, self._close)
-        self._executor.shutdown(wait=True)
-
-    def _close(self) -> None:
-        if self.conn is not None:
-            self.conn.close()
-            self.conn = None
+        if self._db is not None:
+            db, self._db = self._db, None
+            await db.close()
 
 
 def _statements(script: str) -> list[str]:
