@@ -6,10 +6,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from bot.quiz import Quiz
-from bot.quiz_cache import QuizCache, default_cache_dir
+from bot.quiz_cache import QuizCache
 from bot.quiz_loader import LoadReport, load_quizzes
-
-DEFAULT = object()  # from_paths' cache_dir: the default cache directory
 
 
 class QuizCatalog:
@@ -27,17 +25,14 @@ class QuizCatalog:
 
     @classmethod
     def from_paths(
-        cls, paths: Iterable[Path], *, cache_dir: Path | object | None = DEFAULT
+        cls, paths: Iterable[Path], *, cache_dir: Path | None = None
     ) -> tuple[QuizCatalog, LoadReport]:
         """Load every quiz file under ``paths``; broken files are left out and reported.
 
-        Validated files are cached in ``cache_dir`` (default: :func:`default_cache_dir`;
-        None: no cache), so an unchanged file is not parsed again on the next start.
+        Validated files are cached in ``cache_dir`` (None: no cache), so an unchanged file is
+        not parsed again on the next start.
         """
-        paths = tuple(paths)
-        directory = default_cache_dir() if cache_dir is DEFAULT else cache_dir
-        assert directory is None or isinstance(directory, Path)
-        catalog = cls(paths=paths, cache_dir=directory)
+        catalog = cls(paths=tuple(paths), cache_dir=cache_dir)
         report = catalog.reload()
         return catalog, report
 

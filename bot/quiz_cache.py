@@ -20,7 +20,7 @@ import logging
 import os
 import pickle
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -34,13 +34,13 @@ FORMAT = b"quizbot-quiz-cache-1"
 ENV_VAR = "QUIZ_CACHE_DIR"
 
 
-def default_cache_dir() -> Path | None:
-    """``$QUIZ_CACHE_DIR`` (empty: no cache), else ``$XDG_CACHE_HOME/quizbot/quizzes``,
-    else ``~/.cache/quizbot/quizzes``."""
-    configured = os.environ.get(ENV_VAR)
+def default_cache_dir(env: Mapping[str, str]) -> Path | None:
+    """The cache directory an environment asks for: ``$QUIZ_CACHE_DIR`` (empty: no cache),
+    else ``$XDG_CACHE_HOME/quizbot/quizzes``, else ``~/.cache/quizbot/quizzes``."""
+    configured = env.get(ENV_VAR)
     if configured is not None:
         return Path(configured) if configured.strip() else None
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    base = env.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     return Path(base) / "quizbot" / "quizzes"
 
 

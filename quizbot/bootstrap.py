@@ -36,7 +36,7 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
     warning = ephemeral_disk_warning(settings)
     if warning:
         log.warning(warning)
-    catalog, report = QuizCatalog.from_paths([settings.quiz_dir])
+    catalog, report = QuizCatalog.from_paths([settings.quiz_dir], cache_dir=settings.quiz_cache_dir)
     for problem in report.errors:
         log.error("quiz file skipped: %s", problem)
     storage = storage or storage_from_url(settings.database_url)

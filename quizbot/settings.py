@@ -8,6 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.quiz_cache import default_cache_dir
+
 DEFAULT_DATABASE_URL = "sqlite:///quizbot.db"
 TELEGRAM_TOKEN_PATTERN = re.compile(r"^\d{3,20}:[A-Za-z0-9_-]{30,60}$")
 
@@ -34,6 +36,7 @@ class Settings:
 
     database_url: str = DEFAULT_DATABASE_URL
     quiz_dir: Path = Path("quizzes")
+    quiz_cache_dir: Path | None = None  # validated quiz files (None: no cache)
     telegram_token: str | None = None
     telegram_api_base_url: str | None = None
     webhook_url: str | None = None
@@ -130,6 +133,7 @@ class Settings:
         return cls(
             database_url=database_url,
             quiz_dir=quiz_dir,
+            quiz_cache_dir=default_cache_dir(env),
             telegram_token=telegram_token,
             telegram_api_base_url=get("TELEGRAM_API_BASE_URL"),
             webhook_url=webhook_url,

@@ -11,6 +11,7 @@ import pytest
 
 from bot.catalog import QuizCatalog
 from bot.quiz_cache import default_cache_dir
+from quizbot.settings import Settings
 from tests.conftest import QUIZ_DIR, SEED_QUIZ
 
 
@@ -102,11 +103,12 @@ def test_the_cache_directory_is_private_and_an_unwritable_one_is_skipped(quizzes
     assert len(catalog) == len(list(quizzes.glob("*.yaml")))
 
 
-def test_the_cache_directory_comes_from_the_environment(monkeypatch, tmp_path):
-    monkeypatch.setenv("QUIZ_CACHE_DIR", str(tmp_path / "here"))
-    assert default_cache_dir() == tmp_path / "here"
-    monkeypatch.setenv("QUIZ_CACHE_DIR", "")
-    assert default_cache_dir() is None
-    monkeypatch.delenv("QUIZ_CACHE_DIR")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert default_cache_dir() == tmp_path / "xdg" / "quizbot" / "quizzes"
+def test_the_cache_directory_comes_from_the_environment(tmp_path):
+    here = tmp_path / "here"
+    assert default_cache_dir({"QUIZ_CACHE_DIR": str(here)}) == here
+    assert default_cache_dir({"QUIZ_CACHE_DIR": ""}) is None
+    xdg = {"XDG_CACHE_HOME": str(tmp_path / "xdg")}
+    assert default_cache_dir(xdg) == tmp_path / "xdg" / "quizbot" / "quizzes"
+    # Parsed once with the other settings, and what `quizbot run` and `play` load with.
+    settings = Settings.from_env({"QUIZ_CACHE_DIR": str(here), "QUIZ_DIR": str(QUIZ_DIR)})
+    assert settings.quiz_cache_dir == here
