@@ -34,6 +34,7 @@ from bot.storage.records import (
 from bot.storage.rows import (
     answer_from,
     attempt_from,
+    outbox_entry_from,
     review_item_from,
     round_answer_from,
     round_from,
@@ -638,7 +639,7 @@ class PostgresStorage(Storage):
             platform,
             round_id,
         )
-        return [_outbox_entry(r) for r in rows]
+        return [outbox_entry_from(r) for r in rows]
 
     @_retrying
     async def mark_outbox_sent(self, entry_id: int, at: datetime, message_id: str | None) -> bool:
@@ -657,18 +658,4 @@ class PostgresStorage(Storage):
         rows = await self._fetch(
             "SELECT * FROM round_outbox WHERE round_id = $1 ORDER BY id", round_id
         )
-        return [_outbox_entry(r) for r in rows]
-
-
-def _outbox_entry(row: asyncpg.Record) -> OutboxEntry:
-    return OutboxEntry(
-        id=row["id"],
-        round_id=row["round_id"],
-        number=row["number"],
-        kind=row["kind"],
-        platform=row["platform"],
-        chat_id=row["chat_id"],
-        created_at=row["created_at"],
-        sent_at=row["sent_at"],
-        message_id=row["message_id"],
-    )
+        return [outbox_entry_from(r) for r in rows]

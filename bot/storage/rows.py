@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Protocol
 
+from bot.storage.base import OutboxEntry
 from bot.storage.records import (
     AnswerRecord,
     AttemptKind,
@@ -114,4 +115,18 @@ def round_answer_from(row: Row) -> RoundAnswer:
         correct=bool(row["correct"]),
         elapsed_ms=row["elapsed_ms"],
         answered_at=timestamp(row["answered_at"]),
+    )
+
+
+def outbox_entry_from(row: Row) -> OutboxEntry:
+    return OutboxEntry(
+        id=row["id"],
+        round_id=row["round_id"],
+        number=row["number"],
+        kind=row["kind"],
+        platform=row["platform"],
+        chat_id=row["chat_id"],
+        created_at=timestamp(row["created_at"]),
+        sent_at=optional_timestamp(row["sent_at"]),
+        message_id=row["message_id"],
     )

@@ -39,6 +39,7 @@ from bot.storage.records import (
 from bot.storage.rows import (
     answer_from,
     attempt_from,
+    outbox_entry_from,
     review_item_from,
     round_answer_from,
     round_from,
@@ -682,7 +683,7 @@ class SQLiteStorage(Storage):
             "AND (? IS NULL OR round_id = ?) ORDER BY id",
             (platform, round_id, round_id),
         )
-        return [_outbox_entry(r) for r in rows]
+        return [outbox_entry_from(r) for r in rows]
 
     async def mark_outbox_sent(self, entry_id: int, at: datetime, message_id: str | None) -> bool:
         def op(conn: sqlite3.Connection) -> bool:
@@ -700,21 +701,7 @@ class SQLiteStorage(Storage):
         rows = await self._fetchall(
             "SELECT * FROM round_outbox WHERE round_id = ? ORDER BY id", (round_id,)
         )
-        return [_outbox_entry(r) for r in rows]
-
-
-def _outbox_entry(row: sqlite3.Row) -> OutboxEntry:
-    return OutboxEntry(
-        id=row["id"],
-        round_id=row["round_id"],
-        number=row["number"],
-        kind=row["kind"],
-        platform=row["platform"],
-        chat_id=row["chat_id"],
-        created_at=datetime.fromisoformat(row["created_at"]),
-        sent_at=_dt(row["sent_at"]),
-        message_id=row["message_id"],
-    )
+        return [outbox_entry_from(r) for r in rows]
 
 
 def _save_review(conn: sqlite3.Connection, item: ReviewItem) -> None:
