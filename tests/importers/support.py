@@ -51,28 +51,3 @@ def problems_by_line(result: ImportResult) -> dict[int, list[str]]:
     for problem in result.problems:
         found.setdefault(problem.line, []).append(problem.message)
     return found
-
-
-_TYPED_PROBE = """\
-default_language: en
-languages: [en]
-title: {en: Probe}
-questions:
-  - id: q1
-    kind: typed
-    text: {en: Capital of France?}
-    answers: {en: [Paris]}
-"""
-
-
-def typed_kind_supported() -> bool:
-    """Whether this checkout's loader knows typed-answer questions (another branch adds them)."""
-    return load_quiz_text(_TYPED_PROBE, "probe.yaml", "probe").errors == []
-
-
-def without_typed(result: ImportResult) -> ImportResult:
-    """``result`` minus its typed-answer questions, for a loader that does not know them yet."""
-    if typed_kind_supported():
-        return result
-    questions = [q for q in result.quiz["questions"] if q.get("kind") != "typed"]
-    return ImportResult({**result.quiz, "questions": questions}, result.problems)

@@ -12,14 +12,9 @@ from tests.importers.support import (
     line_of,
     problems_by_line,
     round_trip,
-    typed_kind_supported,
 )
 
 SAMPLE = SAMPLES / "red_trivia.yaml"
-TYPED = pytest.mark.skipif(
-    not typed_kind_supported(),
-    reason="this checkout's loader has no typed-answer kind yet (engineer typed adds it)",
-)
 QUESTIONS = [
     ("What is the capital of Australia?", ["Canberra"]),
     ("Who painted the Mona Lisa?", ["Leonardo da Vinci", "da Vinci", "Leonardo"]),
@@ -76,7 +71,6 @@ def test_skipped_items_repeats_and_dropped_answers_are_reported_with_their_lines
     }
 
 
-@TYPED
 def test_the_typed_import_validates() -> None:
     quiz = round_trip(import_quiz(SAMPLE, "red"))
     assert len(quiz.questions) == len(QUESTIONS)

@@ -8,15 +8,19 @@ skipping). ``RED_LISTS_DIR`` names the folder of ``*.yaml`` lists.
 from __future__ import annotations
 
 import os
+import random
 from pathlib import Path
 
 import pytest
 
+from bot.catalog import QuizCatalog
+from bot.engine import QuizEngine
 from bot.importers import ImportResult, dump_quiz_yaml, import_quiz, quiz_parts
 from bot.importers.base import normalize
 from bot.quiz_loader import load_quiz_text
+from bot.storage import SQLiteStorage
+from bot.views import AnswerOutcome, Participant
 from tests.conftest import ROOT
-from tests.importers.support import without_typed
 
 
 def _lists_dir() -> Path | None:
@@ -41,7 +45,7 @@ def test_the_real_lists_are_there_when_required() -> None:
 def _validated(result: ImportResult, path: Path) -> int:
     """Validate every part of the import; the number of questions the loader accepted."""
     accepted = 0
-    for part, _ in quiz_parts(without_typed(result).quiz):
+    for part, _ in quiz_parts(result.quiz):
         if not part["questions"]:
             continue
         report = load_quiz_text(dump_quiz_yaml(part), f"quizzes/{path.stem}.yaml", path.stem)
@@ -78,3 +82,34 @@ def test_a_real_list_imports_as_multiple_choice_that_validates(path: Path) -> No
         accepted = {normalize(a).replace(" ", "") for a in typed[question["text"]["en"]]}
         assert not {normalize(w).replace(" ", "") for w in wrong} & accepted
     assert _validated(result, path) >= len(choice)
+
+
+@pytest.mark.parametrize("path", LISTS, ids=[p.stem for p in LISTS])
+async def test_a_real_list_plays_to_the_end_with_its_own_answers(path: Path, tmp_path) -> None:
+    """Imported and written as `quizbot import` does, each list is served and played: the
+    first accepted spelling of every question counts as right, a wrong guess as wrong."""
+    part, _ = next(iter(quiz_parts(import_quiz(path, "red").quiz)))
+    (tmp_path / f"{path.stem}.yaml").write_text(dump_quiz_yaml(part), encoding="utf-8")
+    catalog, report = QuizCatalog.from_paths([tmp_path])
+    assert [str(e) for e in report.errors] == []
+    quiz = catalog.all()[0]
+    storage = SQLiteStorage(tmp_path / "play.db")
+    await storage.open()
+    try:
+        engine = QuizEngine(catalog, storage, rng=random.Random(0))
+        who = Participant("terminal", "player", "Player", "en")
+        started = await engine.start(who, quiz.id)
+        question = started.question
+        right = 0
+        while question is not None:
+            asked = quiz.question(question.question_id)
+            assert asked is not None and asked.answers is not None
+            guess = asked.answers.get("en")[0] if question.number % 2 else "zzqxzzqx"
+            feedback = await engine.answer_text(who, question.attempt_id, question.number, guess)
+            assert feedback.outcome is AnswerOutcome.ACCEPTED
+            assert feedback.correct == (question.number % 2 == 1), (question.text, guess)
+            right += feedback.correct
+            question = feedback.next_question
+        assert feedback.result is not None and feedback.result.correct == right
+    finally:
+        await storage.close()
