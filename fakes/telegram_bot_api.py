@@ -20,6 +20,7 @@ import math
 import re
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -281,9 +282,11 @@ class FakeBotApi:
         self.delays: dict[str, float] = {}  # method -> seconds before it is answered
         self.chat_admins: dict[int, dict[int, str]] = defaultdict(dict)  # chat -> user -> status
         self.photos: list[bytes] = []
-        # Telegram's per-group limit; tests that run time faster shrink the window to match.
+        # Telegram's per-group limit, over a window of ``stamp()`` seconds: tests on a virtual
+        # clock stamp calls with its time, so the window is a minute of that clock.
         self.group_limit = GROUP_LIMIT
         self.rate_window = 60.0
+        self.stamp: Callable[[], float] = time.monotonic  # when a call arrived (ApiCall.at)
         self._group_sends: dict[int, deque[float]] = defaultdict(deque)
         self._update_ids = itertools.count(1)
         self._message_ids: dict[int, itertools.count[int]] = {}
@@ -324,7 +327,9 @@ class FakeBotApi:
         params = await self._params(request)
         if method in self.delays:
             await asyncio.sleep(self.delays[method])
-        call = ApiCall(index=len(self.calls), method=method, params=params, ok=False)
+        call = ApiCall(
+            index=len(self.calls), method=method, params=params, ok=False, at=self.stamp()
+        )
         try:
             self._check_group_rate(method, params)
             if self.faults[method]:
@@ -369,7 +374,7 @@ class FakeBotApi:
         if method not in SENDING_METHODS or chat_id is None:
             return
         sent = self._group_sends[chat_id]
-        now = time.monotonic()
+        now = self.stamp()
         while sent and sent[0] <= now - self.rate_window:
             sent.popleft()
         if len(sent) >= self.group_limit:

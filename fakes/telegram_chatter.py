@@ -6,12 +6,8 @@ text is the right (or a wrong) answer according to the quiz file, press its butt
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import re
-import time
-from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.quiz import Question, Quiz
@@ -113,36 +109,6 @@ class Chatter:
         """Messages sent or changed in this chat since call index ``mark``."""
         methods = {"sendMessage", "sendPoll", "editMessageText", "editMessageReplyMarkup"}
         return [c for c in self.api.calls[mark:] if c.ok and c.method in methods and self._mine(c)]
-
-
-class ScaledClock:
-    """Engine time that runs ``speed`` times faster than real time, for tests of timers: the
-    adapter is given the same speed (RoundTiming.speed), so a 30 s question lasts 30 s of this
-    clock and 30 / speed real seconds. :meth:`frozen` stops it while a test does something
-    that must not depend on how fast the machine is (fifty members answering)."""
-
-    def __init__(self, speed: float, start: datetime | None = None) -> None:
-        self.speed = speed
-        self.start = start or datetime(2026, 1, 1, tzinfo=UTC)
-        self.origin = time.monotonic()
-        self._stopped_at: datetime | None = None
-
-    def __call__(self) -> datetime:
-        if self._stopped_at is not None:
-            return self._stopped_at
-        return self.start + timedelta(seconds=(time.monotonic() - self.origin) * self.speed)
-
-    @contextlib.contextmanager
-    def frozen(self) -> Iterator[None]:
-        """Time stands still inside the block, and goes on from there after it."""
-        stopped = self._stopped_at = self()
-        began = time.monotonic()
-        try:
-            yield
-        finally:
-            self._stopped_at = None
-            self.origin += time.monotonic() - began
-            assert abs((self() - stopped).total_seconds()) < 1
 
 
 def is_round_question(message: StoredMessage) -> bool:

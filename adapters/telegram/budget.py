@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from telegram.ext import AIORateLimiter
@@ -97,12 +97,21 @@ class ChatBudget:
             return 0.0
         return max(0.0, sent[over - 1] + self.window - self._clock())
 
-    async def take(self, chat_id: int) -> None:
-        """Take a slot for an essential send, waiting for one to free up when needed."""
+    async def take(
+        self, chat_id: int, sleep: Callable[[float], Awaitable[None]] | None = None
+    ) -> None:
+        """Take a slot for an essential send, waiting for one to free up when needed.
+
+        ``sleep(seconds)`` waits that many seconds of ``now()``: by default asyncio's timers
+        (at ``speed``); rounds wait on their own clock, which ``now()`` then follows too.
+        """
         # Slots free up with time, not with an event; another waiter may win the slot, so the
         # wait is re-checked after each sleep.
-        while (wait := self.wait_time(chat_id)) > 0:  # noqa: ASYNC110
-            await asyncio.sleep(wait / self._speed + 0.001)
+        while (wait := self.wait_time(chat_id)) > 0:
+            if sleep is None:
+                await asyncio.sleep(wait / self._speed + 0.001)
+            else:
+                await sleep(wait)
         self._take_ahead(chat_id)
 
 

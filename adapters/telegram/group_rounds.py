@@ -15,10 +15,12 @@ at most every ``edit_interval`` seconds, only when the text changes, and only wh
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import math
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, Message
@@ -57,7 +59,9 @@ class RoundTiming(round_driver.RoundTiming):
     """The pace of group rounds, in seconds.
 
     ``speed`` runs every timer of the adapter (and its rate limits) that many times faster than
-    real time; tests use it together with an engine clock that runs as fast.
+    real time, paired with an engine clock that runs as fast. Given a round clock (tests: a
+    ManualClock), rounds and their send budget run on that clock instead, and ``speed`` reaches
+    only PTB's own rate limiter, which runs on the event loop's time.
     """
 
     pause: float = 3.0  # between a reveal and the next question
@@ -128,9 +132,10 @@ class RoundRunner(RoundDriver[_Live]):
         question, chat_id = live.question, int(live.question.chat_id)
         live.with_body = round_live_fits(question)
         if not live.with_body:
-            await self._post(chat_id, paragraph(round_body(question), question.language))
+            body = paragraph(round_body(question), question.language)
+            await self._post(question.round_id, chat_id, body)
         text = self._text(live, answered, seconds_left)
-        message = await self._post(chat_id, text, round_keyboard(question))
+        message = await self._post(question.round_id, chat_id, text, round_keyboard(question))
         return None if message is None else message.message_id
 
     async def refresh(self, live: _Live, answered: int, seconds_left: float) -> bool:
@@ -154,10 +159,11 @@ class RoundRunner(RoundDriver[_Live]):
     async def post_reveal(self, reveal: RoundReveal, dedupe: str = "") -> int | None:
         # Telegram has no idempotency key: a post the outbox repeats after a crash between
         # Telegram's reply and marking it sent shows twice (at least once, never lost).
-        return _message_id(await self._post(int(reveal.chat_id), round_reveal(reveal)))
+        posted = await self._post(reveal.round_id, int(reveal.chat_id), round_reveal(reveal))
+        return _message_id(posted)
 
     async def post_end(self, end: RoundEnd, dedupe: str = "") -> int | None:
-        return _message_id(await self._post(int(end.chat_id), round_end(end)))
+        return _message_id(await self._post(end.round_id, int(end.chat_id), round_end(end)))
 
     def message_fields(self, live: _Live) -> dict[str, object]:
         # "s": the fingerprint of what it shows, so a restarted process never repeats it.
@@ -169,14 +175,20 @@ class RoundRunner(RoundDriver[_Live]):
     # -- sending -------------------------------------------------------------------------------
 
     async def _post(
-        self, chat_id: int, html: str, markup: InlineKeyboardMarkup | None = None
+        self, round_id: int, chat_id: int, html: str, markup: InlineKeyboardMarkup | None = None
     ) -> Message | None:
         """Send ``html`` (in several messages when too long; the keyboard on the last one),
-        each when the chat's budget has a slot."""
+        each when the chat's budget has a slot: waiting for one on the rounds' clock, as the
+        round's other timers do."""
+
+        async def wait(seconds: float) -> None:
+            until = self.clock() + timedelta(seconds=seconds)
+            await self._sleep_for(round_id, until, asyncio.Event())
+
         chunks = split_html(html)
         sent = None
         for index, chunk in enumerate(chunks):
-            await self.budget.take(chat_id)
+            await self.budget.take(chat_id, wait)
             sent = await self.bot.send_message(
                 chat_id,
                 chunk,

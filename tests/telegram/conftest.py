@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -11,10 +12,12 @@ import pytest
 from adapters.telegram import TelegramAdapter
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
+from bot.quiz import Quiz
+from bot.round_driver import ManualClock
 from bot.storage import SQLiteStorage
 from fakes.telegram_bot_api import TOKEN, FakeBotApi
 from quizbot.settings import Settings
-from tests.conftest import QUIZ_DIR, FakeClock
+from tests.conftest import QUIZ_DIR, SEED_QUIZ, FakeClock
 
 Launch = Callable[..., Awaitable[TelegramAdapter]]
 Reopen = Callable[[QuizCatalog], Awaitable[QuizEngine]]
@@ -51,6 +54,25 @@ async def launch(api: FakeBotApi, settings: Settings) -> AsyncIterator[Launch]:
     yield start
     for adapter in reversed(started):
         await adapter.stop()
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    """Time for group rounds: it moves only when a test advances it."""
+    return ManualClock(datetime(2026, 1, 1, tzinfo=UTC))
+
+
+@pytest.fixture
+def round_engine(catalog: QuizCatalog, storage: SQLiteStorage, clock: ManualClock) -> QuizEngine:
+    """An engine on the rounds' clock (give the adapter the same clock: ``round_clock``)."""
+    return QuizEngine(catalog, storage, clock=clock)
+
+
+@pytest.fixture
+def seed(catalog: QuizCatalog) -> Quiz:
+    quiz = catalog.get(SEED_QUIZ)
+    assert quiz is not None
+    return quiz
 
 
 @pytest.fixture

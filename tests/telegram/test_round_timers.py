@@ -1,21 +1,12 @@
-"""Group round timers on Telegram on a :class:`~bot.round_driver.ManualClock`: time moves only
-when the test says, as in the Discord tests, so no assertion depends on how fast the machine
-is. (The pacing against Telegram's per-minute limit is about real time and stays in
-``test_rounds.py``.)"""
+"""Group round timers on Telegram on a :class:`~bot.round_driver.ManualClock`: time runs out,
+the pause between questions, first answers, closing early, many members, restarts."""
 
 from __future__ import annotations
 
-import asyncio
 import re
-import time
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from adapters.telegram import TelegramAdapter
-from adapters.telegram.group_rounds import RoundTiming
 from adapters.telegram.texts import tt
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
@@ -27,59 +18,18 @@ from fakes.telegram_bot_api import FakeBotApi
 from fakes.telegram_chatter import Chatter, button_for, clean, find_question
 from tests.conftest import SEED_QUIZ
 from tests.telegram.conftest import Launch
-from tests.telegram.test_rounds import (
+from tests.telegram.rounds_harness import (
     GROUP_ID,
+    TIMING,
     TITLE,
     Room,
+    advance,
     count_line,
     member,
+    posted_since,
     scores,
+    settle,
 )
-
-TIMING = RoundTiming()  # real durations: the clock is virtual
-
-
-@pytest.fixture
-def clock() -> ManualClock:
-    return ManualClock(datetime(2026, 1, 1, tzinfo=UTC))
-
-
-@pytest.fixture
-def round_engine(catalog: QuizCatalog, storage: SQLiteStorage, clock: ManualClock) -> QuizEngine:
-    return QuizEngine(catalog, storage, clock=clock)
-
-
-@pytest.fixture
-def seed(catalog: QuizCatalog) -> Quiz:
-    quiz = catalog.get(SEED_QUIZ)
-    assert quiz is not None
-    return quiz
-
-
-async def settle(adapter: TelegramAdapter, seconds: float = 10.0) -> None:
-    """Wait until every round waits for the clock with nothing to do (its sends are done)."""
-    deadline = time.monotonic() + seconds
-    calm = 0
-    while calm < 2:  # twice in a row: nothing woke up in between
-        await asyncio.sleep(0.005)
-        calm = calm + 1 if adapter.rounds.settled() else 0
-        assert time.monotonic() < deadline, "the rounds did not settle"
-
-
-async def advance(adapter: TelegramAdapter, clock: ManualClock, seconds: float) -> None:
-    """Let what is due now happen, then ``seconds`` pass, and what falls due happen."""
-    await settle(adapter)
-    clock.advance(seconds)
-    await settle(adapter)
-
-
-def posted_since(api: FakeBotApi, mark: int) -> list[str]:
-    """The texts of the messages sent to the group since call ``mark``."""
-    return [
-        clean(api.message_of(c).text)
-        for c in api.calls_of("sendMessage", after=mark)
-        if int(c.params.get("chat_id", 0)) == GROUP_ID
-    ]
 
 
 async def test_time_up_closes_the_question_and_the_next_follows_after_the_pause(

@@ -1,184 +1,117 @@
-"""Group rounds on Telegram against Telegram's per-minute group limit, which is about real
-time: a whole round's pacing, and picking a round's quiz. (Timers, first answers and restarts
-run on a ManualClock in ``test_round_timers.py``; this module keeps what they share.)
+"""Group rounds on Telegram against Telegram's per-minute group limit: a whole round's pacing,
+and picking a round's quiz. (Timers, first answers and restarts: ``test_round_timers.py``.)
 
-Time runs SPEED times faster than real time: the engine's clock (:class:`ScaledClock`), the
-adapter's timers (``RoundTiming.speed``) and the fake server's per-minute window alike, so a
-30 s question takes 30 / SPEED real seconds. While members answer, engine time is frozen, so
-that how fast the machine handles their presses cannot decide whether they were in time.
+Time is a :class:`~bot.round_driver.ManualClock` shared by the engine, the adapter's rounds and
+send budget, and the fake server's per-minute window: it moves only when the test advances it,
+so how fast the machine is cannot decide whether members were in time or a minute was full.
 """
 
 from __future__ import annotations
 
-import copy
 import itertools
-import re
 from collections.abc import Callable
 from typing import Any
 
-import pytest
-
-from adapters.telegram.group_rounds import RoundTiming
+from adapters.telegram import TelegramAdapter
 from adapters.telegram.texts import tt
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.quiz import Quiz
-from bot.storage import SQLiteStorage
-from bot.views import LETTERS
-from fakes.telegram_bot_api import GROUP_LIMIT, ApiCall, FakeBotApi, StoredMessage
-from fakes.telegram_chatter import (
-    Chatter,
-    ScaledClock,
-    button_for,
-    chosen_option,
-    clean,
-    find_question,
-    is_round_question,
-    option_text,
-)
+from bot.round_driver import ManualClock
+from fakes.telegram_bot_api import GROUP_LIMIT, FakeBotApi
+from fakes.telegram_chatter import Chatter, button_for, clean, is_round_question
 from tests.conftest import SEED_QUIZ
 from tests.telegram.conftest import Launch
+from tests.telegram.rounds_harness import (
+    GROUP_ID,
+    TIMING,
+    TITLE,
+    Room,
+    advance,
+    member,
+    on_the_clock,
+    scores,
+    settle,
+)
 
-pytestmark = pytest.mark.slow  # rounds run on sped-up real time
-
-SPEED = 40.0
-TIMING = RoundTiming(speed=SPEED)
-GROUP_ID = -1001234
-TITLE = "Checkpoint sharding and resumable training"
-SCORE_LINE = re.compile(r"(?:🥇|🥈|🥉)?(\d+)\. (.+) — (\d+)/(\d+)")
-
-
-@pytest.fixture
-def clock() -> ScaledClock:
-    return ScaledClock(SPEED)
-
-
-@pytest.fixture
-def round_engine(catalog: QuizCatalog, storage: SQLiteStorage, clock: ScaledClock) -> QuizEngine:
-    return QuizEngine(catalog, storage, clock=clock)
+SECONDS = 20  # each question's time limit in the full round
 
 
-@pytest.fixture
-def seed(catalog: QuizCatalog) -> Quiz:
-    quiz = catalog.get(SEED_QUIZ)
-    assert quiz is not None
-    return quiz
+async def run_until(
+    adapter: TelegramAdapter, clock: ManualClock, arrived: Callable[[], bool], limit: float
+) -> float:
+    """Advance the clock a second at a time (so every timer fires when due) until
+    ``arrived()``; how many seconds that took, at most ``limit``."""
+    waited = 0.0
+    await settle(adapter)
+    while not arrived():
+        assert waited < limit, f"nothing arrived within {limit} s"
+        await advance(adapter, clock, 1)
+        waited += 1
+    return waited
 
 
-@pytest.fixture
-def group(api: FakeBotApi) -> dict[str, Any]:
-    api.rate_window = 60 / SPEED  # Telegram's minute, at the test's speed
-    return api.group_chat(GROUP_ID, "Study group")
+def posted(api: FakeBotApi, room: Room, predicate: Callable[[Any], bool]) -> Callable[[], bool]:
+    """Whether the bot sent the group a message matching ``predicate`` since the room's mark."""
 
-
-class Room:
-    """The group as the test watches it: the bot's messages in order."""
-
-    def __init__(self, api: FakeBotApi) -> None:
-        self.api = api
-        self.mark = 0
-
-    def _here(self, call: ApiCall) -> bool:
-        return int(call.params.get("chat_id", 0)) == GROUP_ID
-
-    async def next(
-        self, predicate: Callable[[StoredMessage], bool], within: float = 10.0
-    ) -> tuple[StoredMessage, ApiCall]:
-        """The next message the bot sends to the group matching ``predicate``."""
-        call = await self.api.wait_for(
-            "sendMessage",
-            lambda c: self._here(c) and predicate(self.api.message_of(c)),
-            after=self.mark,
-            within=within,
+    def arrived() -> bool:
+        return any(
+            int(c.params.get("chat_id", 0)) == GROUP_ID and predicate(api.message_of(c))
+            for c in api.calls_of("sendMessage", after=room.mark)
         )
-        self.mark = call.index + 1
-        return copy.deepcopy(self.api.message_of(call)), call
 
-    async def notice(self) -> str:
-        message, _ = await self.next(lambda m: not m.buttons)
-        return clean(message.text)
-
-    async def question(self, within: float = 10.0) -> tuple[StoredMessage, ApiCall]:
-        return await self.next(is_round_question, within)
-
-    async def reveal(self) -> tuple[list[str], ApiCall]:
-        """The next reveal: its lines, cleaned."""
-        message, call = await self.next(lambda m: clean(m.text).startswith("📣"))
-        return lines_of(message), call
-
-    async def final(self) -> list[str]:
-        """The last message of a round: its lines, cleaned."""
-        message, _ = await self.next(lambda m: clean(m.text).startswith(("🏁", "⏹")))
-        return lines_of(message)
-
-    def now(self, message: StoredMessage) -> StoredMessage:
-        """The message as it looks now (after edits)."""
-        return self.api.messages[(GROUP_ID, message.message_id)]
-
-
-def lines_of(message: StoredMessage) -> list[str]:
-    return [clean(line) for line in (message.text or "").split("\n") if line.strip()]
-
-
-def scores(lines: list[str]) -> list[tuple[int, str, int]]:
-    """(rank, name, score) of every scoreboard line."""
-    return [
-        (int(m.group(1)), m.group(2), int(m.group(3)))
-        for line in lines
-        if (m := SCORE_LINE.fullmatch(line))
-    ]
-
-
-def count_line(quiz: Quiz, question: StoredMessage, correct: bool, count: int) -> str:
-    """The reveal's line for the right (or the first wrong) option and how many chose it."""
-    asked = find_question(quiz, "en", question.text or "")
-    wanted = option_text(asked, chosen_option(asked, correct), "en")
-    index = int(button_for(question, quiz, "en", correct).rsplit(":", 1)[1])
-    return f"{'✅' if correct else '▫️'} {LETTERS[index]}. {wanted} — {count}"
-
-
-def member(api: FakeBotApi, number: int, name: str | None = None) -> dict[str, Any]:
-    return api.user(70_000 + number, name or f"Member {number:02}")
+    return arrived
 
 
 async def test_a_full_round_stays_within_the_group_rate_limit(
     api: FakeBotApi,
     round_engine: QuizEngine,
     seed: Quiz,
-    clock: ScaledClock,
+    clock: ManualClock,
     launch: Launch,
-    group: dict[str, Any],
 ) -> None:
-    await launch(round_engine, round_timing=TIMING)
+    on_the_clock(api, clock)  # the fake's minute is the clock's
+    adapter = await launch(round_engine, round_timing=TIMING, round_clock=clock)
+    group = api.group_chat(GROUP_ID, "Study group")
     room = Room(api)
     players = [Chatter(api, member(api, 10 + n, name), group) for n, name in enumerate("ABC")]
-    players[0].send(f"/quiz group {SEED_QUIZ} 20")
+    players[0].send(f"/quiz group {SEED_QUIZ} {SECONDS}")
     await room.notice()
     expected = {"A": 0, "B": 0, "C": 0}
     questions = []
     for number in range(1, 9):
-        question, _ = await room.question(within=20)
+        # The pause between questions stretches when the chat's minute is busy.
+        await run_until(adapter, clock, posted(api, room, is_round_question), limit=60)
+        question, asked = await room.question()
         assert clean(question.text).startswith(f"👥 Question {number}/8")
         questions.append(question)
         # Odd questions: C sits out, so the question runs until time is up; even ones close
-        # as soon as all three answered.
+        # as soon as all three answered (the first question always runs its full time).
         answering = players if number % 2 == 0 or number == 1 else players[:2]
-        with clock.frozen():
-            for index, player in enumerate(answering):
-                right = (number + index) % 3 != 0
-                query = player.press(question, button_for(question, seed, "en", correct=right))
-                assert await player.toast(query) == clean(t("round_answer_taken", "en"))
-                expected[player.user["first_name"]] += right
+        for index, player in enumerate(answering):
+            right = (number + index) % 3 != 0
+            query = player.press(question, button_for(question, seed, "en", correct=right))
+            assert await player.toast(query) == clean(t("round_answer_taken", "en"))
+            expected[player.user["first_name"]] += right
+        is_reveal = posted(api, room, lambda m: clean(m.text).startswith("📣"))
+        await run_until(adapter, clock, is_reveal, limit=2 * SECONDS)
+        _, revealed = await room.reveal()
+        # (The reveal itself may wait for a slot in the chat's minute.)
+        if number % 2 == 0:
+            assert revealed.at - asked.at < SECONDS  # closed before its time was up
+        else:
+            assert revealed.at - asked.at >= SECONDS  # open until its time was up
     final = await room.final()
     assert final[0] == clean(t("round_finished", "en", title=TITLE))
     ranking = scores(final)
     assert sorted((name, score) for _, name, score in ranking) == sorted(expected.items())
     assert [score for _, _, score in ranking] == sorted(expected.values(), reverse=True)
 
-    # Never over Telegram's 20 a minute in the group, and never refused.
+    # Never over Telegram's 20 a minute in the group (nor the bot's own budget of 15), and
+    # never refused.
     assert not [c for c in api.calls if c.error_code == 429]
-    assert api.busiest_window(GROUP_ID) <= GROUP_LIMIT
+    assert api.busiest_window(GROUP_ID) <= TIMING.chat_budget <= GROUP_LIMIT
     assert api.failed_calls() == []
     # Countdown edits were made, coalesced: at most one per 5 s per question message.
     edits = [
@@ -189,10 +122,9 @@ async def test_a_full_round_stays_within_the_group_rate_limit(
     assert edits, "no countdown edits at all"
     for question in questions:
         mine = [c.at for c in edits if int(c.params["message_id"]) == question.message_id]
-        assert len(mine) <= 20 / TIMING.edit_interval
-        gaps = [(b - a) * SPEED for a, b in itertools.pairwise(mine)]
-        # (as the fake server received them: network jitter is magnified SPEED times)
-        assert all(gap >= TIMING.edit_interval / 2 for gap in gaps), gaps
+        assert len(mine) <= SECONDS / TIMING.edit_interval
+        gaps = [b - a for a, b in itertools.pairwise(mine)]
+        assert all(gap >= TIMING.edit_interval for gap in gaps), gaps
 
     # The chat's leaderboard now has the three of them; a private chat shows everyone's.
     players[0].send("/leaderboard")
@@ -211,10 +143,11 @@ async def test_picking_the_quiz_of_a_round_and_rounds_only_in_groups(
     api: FakeBotApi,
     round_engine: QuizEngine,
     catalog: QuizCatalog,
+    clock: ManualClock,
     launch: Launch,
-    group: dict[str, Any],
 ) -> None:
-    await launch(round_engine, round_timing=TIMING)
+    await launch(round_engine, round_timing=TIMING, round_clock=clock)
+    group = api.group_chat(GROUP_ID, "Study group")
     host_user = member(api, 30, "Host")
     private = Chatter(api, host_user, api.private_chat(host_user))
     private.send("/quiz group")
@@ -233,7 +166,7 @@ async def test_picking_the_quiz_of_a_round_and_rounds_only_in_groups(
     host.press_button(picker, TITLE)
     assert await room.notice() == clean(t("round_started", "en", seconds=7))
     question, _ = await room.question()
-    assert re.search(r"⏳ \d s left", clean(question.text))
+    assert clean(question.text).endswith("⏳ 7 s left · Answers: 0")
     running = await round_engine._storage.active_round("telegram", str(GROUP_ID))
     assert running is not None and running.time_limit_seconds == 7
     host.send(f"/quiz group {SEED_QUIZ}")
