@@ -141,6 +141,10 @@ class QuizEngine:
         key = (quiz.id, language)
         texts = self._texts.get(key)
         if texts is None or texts.quiz is not quiz:
+            if texts is not None:  # the catalog was reloaded: forget what it no longer serves
+                self._texts = {
+                    k: v for k, v in self._texts.items() if self.catalog.get(k[0]) is v.quiz
+                }
             texts = self._texts[key] = _QuizTexts(quiz, language)
         return texts
 

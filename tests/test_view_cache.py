@@ -111,6 +111,11 @@ async def test_a_reloaded_quiz_is_shown_with_its_new_texts(
     assert done.result is not None and done.result.quiz_title == "Tiny quiz v2"
     assert [m.text for m in done.result.marks] == ["What is 2 + 2?", "What is 1 + 1?"]
 
+    # Only the quiz objects the catalog serves now keep prepared texts.
+    assert engine._texts and all(
+        texts.quiz is catalog.get(quiz_id) for (quiz_id, _), texts in engine._texts.items()
+    )
+
     feedback_ur = await engine.answer_at(ur, started_ur.question.attempt_id, 1, 1)
     assert feedback_ur.question is not None
     assert feedback_ur.question.quiz_title == f"نیا کوئز {LRI}SDK\u2069"
