@@ -65,6 +65,58 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+class _QuizTexts:
+    """One quiz's display texts in one language, prepared once instead of on every answer:
+    the title, each question's text and explanation, and each option's view at each letter.
+
+    Quizzes are immutable and a catalog reload builds new :class:`Quiz` objects, so an entry
+    serves exactly the object it was made from (the engine checks identity): a reloaded quiz
+    gets fresh texts, never stale ones. Everything here is bounded by the quiz's own size.
+    """
+
+    __slots__ = ("_options", "_questions", "language", "quiz", "rtl", "title")
+
+    def __init__(self, quiz: Quiz, language: str) -> None:
+        self.quiz = quiz
+        self.language = language
+        self.title = prepare(quiz.title.get(language), language)
+        self.rtl = is_rtl(language)
+        self._questions: dict[str, tuple[str, str]] = {}  # id -> (text, explanation)
+        # (question id, option id, letter) -> its view
+        self._options: dict[tuple[str, str, str], OptionView] = {}
+
+    def _question(self, question: Question) -> tuple[str, str]:
+        texts = self._questions.get(question.id)
+        if texts is None:
+            language = self.language
+            texts = (
+                prepare(question.text.get(language), language),
+                prepare(question.explanation.get(language), language),
+            )
+            self._questions[question.id] = texts
+        return texts
+
+    def text(self, question: Question) -> str:
+        return self._question(question)[0]
+
+    def explanation(self, question: Question) -> str:
+        return self._question(question)[1]
+
+    def options(self, question: Question, option_ids: Sequence[str]) -> tuple[OptionView, ...]:
+        """The views of ``option_ids`` (all the question's), lettered in that order."""
+        views = []
+        for letter, option_id in zip(LETTERS, option_ids, strict=False):
+            key = (question.id, option_id, letter)
+            view = self._options.get(key)
+            if view is None:
+                option = question.option(option_id)
+                assert option is not None
+                text = prepare(option.text.get(self.language), self.language)
+                view = self._options[key] = OptionView(option.id, letter, text)
+            views.append(view)
+        return tuple(views)
+
+
 class QuizEngine:
     """Runs quizzes for users of any platform on top of a catalog and a storage."""
 
@@ -82,6 +134,19 @@ class QuizEngine:
         self.clock = clock
         self._rng = rng or random.SystemRandom()
         self.rounds = GroupRounds(self)
+        self._texts: dict[tuple[str, str], _QuizTexts] = {}  # (quiz id, language)
+
+    def _quiz_texts(self, quiz: Quiz, language: str) -> _QuizTexts:
+        """``quiz``'s prepared texts in ``language`` (made again when the quiz was reloaded)."""
+        key = (quiz.id, language)
+        texts = self._texts.get(key)
+        if texts is None or texts.quiz is not quiz:
+            if texts is not None:  # the catalog was reloaded: forget what it no longer serves
+                self._texts = {
+                    k: v for k, v in self._texts.items() if self.catalog.get(k[0]) is v.quiz
+                }
+            texts = self._texts[key] = _QuizTexts(quiz, language)
+        return texts
 
     # -- languages ------------------------------------------------------------------------
 
@@ -232,34 +297,56 @@ class QuizEngine:
         """The question's option ids in the order the attempt shows them (options added to the
         quiz since come last, removed ones are skipped)."""
         stored = attempt.option_order.get(question.id, ())
-        option_ids = [oid for oid in stored if question.option(oid) is not None]
-        return option_ids + [o.id for o in question.options if o.id not in option_ids]
+        known = {o.id for o in question.options}
+        option_ids = [oid for oid in stored if oid in known]
+        shown = set(option_ids)
+        return option_ids + [o.id for o in question.options if o.id not in shown]
 
     def _question_view(
-        self, attempt: AttemptRecord, quiz: Quiz, question: Question, language: str
+        self,
+        attempt: AttemptRecord,
+        quiz: Quiz,
+        question: Question,
+        language: str,
+        order: Sequence[Question] | None = None,
     ) -> QuestionView:
-        order = self._order(attempt, quiz)
-        option_ids = self._option_ids(attempt, question)
-        options = []
-        for letter, option_id in zip(LETTERS, option_ids, strict=False):
-            option = question.option(option_id)
-            assert option is not None
-            options.append(
-                OptionView(option.id, letter, prepare(option.text.get(language), language))
-            )
+        """``question`` as ``attempt`` shows it; ``order``: the attempt's (see ``_order``)."""
+        if order is None:
+            order = self._order(attempt, quiz)
+        texts = self._quiz_texts(quiz, language)
+        number = QuizEngine._number(order, question)
         return QuestionView(
             attempt_id=attempt.id,
             quiz_id=quiz.id,
-            quiz_title=prepare(quiz.title.get(language), language),
+            quiz_title=texts.title,
             question_id=question.id,
-            number=order.index(question) + 1,
+            number=number,
             total=len(order),
-            text=prepare(question.text.get(language), language),
-            options=tuple(options),
+            text=texts.text(question),
+            options=texts.options(question, self._option_ids(attempt, question)),
             language=language,
-            rtl=is_rtl(language),
+            rtl=texts.rtl,
             typed=question.typed,
         )
+
+    @staticmethod
+    def _number(order: Sequence[Question], question: Question) -> int:
+        """``question``'s 1-based position in ``order`` (ValueError if it is not there).
+
+        The questions of ``order`` come from the same quiz object, so identity finds it; the
+        comparison by value (what ``list.index`` would do) is only a fallback."""
+        for number, candidate in enumerate(order, start=1):
+            if candidate is question:
+                return number
+        return list(order).index(question) + 1
+
+    @staticmethod
+    def _next_question(
+        order: Sequence[Question], answers: Sequence[AnswerRecord]
+    ) -> Question | None:
+        """The first question of ``order`` that ``answers`` do not answer, if any."""
+        answered = {a.question_id for a in answers}
+        return next((q for q in order if q.id not in answered), None)
 
     def _current_view(
         self,
@@ -267,12 +354,14 @@ class QuizEngine:
         quiz: Quiz,
         answers: Sequence[AnswerRecord],
         language: str,
+        order: Sequence[Question] | None = None,
     ) -> QuestionView | None:
-        answered = {a.question_id for a in answers}
-        for question in self._order(attempt, quiz):
-            if question.id not in answered:
-                return self._question_view(attempt, quiz, question, language)
-        return None
+        if order is None:
+            order = self._order(attempt, quiz)
+        question = self._next_question(order, answers)
+        if question is None:
+            return None
+        return self._question_view(attempt, quiz, question, language, order)
 
     def _result(
         self,
@@ -282,22 +371,23 @@ class QuizEngine:
         language: str,
     ) -> QuizResult:
         by_question = {a.question_id: a for a in answers}
+        texts = self._quiz_texts(quiz, language)
         marks = []
         for number, question in enumerate(self._order(attempt, quiz), start=1):
             answer = by_question.get(question.id)
-            text = prepare(question.text.get(language), language)
+            text = texts.text(question)
             marks.append(
                 QuestionMark(number, question.id, text, answer.correct if answer else None)
             )
         return QuizResult(
             attempt_id=attempt.id,
             quiz_id=quiz.id,
-            quiz_title=prepare(quiz.title.get(language), language),
+            quiz_title=texts.title,
             correct=sum(1 for m in marks if m.correct),
             total=len(marks),
             marks=tuple(marks),
             language=language,
-            rtl=is_rtl(language),
+            rtl=texts.rtl,
             review=attempt.kind is AttemptKind.REVIEW,
         )
 
@@ -358,7 +448,7 @@ class QuizEngine:
             if not 0 <= option_index < len(option_ids):
                 return await self._refusal(who, AnswerOutcome.INVALID)
             return await self._answer(
-                who, attempt, question.id, option_ids[option_index], state=state
+                who, attempt, question.id, option_ids[option_index], state=state, order=order
             )
         except StorageError:
             return await self._failed(who, attempt_id)
@@ -390,8 +480,11 @@ class QuizEngine:
         *,
         typed: bool = False,
         state: AnswerState | None = None,
+        order: Sequence[Question] | None = None,
     ) -> AnswerFeedback:
-        """Record ``option_id`` (with ``typed``: the typed text, stored in its place)."""
+        """Record ``option_id`` (with ``typed``: the typed text, stored in its place).
+
+        ``order``: the attempt's questions, when the caller has already looked them up."""
         if attempt is None:
             return await self._refusal(who, AnswerOutcome.INVALID)
         if (attempt.platform, attempt.user_id) != (who.platform, who.user_id):
@@ -413,17 +506,19 @@ class QuizEngine:
         else:
             language = await self.quiz_language(who, quiz)
             answers = await self._storage.answers(attempt.id)
+        if order is None:
+            order = self._order(attempt, quiz)
         earlier = next((a for a in answers if a.question_id == question_id), None)
         if earlier is not None:
             return self._feedback_for_stored(
-                attempt, quiz, question, answers, earlier, option_id, language
+                attempt, quiz, question, answers, earlier, option_id, language, order
             )
         if attempt.status is not AttemptStatus.ACTIVE:
             return await self._refusal(who, AnswerOutcome.STALE)
-        current = self._current_view(attempt, quiz, answers, language)
-        if current is None or current.question_id != question_id:
+        current = self._next_question(order, answers)
+        if current is None or current.id != question_id:
             return await self._refusal(who, AnswerOutcome.STALE)
-        remaining = len(self._order(attempt, quiz)) - len(answers)
+        remaining = len(order) - len(answers)
         candidate = AnswerRecord(
             attempt_id=attempt.id,
             question_id=question_id,
@@ -455,10 +550,10 @@ class QuizEngine:
             if remaining == 1:  # this answer completed the attempt, in the same commit
                 attempt = dataclasses.replace(attempt, status=AttemptStatus.COMPLETED)
             return self._feedback(
-                AnswerOutcome.ACCEPTED, attempt, quiz, question, answers, stored, language
+                AnswerOutcome.ACCEPTED, attempt, quiz, question, answers, stored, language, order
             )
         return self._feedback_for_stored(
-            attempt, quiz, question, answers, stored, option_id, language
+            attempt, quiz, question, answers, stored, option_id, language, order
         )
 
     def _feedback_for_stored(
@@ -470,13 +565,14 @@ class QuizEngine:
         stored: AnswerRecord,
         option_id: str,
         language: str,
+        order: Sequence[Question],
     ) -> AnswerFeedback:
         outcome = (
             AnswerOutcome.DUPLICATE
             if stored.option_id == option_id
             else AnswerOutcome.ALREADY_ANSWERED
         )
-        return self._feedback(outcome, attempt, quiz, question, answers, stored, language)
+        return self._feedback(outcome, attempt, quiz, question, answers, stored, language, order)
 
     def _feedback(
         self,
@@ -487,8 +583,9 @@ class QuizEngine:
         answers: Sequence[AnswerRecord],
         stored: AnswerRecord,
         language: str,
+        order: Sequence[Question],
     ) -> AnswerFeedback:
-        view = self._question_view(attempt, quiz, question, language)
+        view = self._question_view(attempt, quiz, question, language, order)
         chosen = view.option(stored.option_id)
         correct_option = view.option(question.correct_option_id)
         wrong = question.option(stored.option_id)
@@ -498,7 +595,7 @@ class QuizEngine:
         next_question = None
         result = None
         if attempt.status is AttemptStatus.ACTIVE:
-            next_question = self._current_view(attempt, quiz, answers, language)
+            next_question = self._current_view(attempt, quiz, answers, language, order)
         if next_question is None and attempt.status is not AttemptStatus.ABANDONED:
             result = self._result(attempt, quiz, answers, language)
         if outcome is AnswerOutcome.ACCEPTED:
@@ -513,7 +610,7 @@ class QuizEngine:
             question=view,
             chosen=chosen,
             correct_option=correct_option,
-            explanation=prepare(question.explanation.get(language), language),
+            explanation=self._quiz_texts(quiz, language).explanation(question),
             wrong_note=note,
             next_question=next_question,
             result=result,
@@ -552,7 +649,7 @@ class QuizEngine:
             if not 1 <= question_number <= len(order):
                 return await self._refusal(who, AnswerOutcome.INVALID)
             return await self._answer(
-                who, attempt, order[question_number - 1].id, typed, typed=True
+                who, attempt, order[question_number - 1].id, typed, typed=True, order=order
             )
         except StorageError:
             return await self._failed(who, attempt_id)

@@ -14,6 +14,7 @@ outside, in the surrounding right-to-left text, and only the Latin words inside 
 
 from __future__ import annotations
 
+import functools
 import re
 
 RTL_LANGUAGES = frozenset({"ar", "fa", "he", "ur", "ps", "sd", "yi"})
@@ -36,6 +37,7 @@ _LATIN_RUN = re.compile(rf"[/.]?{_ATOM}(?:{_JOIN}{_ATOM})*[%+]?")
 _LATIN = re.compile(r"[A-Za-z0-9]")
 
 
+@functools.lru_cache(maxsize=256)  # a handful of language codes
 def is_rtl(language: str) -> bool:
     """Whether ``language`` (a code such as ``ur`` or ``ur-PK``) is written right to left."""
     return language.split("-")[0].lower() in RTL_LANGUAGES
@@ -46,6 +48,8 @@ def _isolate(match: re.Match[str]) -> str:
     return f"{LRI}{run}{PDI}" if _LATIN.search(run) else run
 
 
+# Pure and called for the same interface and quiz texts over and over: remembered (bounded).
+@functools.lru_cache(maxsize=4096)
 def isolate_ltr_runs(text: str) -> str:
     """Wrap Latin runs, with the bracket pairs that belong to them, in left-to-right isolates
     so they keep their order inside RTL text."""
