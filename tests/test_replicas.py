@@ -24,16 +24,16 @@ from adapters.telegram.callback_data import RoundAnswer, decode
 from bot.i18n import t
 from bot.storage import NewRound, RoundStatus, Storage
 from bot.storage.base import OUTBOX_END, OUTBOX_REVEAL
-from quizbot.settings import ConfigError, Settings
-from tests.conftest import QUIZ_DIR, ROOT, postgres_url, reset_postgres
-from tests.telegram.fake_bot_api import (
+from fakes.telegram_bot_api import (
     TOKEN,
     ApiCall,
     CallbackQueryState,
     FakeBotApi,
     StoredMessage,
 )
-from tests.telegram.helpers import clean
+from fakes.telegram_chatter import clean
+from quizbot.settings import ConfigError, Settings
+from tests.conftest import QUIZ_DIR, ROOT, postgres_url, reset_postgres
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 LEASE = timedelta(seconds=15)

@@ -135,14 +135,21 @@ class Callbacks:
             await self.messenger.send(context, chat_id, html)
         await self.messenger.send_next(context, chat_id, feedback, owner)
 
+    async def _take_menu(self, context: Context, query: CallbackQuery, who: Participant) -> bool:
+        """Whether this press is the one-shot menu's first: then it is acknowledged and the menu
+        closed; a later press of the same menu only hears that it was already used."""
+        if not self.messenger.menu_open(query):
+            await self._already_done(query, who)
+            return False
+        await query.answer()
+        await self.messenger.close_menu(context, query, None)
+        return True
+
     async def _on_pick(
         self, context: Context, query: CallbackQuery, who: Participant, quiz_id: str
     ) -> None:
-        if not self.messenger.menu_open(query):
-            await self._already_done(query, who)
+        if not await self._take_menu(context, query, who):
             return
-        await query.answer()
-        await self.messenger.close_menu(context, query, None)
         if query.message is None:
             return
         await self.commands.start_quiz(context, query.message.chat, query.from_user, quiz_id)
@@ -150,11 +157,8 @@ class Callbacks:
     async def _on_retry(
         self, context: Context, query: CallbackQuery, who: Participant, attempt_id: int
     ) -> None:
-        if not self.messenger.menu_open(query):
-            await self._already_done(query, who)
+        if not await self._take_menu(context, query, who):
             return
-        await query.answer()
-        await self.messenger.close_menu(context, query, None)
         message = query.message
         if message is None:
             return
@@ -164,11 +168,8 @@ class Callbacks:
     async def _on_pick_round(
         self, context: Context, query: CallbackQuery, who: Participant, quiz_id: str
     ) -> None:
-        if not self.messenger.menu_open(query):
-            await self._already_done(query, who)
+        if not await self._take_menu(context, query, who):
             return
-        await query.answer()
-        await self.messenger.close_menu(context, query, None)
         message = query.message
         if message is None:
             return
@@ -181,11 +182,8 @@ class Callbacks:
     async def _on_other_quiz(
         self, context: Context, query: CallbackQuery, who: Participant
     ) -> None:
-        if not self.messenger.menu_open(query):
-            await self._already_done(query, who)
+        if not await self._take_menu(context, query, who):
             return
-        await query.answer()
-        await self.messenger.close_menu(context, query, None)
         if query.message is None:
             return
         ui = await self.engine.interface_language(who)

@@ -6,10 +6,10 @@ from pathlib import Path
 
 from bot.engine import QuizEngine
 from bot.storage import SQLiteStorage
+from fakes.telegram_bot_api import FakeBotApi, StoredMessage
+from fakes.telegram_chatter import Chatter, clean
 from tests.conftest import FakeClock
 from tests.telegram.conftest import Launch, Reopen
-from tests.telegram.fake_bot_api import FakeBotApi, StoredMessage
-from tests.telegram.helpers import Chatter, clean
 from tests.typed_quiz import RIGHT, TYPED_QUIZ_ID, WRONG, typed_catalog
 
 
