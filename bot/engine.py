@@ -430,15 +430,10 @@ class QuizEngine:
         """Answer by position, as compact buttons carry it: the question's number in the
         attempt (1-based) and the option's index in the order the attempt shows (0-based)."""
         try:
-            # One read for the attempt and everything answering it needs (one round trip).
-            state = (
-                await self._storage.answer_state(attempt_id, who.platform, who.user_id)
-                if valid_id(attempt_id)
-                else None
-            )
+            state = await self._answer_state(who, attempt_id)
             attempt = state.attempt if state else None
             quiz = self.catalog.get(attempt.quiz_id) if attempt else None
-            if attempt is None or quiz is None:
+            if state is None or attempt is None or quiz is None:
                 return await self._refusal(who, AnswerOutcome.INVALID)
             order = self._order(attempt, quiz)
             if not 1 <= question_number <= len(order):
@@ -448,7 +443,7 @@ class QuizEngine:
             if not 0 <= option_index < len(option_ids):
                 return await self._refusal(who, AnswerOutcome.INVALID)
             return await self._answer(
-                who, attempt, question.id, option_ids[option_index], state=state, order=order
+                who, state, question.id, option_ids[option_index], order=order
             )
         except StorageError:
             return await self._failed(who, attempt_id)
@@ -459,8 +454,10 @@ class QuizEngine:
         """Record an answer, once. Never raises for bad ids (INVALID) nor when the database
         fails after its retries (FAILED: nothing was recorded, the user may press again)."""
         try:
-            attempt = await self._storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
-            return await self._answer(who, attempt, question_id, option_id)
+            state = await self._answer_state(who, attempt_id)
+            if state is None:
+                return await self._refusal(who, AnswerOutcome.INVALID)
+            return await self._answer(who, state, question_id, option_id)
         except StorageError:
             return await self._failed(who, attempt_id)
 
@@ -471,20 +468,27 @@ class QuizEngine:
             ui = await self.interface_language(who)
         return AnswerFeedback(AnswerOutcome.FAILED, t("try_again", ui), ui)
 
+    async def _answer_state(self, who: Participant, attempt_id: int) -> AnswerState | None:
+        """Everything answering in ``attempt_id`` reads, in one round trip; None for an id no
+        stored row can have (a forged button)."""
+        if not valid_id(attempt_id):
+            return None
+        return await self._storage.answer_state(attempt_id, who.platform, who.user_id)
+
     async def _answer(
         self,
         who: Participant,
-        attempt: AttemptRecord | None,
+        state: AnswerState,
         question_id: str,
         option_id: str,
         *,
         typed: bool = False,
-        state: AnswerState | None = None,
         order: Sequence[Question] | None = None,
     ) -> AnswerFeedback:
         """Record ``option_id`` (with ``typed``: the typed text, stored in its place).
 
         ``order``: the attempt's questions, when the caller has already looked them up."""
+        attempt = state.attempt
         if attempt is None:
             return await self._refusal(who, AnswerOutcome.INVALID)
         if (attempt.platform, attempt.user_id) != (who.platform, who.user_id):
@@ -497,15 +501,9 @@ class QuizEngine:
             return await self._refusal(who, AnswerOutcome.INVALID)
         if typed != question.typed or (not typed and question.option(option_id) is None):
             return await self._refusal(who, AnswerOutcome.INVALID)
-        if state is not None:  # read together with the attempt
-            chosen = state.user.language if state.user else None
-            language = resolve_language(
-                chosen, who.language_tag, quiz.languages, quiz.default_language
-            )
-            answers = state.answers
-        else:
-            language = await self.quiz_language(who, quiz)
-            answers = await self._storage.answers(attempt.id)
+        chosen = state.user.language if state.user else None
+        language = resolve_language(chosen, who.language_tag, quiz.languages, quiz.default_language)
+        answers = state.answers
         if order is None:
             order = self._order(attempt, quiz)
         earlier = next((a for a in answers if a.question_id == question_id), None)
@@ -526,13 +524,8 @@ class QuizEngine:
             correct=self._is_right(question, option_id),
             answered_at=self.clock(),
         )
-        scheduled = (
-            state.review
-            if state is not None
-            else await self._storage.review_items(who.platform, who.user_id, quiz.id)
-        )
         review = next_review(
-            next((i for i in scheduled if i.question_id == question_id), None),
+            next((i for i in state.review if i.question_id == question_id), None),
             platform=who.platform,
             user_id=who.user_id,
             quiz_id=quiz.id,
@@ -641,15 +634,16 @@ class QuizEngine:
         (trimmed, at most 200 characters) is stored where a choice stores its option id."""
         typed = clean_typed(text)
         try:
-            attempt = await self._storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
+            state = await self._answer_state(who, attempt_id)
+            attempt = state.attempt if state else None
             quiz = self.catalog.get(attempt.quiz_id) if attempt else None
-            if attempt is None or quiz is None or not typed:
+            if state is None or attempt is None or quiz is None or not typed:
                 return await self._refusal(who, AnswerOutcome.INVALID)
             order = self._order(attempt, quiz)
             if not 1 <= question_number <= len(order):
                 return await self._refusal(who, AnswerOutcome.INVALID)
             return await self._answer(
-                who, attempt, order[question_number - 1].id, typed, typed=True, order=order
+                who, state, order[question_number - 1].id, typed, typed=True, order=order
             )
         except StorageError:
             return await self._failed(who, attempt_id)
