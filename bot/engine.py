@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 
 from bot.answer_matching import clean_typed, matches
+from bot.answer_state_cache import AnswerKey, AnswerStateCache
 from bot.catalog import QuizCatalog
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
 from bot.quiz import Question, Quiz
@@ -29,7 +30,9 @@ from bot.storage import (
     AttemptKind,
     AttemptRecord,
     AttemptStatus,
+    ExpectedState,
     NewAttempt,
+    StateChanged,
     Storage,
     StorageError,
 )
@@ -54,6 +57,10 @@ from bot.views import (
 Clock = Callable[[], datetime]
 log = logging.getLogger(__name__)
 MAX_ROW_ID = 2**63 - 1  # database ids are signed 64-bit integers
+# Reads per answer at most: a remembered state, a fresh one, one more if a write raced it.
+ANSWER_TRIES = 3
+# Finds the (question id, option id or typed text) a press means in an attempt's questions.
+_Locate = Callable[[AttemptRecord, Sequence[Question]], "tuple[str, str] | None"]
 
 
 def valid_id(row_id: int) -> bool:
@@ -135,6 +142,7 @@ class QuizEngine:
         self._rng = rng or random.SystemRandom()
         self.rounds = GroupRounds(self)
         self._texts: dict[tuple[str, str], _QuizTexts] = {}  # (quiz id, language)
+        self._answer_states = AnswerStateCache()
 
     def _quiz_texts(self, quiz: Quiz, language: str) -> _QuizTexts:
         """``quiz``'s prepared texts in ``language`` (made again when the quiz was reloaded)."""
@@ -231,7 +239,7 @@ class QuizEngine:
                     )
         attempt, created = await self._storage.create_attempt(self.plan_attempt(who, quiz, chat_id))
         language = await self.quiz_language(who, quiz)
-        answers = await self._storage.answers(attempt.id)
+        answers = await self._remember_state(who, attempt)
         question = self._current_view(attempt, quiz, answers, language)
         if question is None:  # every question answered (the quiz shrank): close it
             await self._storage.finish_attempt(attempt.id, AttemptStatus.COMPLETED, self.clock())
@@ -239,6 +247,14 @@ class QuizEngine:
         outcome = StartOutcome.STARTED if created else StartOutcome.RESUMED
         notice = "" if created else t("resumed", ui)
         return StartResult(outcome, language, notice, question=question)
+
+    async def _remember_state(self, who: Participant, attempt: AttemptRecord) -> list[AnswerRecord]:
+        """The attempt's answers, read with the rest of its answer state, which is remembered
+        so that the user's first press already costs a single round trip."""
+        state = await self._storage.answer_state(attempt.id, who.platform, who.user_id)
+        if state.attempt is not None and state.attempt.status is AttemptStatus.ACTIVE:
+            self._answer_states.put((attempt.id, who.platform, who.user_id), state)
+        return state.answers
 
     async def retry(
         self, who: Participant, attempt_id: int, *, chat_id: str | None = None
@@ -429,37 +445,24 @@ class QuizEngine:
     ) -> AnswerFeedback:
         """Answer by position, as compact buttons carry it: the question's number in the
         attempt (1-based) and the option's index in the order the attempt shows (0-based)."""
-        try:
-            state = await self._answer_state(who, attempt_id)
-            attempt = state.attempt if state else None
-            quiz = self.catalog.get(attempt.quiz_id) if attempt else None
-            if state is None or attempt is None or quiz is None:
-                return await self._refusal(who, AnswerOutcome.INVALID)
-            order = self._order(attempt, quiz)
+
+        def locate(attempt: AttemptRecord, order: Sequence[Question]) -> tuple[str, str] | None:
             if not 1 <= question_number <= len(order):
-                return await self._refusal(who, AnswerOutcome.INVALID)
+                return None
             question = order[question_number - 1]
             option_ids = self._option_ids(attempt, question)
             if not 0 <= option_index < len(option_ids):
-                return await self._refusal(who, AnswerOutcome.INVALID)
-            return await self._answer(
-                who, state, question.id, option_ids[option_index], order=order
-            )
-        except StorageError:
-            return await self._failed(who, attempt_id)
+                return None
+            return question.id, option_ids[option_index]
+
+        return await self._answer_located(who, attempt_id, locate)
 
     async def answer(
         self, who: Participant, attempt_id: int, question_id: str, option_id: str
     ) -> AnswerFeedback:
         """Record an answer, once. Never raises for bad ids (INVALID) nor when the database
         fails after its retries (FAILED: nothing was recorded, the user may press again)."""
-        try:
-            state = await self._answer_state(who, attempt_id)
-            if state is None:
-                return await self._refusal(who, AnswerOutcome.INVALID)
-            return await self._answer(who, state, question_id, option_id)
-        except StorageError:
-            return await self._failed(who, attempt_id)
+        return await self._answer_located(who, attempt_id, lambda *_: (question_id, option_id))
 
     async def _failed(self, who: Participant, attempt_id: int) -> AnswerFeedback:
         log.exception("answer not stored (attempt %s)", attempt_id)
@@ -468,54 +471,77 @@ class QuizEngine:
             ui = await self.interface_language(who)
         return AnswerFeedback(AnswerOutcome.FAILED, t("try_again", ui), ui)
 
-    async def _answer_state(self, who: Participant, attempt_id: int) -> AnswerState | None:
-        """Everything answering in ``attempt_id`` reads, in one round trip; None for an id no
-        stored row can have (a forged button)."""
-        if not valid_id(attempt_id):
-            return None
-        return await self._storage.answer_state(attempt_id, who.platform, who.user_id)
+    async def _answer_located(
+        self, who: Participant, attempt_id: int, locate: _Locate, *, typed: bool = False
+    ) -> AnswerFeedback:
+        """Answer the question and option ``locate`` finds in the attempt (None: INVALID).
+
+        The state comes from the answer-state cache when this process has it, so a press is
+        one round trip, the guarded write; when that state turns out to be behind, it is read
+        afresh and the answer decided again."""
+        try:
+            if not valid_id(attempt_id):  # a forged button: no stored row has such an id
+                return await self._refusal(who, AnswerOutcome.INVALID)
+            key = (attempt_id, who.platform, who.user_id)
+            state = self._answer_states.get(key)
+            for _ in range(ANSWER_TRIES):
+                remembered = state is not None
+                if state is None:
+                    state = await self._storage.answer_state(attempt_id, who.platform, who.user_id)
+                feedback = await self._answer(who, key, state, locate, typed, remembered)
+                if feedback is not None:
+                    return feedback
+                self._answer_states.forget(key)
+                state = None
+            raise StorageError(f"attempt {attempt_id} kept changing while it was answered")
+        except StorageError:
+            return await self._failed(who, attempt_id)
 
     async def _answer(
         self,
         who: Participant,
+        key: AnswerKey,
         state: AnswerState,
-        question_id: str,
-        option_id: str,
-        *,
-        typed: bool = False,
-        order: Sequence[Question] | None = None,
-    ) -> AnswerFeedback:
-        """Record ``option_id`` (with ``typed``: the typed text, stored in its place).
-
-        ``order``: the attempt's questions, when the caller has already looked them up."""
+        locate: _Locate,
+        typed: bool,
+        remembered: bool,
+    ) -> AnswerFeedback | None:
+        """Record the located answer (with ``typed``: the typed text, stored in place of an
+        option id). None: decide again from a fresh read, because the database changed under
+        the state or, for a ``remembered`` state, the outcome is anything but a stored answer
+        (a remembered state may be behind, and only a stored answer is checked by the write)."""
         attempt = state.attempt
-        if attempt is None:
-            return await self._refusal(who, AnswerOutcome.INVALID)
+        quiz = self.catalog.get(attempt.quiz_id) if attempt else None
+        if attempt is None or quiz is None:
+            return None if remembered else await self._refusal(who, AnswerOutcome.INVALID)
+        order = self._order(attempt, quiz)
+        located = locate(attempt, order)
+        question = quiz.question(located[0]) if located else None
+        if located is None or question is None or question.id not in attempt.question_order:
+            return None if remembered else await self._refusal(who, AnswerOutcome.INVALID)
+        question_id, option_id = located
         if (attempt.platform, attempt.user_id) != (who.platform, who.user_id):
+            if remembered:
+                return None
             owner = await self._storage.get_user(attempt.platform, attempt.user_id)
             name = (owner.display_name if owner else None) or "another user"
             return await self._refusal(who, AnswerOutcome.NOT_YOURS, owner_name=name)
-        quiz = self.catalog.get(attempt.quiz_id)
-        question = quiz.question(question_id) if quiz else None
-        if quiz is None or question is None or question_id not in attempt.question_order:
-            return await self._refusal(who, AnswerOutcome.INVALID)
         if typed != question.typed or (not typed and question.option(option_id) is None):
-            return await self._refusal(who, AnswerOutcome.INVALID)
+            return None if remembered else await self._refusal(who, AnswerOutcome.INVALID)
         chosen = state.user.language if state.user else None
         language = resolve_language(chosen, who.language_tag, quiz.languages, quiz.default_language)
         answers = state.answers
-        if order is None:
-            order = self._order(attempt, quiz)
         earlier = next((a for a in answers if a.question_id == question_id), None)
         if earlier is not None:
+            if remembered:
+                return None
             return self._feedback_for_stored(
                 attempt, quiz, question, answers, earlier, option_id, language, order
             )
-        if attempt.status is not AttemptStatus.ACTIVE:
-            return await self._refusal(who, AnswerOutcome.STALE)
         current = self._next_question(order, answers)
-        if current is None or current.id != question_id:
-            return await self._refusal(who, AnswerOutcome.STALE)
+        in_turn = current is not None and current.id == question_id
+        if attempt.status is not AttemptStatus.ACTIVE or not in_turn:
+            return None if remembered else await self._refusal(who, AnswerOutcome.STALE)
         remaining = len(order) - len(answers)
         candidate = AnswerRecord(
             attempt_id=attempt.id,
@@ -524,8 +550,9 @@ class QuizEngine:
             correct=self._is_right(question, option_id),
             answered_at=self.clock(),
         )
+        scheduled = next((i for i in state.review if i.question_id == question_id), None)
         review = next_review(
-            next((i for i in state.review if i.question_id == question_id), None),
+            scheduled,
             platform=who.platform,
             user_id=who.user_id,
             quiz_id=quiz.id,
@@ -533,20 +560,30 @@ class QuizEngine:
             correct=candidate.correct,
             now=candidate.answered_at,
         )
-        stored, inserted = await self._storage.record_answer(
-            candidate, finishes=remaining == 1, review=review
+        expected = ExpectedState(
+            len(answers), who.platform, who.user_id, chosen, quiz.id, scheduled
         )
+        try:
+            stored, inserted = await self._storage.record_answer(
+                candidate, finishes=remaining == 1, review=review, expected=expected
+            )
+        except StateChanged:
+            return None
         # A retried write whose first try committed comes back as "already there": it is ours.
         inserted = inserted or stored == candidate
-        answers = [*answers, stored] if inserted else await self._storage.answers(attempt.id)
-        if inserted:
-            if remaining == 1:  # this answer completed the attempt, in the same commit
-                attempt = dataclasses.replace(attempt, status=AttemptStatus.COMPLETED)
-            return self._feedback(
-                AnswerOutcome.ACCEPTED, attempt, quiz, question, answers, stored, language, order
-            )
-        return self._feedback_for_stored(
-            attempt, quiz, question, answers, stored, option_id, language, order
+        if not inserted:  # answered meanwhile, elsewhere: say what counts, from a fresh read
+            return None
+        answers = [*answers, stored]
+        if remaining == 1:  # this answer completed the attempt, in the same commit
+            attempt = dataclasses.replace(attempt, status=AttemptStatus.COMPLETED)
+            self._answer_states.forget(key)
+        else:
+            schedule = [i for i in state.review if i.question_id != question_id]
+            if review is not None and review.box > 0:
+                schedule.append(review)
+            self._answer_states.put(key, AnswerState(attempt, state.user, answers, schedule))
+        return self._feedback(
+            AnswerOutcome.ACCEPTED, attempt, quiz, question, answers, stored, language, order
         )
 
     def _feedback_for_stored(
@@ -633,20 +670,13 @@ class QuizEngine:
         DUPLICATE with the same feedback, another text ALREADY_ANSWERED. The typed text
         (trimmed, at most 200 characters) is stored where a choice stores its option id."""
         typed = clean_typed(text)
-        try:
-            state = await self._answer_state(who, attempt_id)
-            attempt = state.attempt if state else None
-            quiz = self.catalog.get(attempt.quiz_id) if attempt else None
-            if state is None or attempt is None or quiz is None or not typed:
-                return await self._refusal(who, AnswerOutcome.INVALID)
-            order = self._order(attempt, quiz)
-            if not 1 <= question_number <= len(order):
-                return await self._refusal(who, AnswerOutcome.INVALID)
-            return await self._answer(
-                who, state, order[question_number - 1].id, typed, typed=True, order=order
-            )
-        except StorageError:
-            return await self._failed(who, attempt_id)
+
+        def locate(attempt: AttemptRecord, order: Sequence[Question]) -> tuple[str, str] | None:
+            if not typed or not 1 <= question_number <= len(order):
+                return None
+            return order[question_number - 1].id, typed
+
+        return await self._answer_located(who, attempt_id, locate, typed=True)
 
     @staticmethod
     def _is_right(question: Question, answer: str) -> bool:

@@ -18,9 +18,11 @@ from bot.engine import QuizEngine
 from bot.storage import (
     AnswerRecord,
     AttemptStatus,
+    ExpectedState,
     NewAttempt,
     ReviewItem,
     SQLiteStorage,
+    StateChanged,
     StorageError,
     storage_from_url,
 )
@@ -133,7 +135,122 @@ async def test_the_answer_state_is_what_the_separate_reads_return(any_storage):
     assert (missing.attempt, missing.user, missing.answers, missing.review) == (None, None, [], [])
 
 
-async def test_a_failing_write_does_not_undo_others_in_the_same_batch(storage):
+def expecting(answered: int, **changes: object) -> ExpectedState:
+    """What the engine assumes when it records an answer for u1 in quiz "q"."""
+    return dataclasses.replace(ExpectedState(answered, "test", "u1", None, "q", None), **changes)
+
+
+async def test_a_guarded_answer_is_stored_only_while_the_attempt_is_as_expected(any_storage):
+    storage = any_storage
+    attempt, _ = await storage.create_attempt(new_attempt())
+    first = AnswerRecord(attempt.id, "q1", "a", True, T0)
+    assert await storage.record_answer(first, finishes=False, expected=expecting(0)) == (
+        first,
+        True,
+    )
+    second = AnswerRecord(attempt.id, "q2", "b", False, T0)
+    due = ReviewItem("test", "u1", "q", "q2", 1, T0)
+    # Each assumption that no longer holds refuses the write, and nothing is written.
+    for wrong in (
+        expecting(0),  # the attempt has one answer already
+        expecting(1, language="ru"),  # the user chose no language
+        expecting(1, review=due),  # q2 has no review entry
+    ):
+        with pytest.raises(StateChanged):
+            await storage.record_answer(second, finishes=True, review=due, expected=wrong)
+    assert await storage.answers(attempt.id) == [first]
+    assert await storage.review_items("test", "u1", "q") == []
+    await storage.set_language("test", "u1", "ru")
+    with pytest.raises(StateChanged):  # the language changed since it was read
+        await storage.record_answer(second, finishes=True, expected=expecting(1))
+    # A question answered already gives that answer back, whatever the guard says.
+    again = AnswerRecord(attempt.id, "q1", "b", False, T0)
+    assert await storage.record_answer(again, finishes=False, expected=expecting(7)) == (
+        first,
+        False,
+    )
+    assert await storage.record_answer(
+        second, finishes=True, review=due, expected=expecting(1, language="ru")
+    ) == (second, True)
+    assert await storage.review_items("test", "u1", "q") == [due]
+    assert (await storage.get_attempt(attempt.id)).status is AttemptStatus.COMPLETED
+
+
+async def test_a_guarded_answer_to_a_closed_attempt_is_refused(any_storage):
+    storage = any_storage
+    attempt, _ = await storage.create_attempt(new_attempt())
+    await storage.finish_attempt(attempt.id, AttemptStatus.ABANDONED, T0)
+    late = AnswerRecord(attempt.id, "q1", "a", True, T0)
+    with pytest.raises(StateChanged):
+        await storage.record_answer(late, finishes=False, expected=expecting(0))
+    assert await storage.answers(attempt.id) == []
+
+
+async def test_concurrent_answers_of_many_users_are_all_stored_once(any_storage):
+    storage = any_storage
+    attempts = [(await storage.create_attempt(new_attempt(user=f"u{n}")))[0] for n in range(60)]
+    due = {a.id: ReviewItem("test", a.user_id, "q", "q1", 1, T0) for a in attempts}
+    writes = [
+        storage.record_answer(
+            AnswerRecord(a.id, "q1", "b", False, T0),
+            finishes=False,
+            review=due[a.id],
+            expected=expecting(0, user_id=a.user_id),
+        )
+        for a in attempts
+    ]
+    # Each answer pressed twice at once (a double tap): each is stored once.
+    twins = [
+        storage.record_answer(
+            AnswerRecord(a.id, "q1", "a", True, T0),
+            finishes=False,
+            expected=expecting(0, user_id=a.user_id),
+        )
+        for a in attempts
+    ]
+    results = await asyncio.gather(*writes, *twins, return_exceptions=True)
+    assert [r for r in results if isinstance(r, BaseException)] == []
+    assert [inserted for _, inserted in results].count(True) == len(attempts)
+    for attempt in attempts:
+        (stored,) = await storage.answers(attempt.id)
+        assert [r for r, _ in results if r.attempt_id == attempt.id] == [stored, stored]
+        items = await storage.review_items("test", attempt.user_id, "q")
+        assert items == ([due[attempt.id]] if not stored.correct else [])
+
+
+async def test_postgres_writes_concurrent_answers_in_shared_statements():
+    from bot.storage.postgres import PostgresStorage
+
+    url = postgres_url()
+    await reset_postgres(url)
+    storage = PostgresStorage(url)
+    await storage.open()
+    attempts = [(await storage.create_attempt(new_attempt(user=f"u{n}")))[0] for n in range(50)]
+    statements = []
+    record = storage._record_answers
+
+    async def counted(batch):
+        statements.append(len(batch))
+        return await record(batch)
+
+    storage._record_answers = counted
+    await asyncio.gather(
+        *(
+            storage.record_answer(
+                AnswerRecord(a.id, "q1", "a", True, T0),
+                finishes=False,
+                expected=expecting(0, user_id=a.user_id),
+            )
+            for a in attempts
+        )
+    )
+    assert sum(statements) == 50 and len(statements) <= 2  # the first alone, the rest together
+    assert len(await storage.answers_for_quiz("q")) == 50
+    await storage.close()
+
+
+async def test_a_failing_write_does_not_undo_others_in_the_same_batch(any_storage):
+    storage = any_storage
     attempt, _ = await storage.create_attempt(new_attempt())
     bad = AnswerRecord(999_999, "q1", "a", True, T0)  # no such attempt: foreign key fails
     good = AnswerRecord(attempt.id, "q1", "a", True, T0)

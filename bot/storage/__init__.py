@@ -1,6 +1,6 @@
 """Durable state behind one interface (:class:`Storage`), with one backend per database."""
 
-from bot.storage.base import Storage, StorageError
+from bot.storage.base import StateChanged, Storage, StorageError
 from bot.storage.records import (
     AnswerRecord,
     AnswerState,
@@ -8,6 +8,7 @@ from bot.storage.records import (
     AttemptRecord,
     AttemptStatus,
     AttemptSummary,
+    ExpectedState,
     NewAttempt,
     NewRound,
     ReviewItem,
@@ -45,6 +46,7 @@ __all__ = [
     "AttemptRecord",
     "AttemptStatus",
     "AttemptSummary",
+    "ExpectedState",
     "NewAttempt",
     "NewRound",
     "ReviewItem",
@@ -52,6 +54,7 @@ __all__ = [
     "RoundRecord",
     "RoundStatus",
     "SQLiteStorage",
+    "StateChanged",
     "Storage",
     "StorageError",
     "UserRecord",

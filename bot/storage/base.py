@@ -12,6 +12,7 @@ from bot.storage.records import (
     AttemptRecord,
     AttemptStatus,
     AttemptSummary,
+    ExpectedState,
     NewAttempt,
     NewRound,
     ReviewItem,
@@ -24,6 +25,11 @@ from bot.storage.records import (
 
 class StorageError(Exception):
     """The database could not do what was asked (after any retries)."""
+
+
+class StateChanged(Exception):
+    """A guarded write found the database no longer as its :class:`ExpectedState` says
+    (another process, or an earlier press, got there first); nothing was written."""
 
 
 class Storage(abc.ABC):
@@ -81,13 +87,23 @@ class Storage(abc.ABC):
 
     @abc.abstractmethod
     async def record_answer(
-        self, answer: AnswerRecord, *, finishes: bool, review: ReviewItem | None = None
+        self,
+        answer: AnswerRecord,
+        *,
+        finishes: bool,
+        review: ReviewItem | None = None,
+        expected: ExpectedState | None = None,
     ) -> tuple[AnswerRecord, bool]:
         """Store an answer unless the question already has one.
 
         Returns the answer the database holds and whether it is this one (stored now). In the
         same transaction, only when it is stored: with ``finishes`` the attempt is marked
         completed, and ``review`` updates the question's review schedule (box 0 removes it).
+
+        With ``expected``, the answer is stored only while the attempt is active and the
+        database still holds what ``expected`` says; otherwise, unless the question already
+        has an answer (returned as above), :class:`StateChanged` is raised. All of it is one
+        statement or one transaction, so it costs one round trip.
         """
 
     async def answer_state(self, attempt_id: int, platform: str, user_id: str) -> AnswerState:

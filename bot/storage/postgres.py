@@ -9,20 +9,30 @@ enforced by constraints, so two processes answering the same question at once re
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import asyncpg
 
-from bot.storage.base import OUTBOX_END, OUTBOX_REVEAL, OutboxEntry, Storage, StorageError
+from bot.storage.base import (
+    OUTBOX_END,
+    OUTBOX_REVEAL,
+    OutboxEntry,
+    StateChanged,
+    Storage,
+    StorageError,
+)
 from bot.storage.records import (
     AnswerRecord,
     AnswerState,
     AttemptRecord,
     AttemptStatus,
     AttemptSummary,
+    ExpectedState,
     NewAttempt,
     NewRound,
     ReviewItem,
@@ -101,33 +111,81 @@ UPSERT_USER = (
 )
 
 
-# Insert an answer and, only if it was inserted, update its attempt and review schedule; or
-# return the answer already stored. $8 (box) is NULL without a review update, 0 to remove it.
-RECORD_ANSWER = """
-WITH ins AS (
+# Answers from concurrent users, recorded together: one statement, so one round trip and one
+# commit for the whole batch. Each input row is inserted unless its question already has an
+# answer; with ``expected`` (see ExpectedState) only while the attempt is active and holds
+# ``expected`` answers, the user's language is ``language`` and the question's review entry is
+# (``was_box``, ``was_due``). Only for rows inserted, the attempt is updated and the review
+# schedule set (``box`` NULL: no change, 0: removed). Returned: every row inserted, and every
+# answer that was already there for a question of the batch. An input with neither was
+# refused by its guard (or lost a race after the snapshot).
+RECORD_ANSWERS = """
+WITH input AS (
+    SELECT * FROM unnest(
+        $1::bigint[], $2::text[], $3::text[], $4::boolean[], $5::timestamptz[], $6::text[],
+        $7::timestamptz[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[],
+        $13::int[], $14::timestamptz[], $15::int[], $16::timestamptz[]
+    ) WITH ORDINALITY AS t(
+        attempt_id, question_id, option_id, correct, answered_at, status,
+        finished_at, expected, platform, user_id, quiz_id, language,
+        was_box, was_due, box, due, position
+    )
+), ok AS (
+    SELECT i.* FROM input i
+    JOIN attempts a ON a.id = i.attempt_id
+    LEFT JOIN users u ON u.platform = i.platform AND u.user_id = i.user_id
+    LEFT JOIN review_items r ON r.platform = i.platform AND r.user_id = i.user_id
+        AND r.quiz_id = i.quiz_id AND r.question_id = i.question_id
+    WHERE i.expected IS NULL OR (
+        a.status = 'active'
+        AND (SELECT count(*) FROM answers s WHERE s.attempt_id = i.attempt_id) = i.expected
+        AND u.language IS NOT DISTINCT FROM i.language
+        AND r.box IS NOT DISTINCT FROM i.was_box
+        AND r.due_at IS NOT DISTINCT FROM i.was_due
+    )
+), ins AS (
     INSERT INTO answers (attempt_id, question_id, option_id, correct, answered_at, seq)
-    VALUES ($1, $2, $3, $4, $5, (SELECT count(*) FROM answers WHERE attempt_id = $1))
+    SELECT attempt_id, question_id, option_id, correct, answered_at,
+        coalesce(expected, (SELECT count(*) FROM answers s WHERE s.attempt_id = ok.attempt_id))
+    FROM ok ORDER BY position
     ON CONFLICT (attempt_id, question_id) DO NOTHING
     RETURNING *
+), done AS (
+    SELECT DISTINCT ON (ok.attempt_id, ok.question_id) ok.* FROM ok
+    JOIN ins ON ins.attempt_id = ok.attempt_id AND ins.question_id = ok.question_id
+        AND ins.option_id = ok.option_id AND ins.answered_at = ok.answered_at
+    ORDER BY ok.attempt_id, ok.question_id, ok.position
 ), attempt AS (
-    UPDATE attempts SET updated_at = $5, status = $6, finished_at = COALESCE($7, finished_at)
-    WHERE id = $1 AND status = 'active' AND EXISTS (SELECT 1 FROM ins)
+    UPDATE attempts a SET updated_at = d.answered_at, status = d.status,
+        finished_at = coalesce(d.finished_at, a.finished_at)
+    FROM done d WHERE a.id = d.attempt_id AND a.status = 'active'
 ), forget AS (
-    DELETE FROM review_items
-    WHERE $8::int <= 0 AND platform = $9 AND user_id = $10 AND quiz_id = $11
-        AND question_id = $2 AND EXISTS (SELECT 1 FROM ins)
+    DELETE FROM review_items r USING done d
+    WHERE d.box <= 0 AND r.platform = d.platform AND r.user_id = d.user_id
+        AND r.quiz_id = d.quiz_id AND r.question_id = d.question_id
 ), schedule AS (
     INSERT INTO review_items (platform, user_id, quiz_id, question_id, box, due_at)
-    SELECT $9::text, $10::text, $11::text, $2, $8, $12::timestamptz
-    WHERE $8::int > 0 AND EXISTS (SELECT 1 FROM ins)
+    SELECT platform, user_id, quiz_id, question_id, box, due FROM done WHERE box > 0
     ON CONFLICT (platform, user_id, quiz_id, question_id)
     DO UPDATE SET box = EXCLUDED.box, due_at = EXCLUDED.due_at
 )
 SELECT ins.*, true AS inserted FROM ins
 UNION ALL
-SELECT answers.*, false AS inserted FROM answers
-WHERE attempt_id = $1 AND question_id = $2 AND NOT EXISTS (SELECT 1 FROM ins)
+SELECT s.*, false AS inserted FROM answers s
+WHERE (s.attempt_id, s.question_id) IN (SELECT attempt_id, question_id FROM input)
 """
+MAX_BATCH = 512  # answers per statement
+
+
+@dataclass
+class _AnswerWrite:
+    """One record_answer call waiting for its batch."""
+
+    answer: AnswerRecord
+    finishes: bool
+    review: ReviewItem | None
+    expected: ExpectedState | None
+    done: asyncio.Future[tuple[AnswerRecord, bool]]
 
 
 async def _keep_session(conn: asyncpg.Connection) -> None:
@@ -158,6 +216,8 @@ class PostgresStorage(Storage):
         self._min_size = min_size
         self._max_size = max_size
         self._pool: asyncpg.Pool | None = None
+        self._pending: list[_AnswerWrite] = []
+        self._answer_writer: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
         try:
@@ -192,6 +252,10 @@ class PostgresStorage(Storage):
         return self._pool
 
     async def close(self) -> None:
+        if self._answer_writer is not None:  # answers already queued are still written
+            with contextlib.suppress(Exception):
+                await self._answer_writer
+            self._answer_writer = None
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
@@ -306,39 +370,112 @@ class PostgresStorage(Storage):
         )
         return [answer_from(r) for r in rows]
 
-    @_retrying
     async def record_answer(
-        self, answer: AnswerRecord, *, finishes: bool, review: ReviewItem | None = None
+        self,
+        answer: AnswerRecord,
+        *,
+        finishes: bool,
+        review: ReviewItem | None = None,
+        expected: ExpectedState | None = None,
     ) -> tuple[AnswerRecord, bool]:
-        async with self.pool.acquire() as conn:
-            # One statement, so one round trip and one implicit transaction: the attempt and
-            # review updates happen only if the insert did (EXISTS (SELECT 1 FROM ins)).
-            row = await conn.fetchrow(
-                RECORD_ANSWER,
+        # Group commit: answers arriving while a batch is being written go together in the
+        # next one, so under load many answers share a round trip and a commit, and a lone
+        # answer still goes at once.
+        done: asyncio.Future[tuple[AnswerRecord, bool]] = asyncio.get_running_loop().create_future()
+        self._pending.append(_AnswerWrite(answer, finishes, review, expected, done))
+        if self._answer_writer is None or self._answer_writer.done():
+            self._answer_writer = asyncio.create_task(self._write_answers())
+        return await done
+
+    async def _write_answers(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
+            await self._write_batch(batch)
+
+    async def _write_batch(self, batch: list[_AnswerWrite]) -> None:
+        try:
+            rows = await self._record_answers(batch)
+        except asyncpg.PostgresError as exc:  # a write the database refuses, not a lost link
+            if len(batch) > 1:  # one bad write must not fail the others: each on its own
+                for write in batch:
+                    await self._write_batch([write])
+                return
+            if not batch[0].done.done():
+                batch[0].done.set_exception(StorageError(f"answer not stored: {exc}"))
+            return
+        except BaseException as exc:  # the database is unreachable (StorageError), or we stop
+            for write in batch:
+                if not write.done.done():
+                    write.done.set_exception(exc)
+            raise
+        inserted = {(r["attempt_id"], r["question_id"]): r for r in rows if r["inserted"]}
+        stored = {(r["attempt_id"], r["question_id"]): r for r in rows if not r["inserted"]}
+        claimed: set[tuple[int, str]] = (
+            set()
+        )  # a double tap can put twins in one batch: the first one is stored
+        for write in batch:
+            key = (write.answer.attempt_id, write.answer.question_id)
+            mine = inserted.get(key)
+            if mine is not None and key not in claimed and answer_from(mine) == write.answer:
+                claimed.add(key)
+                result: tuple[AnswerRecord, bool] | None = (write.answer, True)
+            elif (row := mine or stored.get(key)) is not None:
+                result = (answer_from(row), False)
+            elif write.expected is None:  # stored meanwhile by another transaction?
+                result = await self._stored_answer(write.answer)
+                if result is None and not write.done.done():
+                    write.done.set_exception(StorageError("answer not stored: no such attempt"))
+                    continue
+            else:
+                result = None
+            if write.done.done():
+                continue
+            if result is None:
+                write.done.set_exception(
+                    StateChanged(f"attempt {write.answer.attempt_id} changed since it was read")
+                )
+            else:
+                write.done.set_result(result)
+
+    @_retrying
+    async def _record_answers(self, batch: list[_AnswerWrite]) -> list[asyncpg.Record]:
+        columns: list[list[Any]] = [[] for _ in range(16)]
+        for write in batch:
+            answer, expected, review = write.answer, write.expected, write.review
+            # Whose schedule a review update touches: the guard's user, else the update's own.
+            who = expected or review
+            was = expected.review if expected else None
+            values = (
                 answer.attempt_id,
                 answer.question_id,
                 answer.option_id,
                 answer.correct,
                 answer.answered_at,
-                "completed" if finishes else "active",
-                answer.answered_at if finishes else None,
-                review.box if review is not None else None,
-                review.platform if review is not None else None,
-                review.user_id if review is not None else None,
-                review.quiz_id if review is not None else None,
-                review.due_at if review is not None else None,
+                "completed" if write.finishes else "active",
+                answer.answered_at if write.finishes else None,
+                expected.answered if expected else None,
+                who.platform if who else None,
+                who.user_id if who else None,
+                who.quiz_id if who else None,
+                expected.language if expected else None,
+                was.box if was else None,
+                was.due_at if was else None,
+                review.box if review else None,
+                review.due_at if review else None,
             )
-            if row is None:
-                # Another transaction stored this question's answer after our statement's
-                # snapshot was taken (ON CONFLICT waited for it): read it now that it is there.
-                row = await conn.fetchrow(
-                    "SELECT *, false AS inserted FROM answers "
-                    "WHERE attempt_id = $1 AND question_id = $2",
-                    answer.attempt_id,
-                    answer.question_id,
-                )
-            assert row is not None
-            return answer_from(row), bool(row["inserted"])
+            for column, value in zip(columns, values, strict=True):
+                column.append(value)
+        async with self.pool.acquire() as conn:
+            return list(await conn.fetch(RECORD_ANSWERS, *columns))
+
+    @_retrying
+    async def _stored_answer(self, answer: AnswerRecord) -> tuple[AnswerRecord, bool] | None:
+        rows = await self._fetch(
+            "SELECT * FROM answers WHERE attempt_id = $1 AND question_id = $2",
+            answer.attempt_id,
+            answer.question_id,
+        )
+        return (answer_from(rows[0]), False) if rows else None
 
     @_retrying
     async def finish_attempt(self, attempt_id: int, status: AttemptStatus, at: datetime) -> bool:

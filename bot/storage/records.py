@@ -93,6 +93,24 @@ class AnswerState:
 
 
 @dataclass(frozen=True)
+class ExpectedState:
+    """What a decision to record an answer assumed about the database (from an
+    :class:`AnswerState`, possibly one remembered from an earlier answer).
+
+    A write made with it happens only while all of it still holds; otherwise the backend
+    raises :class:`~bot.storage.base.StateChanged` and the engine reads afresh and decides
+    again.
+    """
+
+    answered: int  # the attempt's answers so far; the new one becomes number ``answered``
+    platform: str  # the answering user
+    user_id: str
+    language: str | None  # that user's chosen language
+    quiz_id: str
+    review: ReviewItem | None  # the user's schedule entry for the question being answered
+
+
+@dataclass(frozen=True)
 class ReviewItem:
     """A question a user is due to practise again (Leitner box and due time)."""
 

@@ -21,13 +21,21 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.storage.base import OUTBOX_END, OUTBOX_REVEAL, OutboxEntry, Storage, StorageError
+from bot.storage.base import (
+    OUTBOX_END,
+    OUTBOX_REVEAL,
+    OutboxEntry,
+    StateChanged,
+    Storage,
+    StorageError,
+)
 from bot.storage.records import (
     AnswerRecord,
     AnswerState,
     AttemptRecord,
     AttemptStatus,
     AttemptSummary,
+    ExpectedState,
     NewAttempt,
     NewRound,
     ReviewItem,
@@ -445,44 +453,60 @@ class SQLiteStorage(Storage):
         return result
 
     async def record_answer(
-        self, answer: AnswerRecord, *, finishes: bool, review: ReviewItem | None = None
+        self,
+        answer: AnswerRecord,
+        *,
+        finishes: bool,
+        review: ReviewItem | None = None,
+        expected: ExpectedState | None = None,
     ) -> tuple[AnswerRecord, bool]:
-        def op(conn: sqlite3.Connection) -> tuple[AnswerRecord, bool]:
+        def op(conn: sqlite3.Connection) -> tuple[AnswerRecord, bool] | None:
+            row = conn.execute(
+                "SELECT * FROM answers WHERE attempt_id = ? AND question_id = ?",
+                (answer.attempt_id, answer.question_id),
+            ).fetchone()
+            if row is not None:
+                return answer_from(row), False
+            if expected is None:
+                seq = conn.execute(
+                    "SELECT COUNT(*) FROM answers WHERE attempt_id = ?", (answer.attempt_id,)
+                ).fetchone()[0]
+            elif _still(conn, answer.attempt_id, answer.question_id, expected):
+                seq = expected.answered
+            else:
+                return None
             at = _ts(answer.answered_at)
-            cur = conn.execute(
+            conn.execute(
                 "INSERT INTO answers (attempt_id, question_id, option_id, correct, answered_at, "
-                "seq) VALUES (?, ?, ?, ?, ?, (SELECT COUNT(*) FROM answers WHERE attempt_id = ?))"
-                " ON CONFLICT (attempt_id, question_id) DO NOTHING",
+                "seq) VALUES (?, ?, ?, ?, ?, ?)",
                 (
                     answer.attempt_id,
                     answer.question_id,
                     answer.option_id,
                     int(answer.correct),
                     at,
+                    seq,
+                ),
+            )
+            conn.execute(
+                "UPDATE attempts SET updated_at = ?, status = ?, "
+                "finished_at = COALESCE(?, finished_at) WHERE id = ? AND status = 'active'",
+                (
+                    at,
+                    "completed" if finishes else "active",
+                    at if finishes else None,
                     answer.attempt_id,
                 ),
             )
-            inserted = cur.rowcount == 1
-            if inserted:
-                finished_at = at if finishes else None
-                status = "completed" if finishes else "active"
-                conn.execute(
-                    "UPDATE attempts SET updated_at = ?, status = ?, "
-                    "finished_at = COALESCE(?, finished_at) WHERE id = ? AND status = 'active'",
-                    (at, status, finished_at, answer.attempt_id),
-                )
-                if review is not None:
-                    _save_review(conn, review)
-                return answer, True
-            cur = conn.execute(
-                "SELECT * FROM answers WHERE attempt_id = ? AND question_id = ?",
-                (answer.attempt_id, answer.question_id),
-            )
-            row = cur.fetchone()
-            assert row is not None
-            return answer_from(row), False
+            if review is not None:
+                _save_review(conn, review)
+            return answer, True
 
-        stored: tuple[AnswerRecord, bool] = await self._write(op)
+        # The writer runs every write of this process in order, and BEGIN IMMEDIATE keeps
+        # other processes out, so nothing can come between the reads above and the insert.
+        stored: tuple[AnswerRecord, bool] | None = await self._write(op)
+        if stored is None:
+            raise StateChanged(f"attempt {answer.attempt_id} changed since it was read")
         return stored
 
     async def set_value(self, scope: str, key: str, value: str | None) -> None:
@@ -702,6 +726,30 @@ class SQLiteStorage(Storage):
             "SELECT * FROM round_outbox WHERE round_id = ? ORDER BY id", (round_id,)
         )
         return [outbox_entry_from(r) for r in rows]
+
+
+def _still(
+    conn: sqlite3.Connection, attempt_id: int, question_id: str, expected: ExpectedState
+) -> bool:
+    """Whether the attempt is active and the database holds what ``expected`` says."""
+    row = conn.execute(
+        "SELECT (SELECT status FROM attempts WHERE id = ?1), "
+        "(SELECT COUNT(*) FROM answers WHERE attempt_id = ?1), "
+        "(SELECT language FROM users WHERE platform = ?2 AND user_id = ?3), "
+        "(SELECT box FROM review_items WHERE platform = ?2 AND user_id = ?3 "
+        "AND quiz_id = ?4 AND question_id = ?5), "
+        "(SELECT due_at FROM review_items WHERE platform = ?2 AND user_id = ?3 "
+        "AND quiz_id = ?4 AND question_id = ?5)",
+        (attempt_id, expected.platform, expected.user_id, expected.quiz_id, question_id),
+    ).fetchone()
+    review = expected.review
+    return (row[0], row[1], row[2], row[3], row[4]) == (
+        AttemptStatus.ACTIVE.value,
+        expected.answered,
+        expected.language,
+        review.box if review else None,
+        _ts(review.due_at) if review else None,
+    )
 
 
 def _save_review(conn: sqlite3.Connection, item: ReviewItem) -> None:

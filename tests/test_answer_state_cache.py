@@ -1,0 +1,185 @@
+"""A press costs one database round trip because the engine remembers each attempt's answer
+state; these tests show that a remembered state that is behind (another replica, another
+process, another attempt) never makes the engine refuse, double or misgrade an answer."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.catalog import QuizCatalog
+from bot.engine import QuizEngine
+from bot.storage import AttemptStatus, SQLiteStorage, Storage
+from bot.views import AnswerOutcome, Participant, QuestionView
+from tests.conftest import SEED_QUIZ, FakeClock
+
+ANN = Participant("telegram", "1", "Ann", "en-US")
+
+
+@pytest.fixture
+def storage(any_storage: Storage) -> Storage:
+    return any_storage
+
+
+@pytest.fixture
+async def other_storage(any_storage: Storage) -> AsyncIterator[Storage]:
+    """A second connection to the same database, as another replica has."""
+    other: Storage
+    if isinstance(any_storage, SQLiteStorage):
+        other = SQLiteStorage(any_storage.path)
+    else:
+        from bot.storage.postgres import PostgresStorage
+
+        assert isinstance(any_storage, PostgresStorage)
+        other = PostgresStorage(any_storage.url)
+    await other.open()
+    yield other
+    await other.close()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()  # one time for both replicas, as their hosts' clocks agree
+
+
+@pytest.fixture
+def replica_a(catalog: QuizCatalog, storage: Storage, clock: FakeClock) -> QuizEngine:
+    return QuizEngine(catalog, storage, clock=clock)
+
+
+@pytest.fixture
+def replica_b(catalog: QuizCatalog, other_storage: Storage, clock: FakeClock) -> QuizEngine:
+    return QuizEngine(catalog, other_storage, clock=clock)
+
+
+def option_index(catalog: QuizCatalog, view: QuestionView, *, right: bool) -> int:
+    question = catalog.get(view.quiz_id).question(view.question_id)
+    correct = next(i for i, o in enumerate(view.options) if o.id == question.correct_option_id)
+    return correct if right else (correct + 1) % len(view.options)
+
+
+async def press(
+    engine: QuizEngine, catalog: QuizCatalog, view: QuestionView, *, right: bool = True
+) -> AnswerOutcome:
+    index = option_index(catalog, view, right=right)
+    feedback = await engine.answer_at(ANN, view.attempt_id, view.number, index)
+    return feedback.outcome
+
+
+class CountingReads:
+    """Counts the answer-state reads a storage serves (wraps the bound method)."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.count = 0
+        read = storage.answer_state
+
+        async def counted(*args: object) -> object:
+            self.count += 1
+            return await read(*args)  # type: ignore[arg-type]
+
+        storage.answer_state = counted  # type: ignore[method-assign]
+
+
+async def test_presses_after_the_start_cost_no_read(replica_a, storage, catalog):
+    question = (await replica_a.start(ANN, SEED_QUIZ)).question
+    reads = CountingReads(storage)
+    while question is not None:
+        feedback = await replica_a.answer_at(ANN, question.attempt_id, question.number, 0)
+        assert feedback.outcome is AnswerOutcome.ACCEPTED
+        question = feedback.next_question
+    assert reads.count == 0
+    assert feedback.result is not None and feedback.result.total == 8
+
+
+async def test_an_answer_given_on_another_replica_is_not_mistaken_for_a_stale_press(
+    replica_a, replica_b, storage, catalog
+):
+    first = (await replica_a.start(ANN, SEED_QUIZ)).question
+    feedback = await replica_a.answer_at(ANN, first.attempt_id, 1, 0)
+    second = feedback.next_question
+    # The next press reaches the other replica (a load balancer spreads updates).
+    on_b = await replica_b.answer_at(ANN, second.attempt_id, 2, 0)
+    assert on_b.outcome is AnswerOutcome.ACCEPTED
+    third = on_b.next_question
+    # Replica A still remembers one answer; the third press must count all the same.
+    on_a = await replica_a.answer_at(ANN, third.attempt_id, 3, 0)
+    assert on_a.outcome is AnswerOutcome.ACCEPTED
+    assert on_a.next_question.number == 4
+    stored = await storage.answers(first.attempt_id)
+    assert [a.question_id for a in stored] == [
+        first.question_id,
+        second.question_id,
+        third.question_id,
+    ]
+
+
+async def test_a_press_answered_elsewhere_gets_the_stored_answer_back(
+    replica_a, replica_b, storage, catalog
+):
+    question = (await replica_a.start(ANN, SEED_QUIZ)).question
+    assert await press(replica_b, catalog, question, right=False) is AnswerOutcome.ACCEPTED
+    # A redelivered press on A: same answer, same feedback; another option does not count.
+    again = await replica_a.answer_at(
+        ANN, question.attempt_id, 1, option_index(catalog, question, right=False)
+    )
+    assert again.outcome is AnswerOutcome.DUPLICATE and again.correct is False
+    other = await replica_a.answer_at(
+        ANN, question.attempt_id, 1, option_index(catalog, question, right=True)
+    )
+    assert other.outcome is AnswerOutcome.ALREADY_ANSWERED and other.correct is False
+    (stored,) = await storage.answers(question.attempt_id)
+    assert stored.correct is False
+
+
+async def test_a_language_chosen_on_another_replica_applies_to_the_next_answer(
+    replica_a, replica_b, catalog
+):
+    question = (await replica_a.start(ANN, SEED_QUIZ)).question
+    assert question.language == "en"
+    await replica_b.set_language(ANN, "ru")
+    feedback = await replica_a.answer_at(ANN, question.attempt_id, 1, 0)
+    assert feedback.outcome is AnswerOutcome.ACCEPTED
+    assert feedback.language == "ru"
+    assert feedback.next_question.language == "ru"
+
+
+async def test_a_quiz_restarted_elsewhere_turns_the_old_buttons_stale(
+    replica_a, replica_b, storage, catalog
+):
+    old = (await replica_a.start(ANN, SEED_QUIZ)).question
+    new = (await replica_b.start(ANN, SEED_QUIZ, restart=True)).question
+    assert new.attempt_id != old.attempt_id
+    feedback = await replica_a.answer_at(ANN, old.attempt_id, 1, 0)
+    assert feedback.outcome is AnswerOutcome.STALE
+    assert await storage.answers(old.attempt_id) == []
+    assert (await storage.get_attempt(old.attempt_id)).status is AttemptStatus.ABANDONED
+
+
+async def answer_all(engine: QuizEngine, catalog: QuizCatalog, view, *, right: bool) -> None:
+    while view is not None:
+        feedback = await engine.answer_at(
+            ANN, view.attempt_id, view.number, option_index(catalog, view, right=right)
+        )
+        assert feedback.outcome is AnswerOutcome.ACCEPTED
+        view = feedback.next_question
+
+
+async def test_a_review_done_elsewhere_meanwhile_counts_for_the_schedule(
+    replica_a, replica_b, storage, catalog
+):
+    # Every question missed once: all in box 1.
+    await answer_all(
+        replica_a, catalog, (await replica_a.start(ANN, SEED_QUIZ)).question, right=False
+    )
+    again = (await replica_a.start(ANN, SEED_QUIZ)).question  # replica A remembers box 1
+    # Meanwhile a review on replica B gets them all right: box 2.
+    review = await replica_b.start_review(ANN, SEED_QUIZ)
+    assert review.question is not None
+    await answer_all(replica_b, catalog, review.question, right=True)
+    boxes = {i.box for i in await storage.review_items("telegram", "1", SEED_QUIZ)}
+    assert boxes == {2}
+    # Right again in the quiz on replica A: one box up from where they are now, box 3.
+    await answer_all(replica_a, catalog, again, right=True)
+    items = await storage.review_items("telegram", "1", SEED_QUIZ)
+    assert len(items) == 8 and {i.box for i in items} == {3}
