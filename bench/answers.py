@@ -115,7 +115,7 @@ CREATE TABLE answers (
     PRIMARY KEY (attempt_id, question_id)
 )
 """
-# The engine's own statement (bot/storage/sqlite.py, record_answer).
+# The engine's insert for one answer (bot/storage/sqlite.py; it takes seq from its guard).
 SQLITE_INSERT = (
     "INSERT INTO answers (attempt_id, question_id, option_id, correct, answered_at, "
     "seq) VALUES (?, ?, ?, ?, ?, (SELECT COUNT(*) FROM answers WHERE attempt_id = ?))"
@@ -132,7 +132,7 @@ CREATE TABLE answers (
     PRIMARY KEY (attempt_id, question_id)
 )
 """
-# The engine's own statement (bot/storage/postgres.py, record_answer).
+# The engine's insert for one answer (bot/storage/postgres.py batches them with unnest).
 PG_INSERT = (
     "INSERT INTO answers (attempt_id, question_id, option_id, correct, answered_at) "
     "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (attempt_id, question_id) DO NOTHING "
@@ -332,21 +332,32 @@ async def answer_all(
 
 
 def count_commits(storage: Storage) -> dict[str, int] | None:
-    """Count the SQLite writer's transactions, by wrapping its batch runner (diagnostics).
+    """Count the group commits of either backend, by wrapping what runs one (diagnostics):
+    SQLite's batch of writes, PostgreSQL's statement of answers.
 
-    Returns ``None`` when the storage has no group-commit writer to observe.
+    Returns ``None`` when the storage has no group commit to observe.
     """
-    run_batch = getattr(storage, "_run_batch", None)
-    if run_batch is None:
-        return None
     counts = {"commits": 0, "writes": 0}
+    run_batch = getattr(storage, "_run_batch", None)
+    record_answers = getattr(storage, "_record_answers", None)
+    if run_batch is not None:
 
-    async def counting(conn: Any, batch: list[Any]) -> None:
-        counts["commits"] += 1
-        counts["writes"] += len(batch)
-        await run_batch(conn, batch)
+        async def counting(conn: Any, batch: list[Any]) -> None:
+            counts["commits"] += 1
+            counts["writes"] += len(batch)
+            await run_batch(conn, batch)
 
-    storage._run_batch = counting  # type: ignore[attr-defined]
+        storage._run_batch = counting  # type: ignore[attr-defined]
+    elif record_answers is not None:
+
+        async def counting_answers(batch: list[Any]) -> Any:
+            counts["commits"] += 1
+            counts["writes"] += len(batch)
+            return await record_answers(batch)
+
+        storage._record_answers = counting_answers  # type: ignore[attr-defined]
+    else:
+        return None
     return counts
 
 

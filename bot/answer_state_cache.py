@@ -17,7 +17,7 @@ from bot.storage import AnswerState
 # (attempt id, platform, answering user's id)
 AnswerKey = tuple[int, str, str]
 
-DEFAULT_CAPACITY = 4096  # attempts in progress at once; one entry is about a kilobyte
+DEFAULT_CAPACITY = 2048  # attempts in progress at once (a miss costs one read, not a refusal)
 
 
 class AnswerStateCache:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 
 from bot.answer_matching import clean_typed, matches
-from bot.answer_state_cache import AnswerKey, AnswerStateCache
+from bot.answer_state_cache import DEFAULT_CAPACITY, AnswerKey, AnswerStateCache
 from bot.catalog import QuizCatalog
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
 from bot.quiz import Question, Quiz
@@ -134,6 +134,7 @@ class QuizEngine:
         *,
         clock: Clock = utc_now,
         rng: random.Random | None = None,
+        remembered_attempts: int = DEFAULT_CAPACITY,
     ) -> None:
         self.catalog = catalog
         # Private: adapters go through the operations below, so every rule lives here once.
@@ -142,7 +143,8 @@ class QuizEngine:
         self._rng = rng or random.SystemRandom()
         self.rounds = GroupRounds(self)
         self._texts: dict[tuple[str, str], _QuizTexts] = {}  # (quiz id, language)
-        self._answer_states = AnswerStateCache()
+        # The answer state of attempts in progress, so that a press is one round trip.
+        self._answer_states = AnswerStateCache(remembered_attempts)
 
     def _quiz_texts(self, quiz: Quiz, language: str) -> _QuizTexts:
         """``quiz``'s prepared texts in ``language`` (made again when the quiz was reloaded)."""

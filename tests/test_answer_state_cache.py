@@ -8,9 +8,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.answer_state_cache import AnswerStateCache
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
-from bot.storage import AttemptStatus, SQLiteStorage, Storage
+from bot.storage import AnswerState, AttemptStatus, SQLiteStorage, Storage
 from bot.views import AnswerOutcome, Participant, QuestionView
 from tests.conftest import SEED_QUIZ, FakeClock
 
@@ -183,3 +184,35 @@ async def test_a_review_done_elsewhere_meanwhile_counts_for_the_schedule(
     await answer_all(replica_a, catalog, again, right=True)
     items = await storage.review_items("telegram", "1", SEED_QUIZ)
     assert len(items) == 8 and {i.box for i in items} == {3}
+
+
+async def test_an_attempt_no_longer_remembered_costs_one_read_and_still_counts(catalog, storage):
+    engine = QuizEngine(catalog, storage, clock=FakeClock(), remembered_attempts=2)
+    people = [Participant("telegram", str(n), f"P{n}", "en") for n in range(3)]
+    starts = [(await engine.start(who, SEED_QUIZ)).question for who in people]
+    reads = CountingReads(storage)
+    # The first one started was forgotten (two are kept): one read, then accepted.
+    feedback = await engine.answer_at(people[0], starts[0].attempt_id, 1, 0)
+    assert feedback.outcome is AnswerOutcome.ACCEPTED and reads.count == 1
+    # Remembered now: people[2] and people[0]; people[1] was pushed out by people[0].
+    feedback = await engine.answer_at(people[2], starts[2].attempt_id, 1, 0)
+    assert feedback.outcome is AnswerOutcome.ACCEPTED and reads.count == 1
+    feedback = await engine.answer_at(people[1], starts[1].attempt_id, 1, 0)
+    assert feedback.outcome is AnswerOutcome.ACCEPTED and reads.count == 2
+    assert [len(await storage.answers(q.attempt_id)) for q in starts] == [1, 1, 1]
+
+
+def test_the_cache_keeps_the_most_recently_used_states():
+    cache = AnswerStateCache(capacity=2)
+    state = AnswerState(None, None, [], [])
+    cache.put((1, "t", "a"), state)
+    cache.put((2, "t", "b"), state)
+    assert cache.get((1, "t", "a")) is state  # used: now the most recent
+    cache.put((3, "t", "c"), state)
+    assert cache.get((2, "t", "b")) is None
+    assert len(cache) == 2 and cache.get((1, "t", "a")) is state
+    cache.forget((1, "t", "a"))
+    assert cache.get((1, "t", "a")) is None
+    off = AnswerStateCache(capacity=0)  # remembering nothing: every press reads first
+    off.put((1, "t", "a"), state)
+    assert len(off) == 0

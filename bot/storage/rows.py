@@ -8,6 +8,7 @@ booleans as 0/1, PostgreSQL returns ``datetime`` and ``bool``; the mappers accep
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Protocol
@@ -39,8 +40,14 @@ def optional_timestamp(value: Any) -> datetime | None:
     return None if value is None else timestamp(value)
 
 
+# Question and option ids repeat in every attempt; interned, the attempts the engine keeps in
+# memory (its answer-state cache) share one copy of each instead of holding their own.
+def _ids(values: list[str]) -> tuple[str, ...]:
+    return tuple(map(sys.intern, values))
+
+
 def _option_order(text: str) -> Mapping[str, tuple[str, ...]]:
-    return {k: tuple(v) for k, v in json.loads(text).items()}
+    return {sys.intern(k): _ids(v) for k, v in json.loads(text).items()}
 
 
 def user_from(row: Row) -> UserRecord:
@@ -54,7 +61,7 @@ def attempt_from(row: Row) -> AttemptRecord:
         user_id=row["user_id"],
         chat_id=row["chat_id"],
         quiz_id=row["quiz_id"],
-        question_order=tuple(json.loads(row["question_order"])),
+        question_order=_ids(json.loads(row["question_order"])),
         option_order=dict(_option_order(row["option_order"])),
         status=AttemptStatus(row["status"]),
         started_at=timestamp(row["started_at"]),
@@ -93,7 +100,7 @@ def round_from(row: Row) -> RoundRecord:
         quiz_id=row["quiz_id"],
         starter_id=row["starter_id"],
         language=row["language"],
-        question_order=tuple(json.loads(row["question_order"])),
+        question_order=_ids(json.loads(row["question_order"])),
         option_order=dict(_option_order(row["option_order"])),
         time_limit_seconds=row["time_limit_seconds"],
         status=RoundStatus(row["status"]),
