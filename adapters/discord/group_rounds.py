@@ -89,8 +89,14 @@ class RoundRunner(RoundDriver[LiveQuestion]):
     ) -> int | None:
         question, channel_id = live.question, int(live.question.chat_id)
         pages = round_question_pages(question, answered, closes_text(question))
-        await self._post(channel_id, pages[:-1])
-        message = await self._send(channel_id, pages[-1], round_view(question))
+        # A process that dies between this post and recording its id leaves the question to
+        # the next driver, which posts it again: the nonce makes Discord return this one.
+        # Its opening time keeps it apart from a question of a database started afresh.
+        opened = _base36(int(question.opens_at.timestamp()))
+        dedupe = f"q{question.round_id}.{question.number}.{opened}"
+        await self._post(channel_id, pages[:-1], dedupe)
+        nonce = f"{dedupe}.{len(pages) - 1}"[:25]
+        message = await self._send(channel_id, pages[-1], round_view(question), nonce=nonce)
         return message.id
 
     async def refresh(self, live: LiveQuestion, answered: int, seconds_left: float) -> bool:
@@ -142,12 +148,14 @@ class RoundRunner(RoundDriver[LiveQuestion]):
         nonce: str | None = None,
     ) -> discord.Message:
         channel = self._channel(channel_id)
-        if view is not None:
-            return await channel.send(embeds=page, view=view)
         if nonce:
             # Discord returns the message already created with this nonce (for a few
             # minutes) instead of creating another: a post repeated after a crash shows once.
+            if view is not None:
+                return await channel.send(embeds=page, view=view, nonce=nonce)
             return await channel.send(embeds=page, nonce=nonce)
+        if view is not None:
+            return await channel.send(embeds=page, view=view)
         return await channel.send(embeds=page)
 
     async def _post(self, channel_id: int, pages: list[Page], dedupe: str = "") -> int | None:
@@ -178,3 +186,14 @@ class RoundRunner(RoundDriver[LiveQuestion]):
             log.warning("discord: a round status edit failed (%s)", error)
             return False
         return True
+
+
+def _base36(number: int) -> str:
+    """``number`` in base 36 (a short nonce part)."""
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        number, digit = divmod(number, 36)
+        out = digits[digit] + out
+        if not number:
+            return out

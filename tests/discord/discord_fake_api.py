@@ -414,6 +414,7 @@ class FakeDiscord:
         self.channels: dict[int, int | None] = {}  # channel id -> its server (None: a DM)
         self.forbidden_channels: set[int] = set()  # the bot may not post there
         self.deleted_messages: set[int] = set()
+        self.nonces: dict[tuple[int, str], int] = {}  # (channel, nonce) -> message created
         self.stamp: Callable[[], Any] | None = None
         self.gateway_identifies = 0
         self.gateway_shards: list[list[int] | None] = []  # the shard of every identify
@@ -870,8 +871,18 @@ class FakeDiscord:
             return self._error(error)
         body = recorded.body or {}
         problems = check_message(body, creating=True)
+        nonce = body.get("nonce")
+        if nonce is not None and len(str(nonce)) > 25:
+            problems.append(f"nonce longer than 25 characters: {nonce!r}")
         if problems:
             return self._refuse(recorded, problems, "channel message")
+        # Discord: with enforce_nonce, a nonce the author used in the channel in the past few
+        # minutes returns that message instead of creating another (the fake never forgets).
+        key = (channel_id, str(nonce))
+        if nonce is not None and body.get("enforce_nonce") and key in self.nonces:
+            earlier = self.messages.get(self.nonces[key])
+            if earlier is not None:
+                return _json(self.message_payload(earlier))
         message = Message(
             id=self.new_id(),
             channel_id=channel_id,
@@ -882,6 +893,8 @@ class FakeDiscord:
             components=body.get("components") or [],
         )
         self.messages[message.id] = message
+        if nonce is not None:
+            self.nonces[key] = message.id
         return _json(self.message_payload(message))
 
     async def _channel_edit(self, request: web.Request) -> web.Response:

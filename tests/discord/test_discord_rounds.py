@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 from datetime import timedelta
 from pathlib import Path
@@ -543,3 +544,59 @@ async def test_a_round_carries_on_after_a_database_failure(
         assert open_question(world).id > reveal.id
     finally:
         await flaky.close()
+
+
+class DiesBeforeRecordingTheQuestion(SQLiteStorage):
+    """Stops for good (as a process killed at that moment) when the round driver records
+    which message shows the open question, right after Discord created it."""
+
+    stuck = False
+
+    async def set_value(self, scope: str, key: str, value: str | None) -> None:
+        if scope == ROUND_MESSAGE_SCOPE and value is not None:
+            self.stuck = True
+            await asyncio.Event().wait()
+        await super().set_value(scope, key, value)
+
+
+async def test_a_question_posted_by_a_process_that_died_before_recording_it_shows_once(
+    fake_discord: FakeDiscord,
+    catalog: QuizCatalog,
+    db_path: Path,
+    make_client: ClientFactory,
+    clock: VirtualClock,
+) -> None:
+    dying = DiesBeforeRecordingTheQuestion(db_path)
+    await dying.open()
+    world = World(
+        fake_discord,
+        await make_client(
+            QuizEngine(catalog, dying, clock=clock), round_clock=clock, round_timing=TIMING
+        ),
+    )
+    await world.user("Host").command("round", quiz=SEED_QUIZ, seconds=SECONDS)
+    for _ in range(2000):  # until Discord created the question and the process "died"
+        if dying.stuck:
+            break
+        await asyncio.sleep(0.005)
+    assert dying.stuck
+    (posted,) = [m for m in channel(world) if round_buttons(m)]
+    assert world.client is not None
+    await world.client.close()
+    await dying.close()
+    # The next process finds no record of that message and posts the question again.
+    restarted = SQLiteStorage(db_path)
+    await restarted.open()
+    try:
+        world.client = await make_client(
+            QuizEngine(catalog, restarted, clock=clock), round_clock=clock, round_timing=TIMING
+        )
+        await world.settle()
+        assert open_question(world).id == posted.id  # Discord returned it: shown once
+        assert [m.id for m in channel(world) if round_buttons(m)] == [posted.id]
+        await press(world.user("Ana"), posted, "A")
+        await world.advance(clock, SECONDS)
+        assert "Answers: 1" in text_of(fake_discord.messages[posted.id])
+    finally:
+        await world.client.close()
+        await restarted.close()
