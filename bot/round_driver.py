@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from bot.rounds import RoundEnd, RoundQuestion, RoundReveal
 from bot.storage import RoundStatus
-from bot.storage.base import OUTBOX_REVEAL
+from bot.storage.base import OUTBOX_END, OUTBOX_HISTORY, OUTBOX_REVEAL
 from bot.views import Participant
 
 if TYPE_CHECKING:
@@ -468,7 +468,9 @@ class RoundDriver(abc.ABC, Generic[L]):
 
     async def _flush(self, round_id: int) -> None:
         """Post the round's unsent outbox entries in order, each marked sent (with its message
-        id) once the platform accepted it; a crash in between posts it again, never loses it."""
+        id) once the platform accepted it; a crash in between posts it again, never loses it.
+        A history entry posts nothing: the members' history is copied (a no-op when the
+        process that ended the round did it already), then the entry is marked sent."""
         storage, rounds = self.engine._storage, self.engine.rounds
         for entry in await storage.unsent_outbox(self.platform, round_id):
             if not await self._claim(round_id):  # a stalled driver must not post twice
@@ -479,8 +481,10 @@ class RoundDriver(abc.ABC, Generic[L]):
                     reveal = await rounds.reveal(round_id, entry.number)
                     if reveal is not None:
                         message_id = await self.post_reveal(reveal, f"qb{entry.id}")
-                else:
+                elif entry.kind == OUTBOX_END:
                     message_id = await self.post_end(await rounds.ending(round_id), f"qb{entry.id}")
+                elif entry.kind == OUTBOX_HISTORY:
+                    await rounds.copy_history(round_id)
             except self.fatal_errors:
                 # Undeliverable for good (the bot left the chat): do not retry it forever.
                 await storage.mark_outbox_sent(entry.id, self.clock(), None)

@@ -39,6 +39,7 @@ from bot.storage import (
     RoundStatus,
     StorageError,
 )
+from bot.storage.base import OUTBOX_HISTORY
 from bot.text_direction import is_rtl, prepare
 from bot.typed_texts import typed_t
 from bot.views import LETTERS, OptionView, Participant, QuizSummary
@@ -380,8 +381,8 @@ class GroupRounds:
         # drives the round next finds them in the outbox even if this process dies now.
         if not await engine._storage.close_round_question(round_id, number, now, opens, deadline):
             return None
-        if finished:
-            await self.copy_history(round_id)
+        if finished:  # the copy the outbox owes, done now (its entry is the way back)
+            await self._copy_history_now(round_id)
         return await self.reveal(round_id, number)
 
     async def reveal(self, round_id: int, number: int) -> RoundReveal | None:
@@ -470,6 +471,15 @@ class GroupRounds:
             await self._record_history(round_, quiz, await engine._storage.round_answers(round_id))
         return True
 
+    async def _copy_history_now(self, round_id: int) -> None:
+        """Right after a round ended: copy its history, and mark the outbox entry that owes
+        the copy as done (a process that dies before leaves it to the round's next driver)."""
+        await self.copy_history(round_id)
+        storage = self.engine._storage
+        for entry in await storage.outbox(round_id):
+            if entry.kind == OUTBOX_HISTORY and entry.sent_at is None:
+                await storage.mark_outbox_sent(entry.id, self.engine.clock(), None)
+
     async def _record_history(
         self, round_: RoundRecord, quiz: Quiz, answers: list[RoundAnswer]
     ) -> None:
@@ -538,7 +548,7 @@ class GroupRounds:
             return t("round_not_starter", ui)
         if not await engine._storage.end_round(round_.id, RoundStatus.STOPPED, engine.clock()):
             return t("round_none", ui)
-        await self.copy_history(round_.id)
+        await self._copy_history_now(round_.id)
         return await self.ending(round_.id, stopped=True)
 
     async def ending(self, round_id: int, *, stopped: bool = False) -> RoundEnd:
