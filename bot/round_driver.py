@@ -25,8 +25,11 @@ holder of the round's lease (``Storage.claim_round``), which a keeper task renew
 once the lease ran out. Reveals and the final ranking are not posted straight from the close:
 the close writes them to an outbox in the same transaction, and the driver posts unsent entries
 (marking each sent after the platform accepted it), so a crash between close and post delays
-a reveal but never loses it. Answers any replica took are read from the database every
-:attr:`RoundTiming.poll`.
+a reveal but never loses it. The end of a round (its last close, or a stop) also queues the
+copy of each member's answers into their own history: the process that ended the round copies
+at once and marks the entry sent; if it died first, the next driver runs the copy (which skips
+members already copied and finishes a half-done one) and marks it sent, posting nothing.
+Answers any replica took are read from the database every :attr:`RoundTiming.poll`.
 
 A platform subclasses the driver and implements the abstract hooks: how a question, a refresh,
 a closed question, a reveal and a ranking look and are sent, and how the open question's message

@@ -6,9 +6,10 @@ time is up and :meth:`GroupRounds.close` reveals them. Closing is a compare-and-
 question number, so two timers (or two replicas) never reveal the same question twice, and an
 answer racing the close is either counted or refused by the database. The close also queues
 the posts it owes in the round outbox, in the same transaction; :meth:`GroupRounds.reveal`
-rebuilds a closed question's reveal, the same whenever it is posted. When a round ends, each
-member's answers are copied into their own history (:meth:`GroupRounds.copy_history`, which
-changes nothing when run again). The timers, the pause
+rebuilds a closed question's reveal, the same whenever it is posted. When a round ends (its
+last close, or a stop) the outbox also gets the copy of the members' answers into their own
+history: :meth:`GroupRounds.copy_history` runs at once, and again from the outbox if the
+process died first; running it twice changes nothing. The timers, the pause
 between questions and the live refresh of the open question are driven by
 :class:`bot.round_driver.RoundDriver`; adapters own only how a round looks and is sent.
 """
