@@ -25,8 +25,11 @@ holder of the round's lease (``Storage.claim_round``), which a keeper task renew
 once the lease ran out. Reveals and the final ranking are not posted straight from the close:
 the close writes them to an outbox in the same transaction, and the driver posts unsent entries
 (marking each sent after the platform accepted it), so a crash between close and post delays
-a reveal but never loses it. Answers any replica took are read from the database every
-:attr:`RoundTiming.poll`.
+a reveal but never loses it. The end of a round (its last close, or a stop) also queues the
+copy of each member's answers into their own history: the process that ended the round copies
+at once and marks the entry sent; if it died first, the next driver runs the copy (which skips
+members already copied and finishes a half-done one) and marks it sent, posting nothing.
+Answers any replica took are read from the database every :attr:`RoundTiming.poll`.
 
 A platform subclasses the driver and implements the abstract hooks: how a question, a refresh,
 a closed question, a reveal and a ranking look and are sent, and how the open question's message
@@ -52,7 +55,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from bot.rounds import RoundEnd, RoundQuestion, RoundReveal
 from bot.storage import RoundStatus
-from bot.storage.base import OUTBOX_REVEAL
+from bot.storage.base import OUTBOX_END, OUTBOX_HISTORY, OUTBOX_REVEAL
 from bot.views import Participant
 
 if TYPE_CHECKING:
@@ -468,7 +471,9 @@ class RoundDriver(abc.ABC, Generic[L]):
 
     async def _flush(self, round_id: int) -> None:
         """Post the round's unsent outbox entries in order, each marked sent (with its message
-        id) once the platform accepted it; a crash in between posts it again, never loses it."""
+        id) once the platform accepted it; a crash in between posts it again, never loses it.
+        A history entry posts nothing: the members' history is copied (a no-op when the
+        process that ended the round did it already), then the entry is marked sent."""
         storage, rounds = self.engine._storage, self.engine.rounds
         for entry in await storage.unsent_outbox(self.platform, round_id):
             if not await self._claim(round_id):  # a stalled driver must not post twice
@@ -479,8 +484,10 @@ class RoundDriver(abc.ABC, Generic[L]):
                     reveal = await rounds.reveal(round_id, entry.number)
                     if reveal is not None:
                         message_id = await self.post_reveal(reveal, f"qb{entry.id}")
-                else:
+                elif entry.kind == OUTBOX_END:
                     message_id = await self.post_end(await rounds.ending(round_id), f"qb{entry.id}")
+                elif entry.kind == OUTBOX_HISTORY:
+                    await rounds.copy_history(round_id)
             except self.fatal_errors:
                 # Undeliverable for good (the bot left the chat): do not retry it forever.
                 await storage.mark_outbox_sent(entry.id, self.clock(), None)

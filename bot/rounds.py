@@ -6,15 +6,20 @@ time is up and :meth:`GroupRounds.close` reveals them. Closing is a compare-and-
 question number, so two timers (or two replicas) never reveal the same question twice, and an
 answer racing the close is either counted or refused by the database. The close also queues
 the posts it owes in the round outbox, in the same transaction; :meth:`GroupRounds.reveal`
-rebuilds a closed question's reveal, the same whenever it is posted. The timers, the pause
+rebuilds a closed question's reveal, the same whenever it is posted. When a round ends (its
+last close, or a stop) the outbox also gets the copy of the members' answers into their own
+history: :meth:`GroupRounds.copy_history` runs at once, and again from the outbox if the
+process died first; running it twice changes nothing. The timers, the pause
 between questions and the live refresh of the open question are driven by
 :class:`bot.round_driver.RoundDriver`; adapters own only how a round looks and is sent.
 """
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import random
+import weakref
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -26,6 +31,7 @@ from bot.review import next_review
 from bot.storage import (
     AnswerRecord,
     AttemptKind,
+    AttemptRecord,
     AttemptStatus,
     NewAttempt,
     NewRound,
@@ -34,6 +40,7 @@ from bot.storage import (
     RoundStatus,
     StorageError,
 )
+from bot.storage.base import OUTBOX_HISTORY
 from bot.text_direction import is_rtl, prepare
 from bot.typed_texts import typed_t
 from bot.views import LETTERS, OptionView, Participant, QuizSummary
@@ -174,6 +181,10 @@ class GroupRounds:
     def __init__(self, engine: QuizEngine, rng: random.Random | None = None) -> None:
         self.engine = engine
         self._rng = rng or random.SystemRandom()
+        # Held while a round's history is copied; gone once no copy of it runs.
+        self._copying: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
 
     def _question(self, round_: RoundRecord, quiz: Quiz, number: int) -> RoundQuestion:
         lang = round_.language
@@ -371,8 +382,8 @@ class GroupRounds:
         # drives the round next finds them in the outbox even if this process dies now.
         if not await engine._storage.close_round_question(round_id, number, now, opens, deadline):
             return None
-        if finished:
-            await self._record_history(round_, quiz, await engine._storage.round_answers(round_id))
+        if finished:  # the copy the outbox owes, done now (its entry is the way back)
+            await self._copy_history_now(round_id)
         return await self.reveal(round_id, number)
 
     async def reveal(self, round_id: int, number: int) -> RoundReveal | None:
@@ -440,15 +451,51 @@ class GroupRounds:
         )
         return len(answered), bool(earlier) and earlier <= answered, still_open
 
+    async def copy_history(self, round_id: int) -> bool:
+        """Copy each member's answers of an ended round into their own history, as one
+        completed round attempt each, with their review schedule. Safe to run again, or
+        after a copy that died half-way: a member whose copy is complete is skipped, an
+        unfinished copy of this round is carried on (answers stored already stay as they
+        are). False when there is nothing to copy: the round is unknown, still running, or
+        its quiz is gone."""
+        engine = self.engine
+        round_ = await engine._storage.get_round(round_id)
+        if round_ is None or round_.status is RoundStatus.ACTIVE:
+            return False
+        quiz = engine.catalog.get(round_.quiz_id)
+        if quiz is None:
+            return False
+        lock = self._copying.get(round_id)
+        if lock is None:
+            lock = self._copying[round_id] = asyncio.Lock()
+        async with lock:  # one copy of a round at a time in this process
+            await self._record_history(round_, quiz, await engine._storage.round_answers(round_id))
+        return True
+
+    async def _copy_history_now(self, round_id: int) -> None:
+        """Right after a round ended: copy its history, and mark the outbox entry that owes
+        the copy as done (a process that dies before leaves it to the round's next driver)."""
+        await self.copy_history(round_id)
+        storage = self.engine._storage
+        for entry in await storage.outbox(round_id):
+            if entry.kind == OUTBOX_HISTORY and entry.sent_at is None:
+                await storage.mark_outbox_sent(entry.id, self.engine.clock(), None)
+
     async def _record_history(
         self, round_: RoundRecord, quiz: Quiz, answers: list[RoundAnswer]
     ) -> None:
-        """Copy each member's answers into their own history as a completed round attempt."""
+        """The copy itself (see :meth:`copy_history`), member by member."""
         engine = self.engine
         by_user: dict[str, list[RoundAnswer]] = {}
         for answer in answers:
             by_user.setdefault(answer.user_id, []).append(answer)
         for user_id, mine in by_user.items():
+            summaries = await engine._storage.attempt_summaries(round_.platform, user_id)
+            if any(
+                s.attempt.status is AttemptStatus.COMPLETED and _copied_from(s.attempt, round_)
+                for s in summaries
+            ):
+                continue  # copied already
             await engine._storage.touch_user(round_.platform, user_id, mine[0].display_name)
             new = NewAttempt(
                 platform=round_.platform,
@@ -461,7 +508,8 @@ class GroupRounds:
                 kind=AttemptKind.ROUND,
             )
             attempt, created = await engine._storage.create_attempt(new)
-            if not created:  # left over from an interrupted copy of another round
+            if not created and not _copied_from(attempt, round_):
+                # Left over from an interrupted copy of another round: that one is lost.
                 await engine._storage.finish_attempt(
                     attempt.id, AttemptStatus.ABANDONED, engine.clock()
                 )
@@ -481,6 +529,7 @@ class GroupRounds:
                 record = AnswerRecord(
                     attempt.id, question_id, answer.option_id, answer.correct, answer.answered_at
                 )
+                # One an interrupted copy stored is not stored again, nor its review applied.
                 await engine._storage.record_answer(record, finishes=False, review=review)
             await engine._storage.finish_attempt(
                 attempt.id, AttemptStatus.COMPLETED, engine.clock()
@@ -500,10 +549,7 @@ class GroupRounds:
             return t("round_not_starter", ui)
         if not await engine._storage.end_round(round_.id, RoundStatus.STOPPED, engine.clock()):
             return t("round_none", ui)
-        quiz = engine.catalog.get(round_.quiz_id)
-        answers = await engine._storage.round_answers(round_.id)
-        if quiz is not None:
-            await self._record_history(round_, quiz, answers)
+        await self._copy_history_now(round_.id)
         return await self.ending(round_.id, stopped=True)
 
     async def ending(self, round_id: int, *, stopped: bool = False) -> RoundEnd:
@@ -612,3 +658,15 @@ class _NoUser:
 
 
 _NO_USER = _NoUser()
+
+
+def _copied_from(attempt: AttemptRecord, round_: RoundRecord) -> bool:
+    """Whether ``attempt`` is (the start of) a member's copy of ``round_``: a round attempt
+    at its quiz, in its chat, begun when the round began."""
+    return (
+        attempt.kind is AttemptKind.ROUND
+        and attempt.platform == round_.platform
+        and attempt.quiz_id == round_.quiz_id
+        and attempt.chat_id == round_.chat_id
+        and attempt.started_at == round_.started_at
+    )

@@ -9,6 +9,7 @@ import itertools
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -22,8 +23,10 @@ import yaml
 
 from adapters.telegram.callback_data import RoundAnswer, decode
 from bot.i18n import t
-from bot.storage import NewRound, RoundStatus, Storage
-from bot.storage.base import OUTBOX_END, OUTBOX_REVEAL
+from bot.storage import NewRound, RoundStatus, SQLiteStorage, Storage, StorageError
+from bot.storage.base import OUTBOX_END, OUTBOX_HISTORY, OUTBOX_REVEAL
+from bot.storage.schema import migrations
+from bot.storage.sqlite import _statements
 from fakes.telegram_bot_api import (
     TOKEN,
     ApiCall,
@@ -112,6 +115,7 @@ async def test_a_close_queues_its_posts_in_the_same_step_and_only_one_close_wins
         (1, OUTBOX_REVEAL),
         (2, OUTBOX_REVEAL),
         (2, OUTBOX_END),
+        (2, OUTBOX_HISTORY),  # only the last close owes the members' history
     ]
     assert await any_storage.unsent_outbox("other") == []
 
@@ -123,16 +127,163 @@ async def test_an_outbox_entry_is_marked_sent_once_with_its_message_id(
     other = await new_round(any_storage, chat="elsewhere", questions=1)
     assert await any_storage.close_round_question(round_id, 1, T0, None, None)
     assert await any_storage.close_round_question(other, 1, T0, None, None)
-    reveal, end = await any_storage.unsent_outbox("chat", round_id)
+    reveal, end, history = await any_storage.unsent_outbox("chat", round_id)
     marks = await asyncio.gather(
         *(any_storage.mark_outbox_sent(reveal.id, T0, str(n)) for n in range(4))
     )
     assert sum(marks) == 1
-    (sent, unsent) = await any_storage.outbox(round_id)
+    (sent, *unsent) = await any_storage.outbox(round_id)
     assert sent.sent_at == T0 and sent.message_id == str(marks.index(True))
-    assert unsent.id == end.id and unsent.sent_at is None
-    assert [e.id for e in await any_storage.unsent_outbox("chat", round_id)] == [end.id]
-    assert len(await any_storage.unsent_outbox("chat")) == 3  # the other round's two
+    assert [e.id for e in unsent] == [end.id, history.id]
+    assert all(e.sent_at is None for e in unsent)
+    assert [e.id for e in await any_storage.unsent_outbox("chat", round_id)] == [end.id, history.id]
+    assert len(await any_storage.unsent_outbox("chat")) == 5  # with the other round's three
+
+
+async def test_a_stop_queues_the_history_copy_in_the_same_step_and_only_one_stop_wins(
+    any_storage: Storage,
+) -> None:
+    round_id = await new_round(any_storage, questions=3)
+    opens, deadline = T0 + timedelta(seconds=3), T0 + timedelta(seconds=13)
+    assert await any_storage.close_round_question(round_id, 1, T0, opens, deadline)
+    at = T0 + timedelta(seconds=5)
+    results = await asyncio.gather(
+        *(any_storage.end_round(round_id, RoundStatus.STOPPED, at) for _ in range(5))
+    )
+    assert sum(results) == 1
+    round_ = await any_storage.get_round(round_id)
+    assert round_ is not None and round_.status is RoundStatus.STOPPED
+    pending = await any_storage.unsent_outbox("chat", round_id)
+    assert [(e.number, e.kind, e.created_at) for e in pending] == [
+        (1, OUTBOX_REVEAL, T0),
+        (2, OUTBOX_HISTORY, at),  # stopped at question 2: its answers so far are history
+    ]
+    # A round that ended is not stopped again, and owes nothing more.
+    assert not await any_storage.end_round(round_id, RoundStatus.STOPPED, at)
+    finished = await new_round(any_storage, chat="elsewhere", questions=1)
+    assert await any_storage.close_round_question(finished, 1, T0, None, None)
+    assert not await any_storage.end_round(finished, RoundStatus.STOPPED, at)
+    assert [e.kind for e in await any_storage.outbox(finished)] == [
+        OUTBOX_REVEAL,
+        OUTBOX_END,
+        OUTBOX_HISTORY,
+    ]
+
+
+async def refuse_history_entries(storage: Storage) -> None:
+    """Make the database refuse to queue a history copy (a trigger), as a full disk or a
+    lost connection would refuse that one write."""
+    if isinstance(storage, SQLiteStorage):
+        conn = sqlite3.connect(storage.path)
+        try:
+            conn.execute(
+                "CREATE TRIGGER no_history BEFORE INSERT ON round_outbox "
+                "WHEN NEW.kind = 'history' BEGIN SELECT RAISE(ABORT, 'refused'); END"
+            )
+            conn.commit()
+        finally:
+            conn.close()
+        return
+    url = postgres_url()
+    assert url is not None
+    pg = await asyncpg.connect(url)
+    try:
+        await pg.execute(
+            "CREATE FUNCTION no_history() RETURNS trigger LANGUAGE plpgsql AS "
+            "$$ BEGIN RAISE EXCEPTION 'refused'; END $$; "
+            "CREATE TRIGGER no_history BEFORE INSERT ON round_outbox FOR EACH ROW "
+            "WHEN (NEW.kind = 'history') EXECUTE FUNCTION no_history();"
+        )
+    finally:
+        await pg.close()
+
+
+async def test_a_round_does_not_end_without_queueing_its_history_copy(
+    any_storage: Storage,
+) -> None:
+    round_id = await new_round(any_storage, questions=1)
+    stopped = await new_round(any_storage, chat="elsewhere", questions=2)
+    await refuse_history_entries(any_storage)
+    refused = (StorageError, sqlite3.Error, asyncpg.PostgresError)
+    with pytest.raises(refused):
+        await any_storage.close_round_question(round_id, 1, T0, None, None)
+    with pytest.raises(refused):
+        await any_storage.end_round(stopped, RoundStatus.STOPPED, T0)
+    # Nothing of either was written: both rounds still run, and owe no post.
+    for still in (round_id, stopped):
+        round_ = await any_storage.get_round(still)
+        assert round_ is not None and round_.status is RoundStatus.ACTIVE
+        assert round_.current == 1
+        assert await any_storage.outbox(still) == []
+
+
+@pytest.mark.parametrize("dialect", ["sqlite", "postgres"])
+async def test_outbox_entries_from_before_the_upgrade_are_kept_and_history_is_queued_after(
+    dialect: str, db_path: Path
+) -> None:
+    """A database at schema version 6 (before history entries), with a round at its second
+    and last question and question 1's reveal sent."""
+    scripts = migrations("sqlite" if dialect == "sqlite" else "postgres")[:6]
+    deadline = T0 + timedelta(seconds=10)
+    round_row = ("chat", "room", "quiz", "host", "en", '["q1", "q2"]', "{}", 10, "active", 2)
+    insert_round = (
+        "INSERT INTO rounds (platform, chat_id, quiz_id, starter_id, language, question_order, "
+        "option_order, time_limit_seconds, status, current, question_started_at, deadline, "
+        "started_at) VALUES ({})"
+    )
+    insert_entry = (
+        "INSERT INTO round_outbox (round_id, number, kind, platform, chat_id, created_at, "
+        "sent_at, message_id) VALUES (1, 1, 'reveal', 'chat', 'room', {0}, {0}, '7')"
+    )
+    store: Storage
+    if dialect == "sqlite":
+        ts = [t.isoformat(timespec="microseconds") for t in (T0, deadline, T0)]
+        conn = sqlite3.connect(db_path)
+        try:
+            conn.execute("CREATE TABLE schema_version (version INTEGER)")
+            for script in scripts:
+                for statement in _statements(script):
+                    conn.execute(statement)
+            conn.execute("INSERT INTO schema_version VALUES (6)")
+            conn.execute(insert_round.format(", ".join("?" * 13)), (*round_row, *ts))
+            conn.execute(insert_entry.format("?"), (ts[0], ts[0]))
+            conn.commit()
+        finally:
+            conn.close()
+        store = SQLiteStorage(db_path)
+    else:
+        from bot.storage.postgres import PostgresStorage
+
+        url = postgres_url()
+        assert url is not None
+        await reset_postgres(url)
+        pg = await asyncpg.connect(url)
+        try:
+            await pg.execute("CREATE TABLE schema_version (version INTEGER)")
+            for script in scripts:
+                await pg.execute(script)
+            await pg.execute("INSERT INTO schema_version VALUES (6)")
+            params = ", ".join(f"${n}" for n in range(1, 14))
+            await pg.execute(insert_round.format(params), *round_row, T0, deadline, T0)
+            await pg.execute(insert_entry.format("$1"), T0)
+        finally:
+            await pg.close()
+        store = PostgresStorage(url)
+    await store.open()
+    try:
+        assert await store.schema_version() == len(migrations("sqlite"))
+        assert await store.close_round_question(1, 2, deadline, None, None)
+        entries = await store.outbox(1)
+        assert [(e.id, e.number, e.kind, e.message_id) for e in entries] == [
+            (1, 1, OUTBOX_REVEAL, "7"),  # kept as it was, sent
+            (2, 2, OUTBOX_REVEAL, None),
+            (3, 2, OUTBOX_END, None),
+            (4, 2, OUTBOX_HISTORY, None),
+        ]
+        assert entries[0].sent_at == T0
+        assert [e.id for e in await store.unsent_outbox("chat")] == [2, 3, 4]
+    finally:
+        await store.close()
 
 
 # -- configuration --------------------------------------------------------------------------
@@ -436,6 +587,7 @@ async def test_three_replicas_survive_kill_9_of_the_round_driver(tmp_path: Path)
         (2, "reveal"),
         (3, "reveal"),
         (3, "end"),
+        (3, "history"),
     ]
     assert all(r["sent_at"] is not None for r in outbox)
     for number, reveal in enumerate(reveals, start=1):  # each reveal counts every answer

@@ -16,8 +16,17 @@ import pytest
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.round_driver import LiveQuestion, ManualClock, RoundDriver, RoundTiming, message_scope
-from bot.rounds import RoundEnd, RoundQuestion, RoundReveal
-from bot.storage import RoundStatus, SQLiteStorage
+from bot.rounds import GroupRounds, RoundEnd, RoundQuestion, RoundReveal
+from bot.storage import (
+    AnswerRecord,
+    AttemptKind,
+    AttemptStatus,
+    ExpectedState,
+    ReviewItem,
+    RoundStatus,
+    SQLiteStorage,
+)
+from bot.storage.base import OUTBOX_END, OUTBOX_HISTORY, OUTBOX_REVEAL
 from bot.views import Participant
 from tests.conftest import SEED_QUIZ
 
@@ -162,10 +171,12 @@ async def restart(driver: Recorder) -> None:
     await settle(driver)
 
 
-async def answer(driver: RoundDriver[Any], question: RoundQuestion, who: str) -> None:
+async def answer(
+    driver: RoundDriver[Any], question: RoundQuestion, who: str, option: int = 0
+) -> None:
     """What a platform's handler does with a member's press."""
     member = Participant(PLATFORM, who, who, "en")
-    result = await driver.engine.rounds.answer(question.round_id, member, question.number, 0)
+    result = await driver.engine.rounds.answer(question.round_id, member, question.number, option)
     driver.on_answer(question.round_id, question.number, result.answered, result.everyone_answered)
 
 
@@ -458,3 +469,214 @@ async def test_a_shut_down_replica_hands_its_rounds_over_at_once(
     assert other.running(question.round_id)
     await advance(clock, SECONDS - TIMING.lease / 3, other)
     assert other.kinds() == ["close", "reveal"]
+
+
+# -- the members' history: copied once, even when a process dies around the copy --------------
+
+
+class Died(Exception):
+    """kill -9 at this point: nothing after it runs."""
+
+
+class DiesBeforeCopying(GroupRounds):
+    """A process killed right after it committed the end of a round, before the copy of the
+    members' answers into their history."""
+
+    async def copy_history(self, round_id: int) -> bool:
+        raise Died
+
+
+class DiesMidCopy(SQLiteStorage):
+    """A process killed after ``writes`` answers of the history copy were written."""
+
+    def __init__(self, path: Path, writes: int) -> None:
+        super().__init__(path)
+        self.writes = writes
+
+    async def record_answer(
+        self,
+        answer: AnswerRecord,
+        *,
+        finishes: bool,
+        review: ReviewItem | None = None,
+        expected: ExpectedState | None = None,
+    ) -> tuple[AnswerRecord, bool]:
+        if self.writes == 0:
+            raise Died
+        self.writes -= 1
+        return await super().record_answer(
+            answer, finishes=finishes, review=review, expected=expected
+        )
+
+
+MEMBERS = ("Ana", "Ben", "Cy")  # Cy answers question 1 only, so no question closes early
+
+
+async def play_to_the_last_question(
+    engine: QuizEngine, clock: ManualClock, driver: Recorder
+) -> RoundQuestion:
+    """A round played up to its last question, which everyone but Cy has answered (Ana
+    picks the first option, Ben the second): its time is not up yet."""
+    question = await launch(driver)
+    while True:
+        await answer(driver, question, "Ana", 0)
+        await answer(driver, question, "Ben", 1)
+        if question.number == 1:
+            await answer(driver, question, "Cy", 2)
+        if question.number == question.total:
+            return question
+        await advance(clock, SECONDS, driver)
+        await advance(clock, TIMING.pause, driver)
+        question = await open_question(engine)
+
+
+async def history(engine: QuizEngine, who: str) -> list[tuple[Any, ...]]:
+    """Every attempt in the member's history, with its answers."""
+    storage = engine._storage
+    return [
+        (
+            s.attempt.kind,
+            s.attempt.status,
+            s.attempt.chat_id,
+            [
+                (a.question_id, a.option_id, a.correct, a.answered_at)
+                for a in await storage.answers(s.attempt.id)
+            ],
+        )
+        for s in await storage.attempt_summaries(PLATFORM, who)
+    ]
+
+
+async def schedule(engine: QuizEngine, who: str) -> set[tuple[str, int, datetime]]:
+    items = await engine._storage.review_items(PLATFORM, who, SEED_QUIZ)
+    return {(i.question_id, i.box, i.due_at) for i in items}
+
+
+async def round_share(engine: QuizEngine, round_id: int, who: str) -> list[tuple[Any, ...]]:
+    """What the member's history holds once the round is copied: one completed round
+    attempt with every answer they gave in it."""
+    round_ = await engine._storage.get_round(round_id)
+    assert round_ is not None
+    mine = [a for a in await engine._storage.round_answers(round_id) if a.user_id == who]
+    answers = [
+        (round_.question_order[a.number - 1], a.option_id, a.correct, a.answered_at) for a in mine
+    ]
+    return [(AttemptKind.ROUND, AttemptStatus.COMPLETED, CHAT, answers)]
+
+
+def missed(share: list[tuple[Any, ...]]) -> set[tuple[str, int, datetime]]:
+    """The review schedule of a member new to the quiz after ``share``: every question they
+    missed, in box 1, due from the moment they answered it."""
+    ((*_, answers),) = share
+    return {(question, 1, at) for question, _, correct, at in answers if not correct}
+
+
+async def test_history_a_process_committed_but_died_before_copying_is_copied_once(
+    engine: QuizEngine, clock: ManualClock, driver: Recorder, make: Make
+) -> None:
+    last = await play_to_the_last_question(engine, clock, driver)
+    round_id = last.round_id
+    await crash(driver)
+    clock.advance(SECONDS)
+    with pytest.raises(Died):  # the final close is committed, the copy never ran
+        await DiesBeforeCopying(engine).close(round_id, last.number, pause_seconds=TIMING.pause)
+    assert [await history(engine, who) for who in MEMBERS] == [[], [], []]
+
+    restarted = make()
+    await restart(restarted)
+    await advance(clock, TIMING.lease, restarted)  # once the dead process's lease ran out
+    for who in MEMBERS:
+        share = await round_share(engine, round_id, who)
+        assert await history(engine, who) == share
+        assert await schedule(engine, who) == missed(share)
+        (progress,) = (await engine.progress(Participant(PLATFORM, who, who, "en"))).quizzes
+        assert progress.completed_attempts == 1
+    assert len((await round_share(engine, round_id, "Ana"))[0][3]) == last.total
+    assert len((await round_share(engine, round_id, "Cy"))[0][3]) == 1
+    # The posts the dead process owed, once each, and nothing for the history.
+    assert restarted.kinds() == ["reveal", "end"]
+    outbox = await engine._storage.outbox(round_id)
+    assert [e.kind for e in outbox if e.number == last.number] == [
+        OUTBOX_REVEAL,
+        OUTBOX_END,
+        OUTBOX_HISTORY,
+    ]
+    assert all(e.sent_at is not None for e in outbox)
+    assert outbox[-1].message_id is None
+    await advance(clock, 2 * TIMING.lease, restarted)
+    assert restarted.kinds() == ["reveal", "end"]
+    assert not restarted.running(round_id)
+
+
+async def test_a_history_copy_that_died_half_way_is_completed_without_duplicates(
+    engine: QuizEngine,
+    catalog: QuizCatalog,
+    clock: ManualClock,
+    db_path: Path,
+    driver: Recorder,
+    make: Make,
+) -> None:
+    last = await play_to_the_last_question(engine, clock, driver)
+    round_id = last.round_id
+    await crash(driver)
+    clock.advance(SECONDS)
+    # Ana's 8 answers and 3 of Ben's were written, then the process died.
+    dying = DiesMidCopy(db_path, writes=last.total + 3)
+    await dying.open()
+    try:
+        with pytest.raises(Died):
+            await QuizEngine(catalog, dying, clock=clock).rounds.close(round_id, last.number)
+    finally:
+        await dying.close()
+    ana, ben = [await round_share(engine, round_id, who) for who in ("Ana", "Ben")]
+    assert await history(engine, "Ana") == ana
+    ((kind, status, _, answers),) = await history(engine, "Ben")
+    assert (kind, status, answers) == (AttemptKind.ROUND, AttemptStatus.ACTIVE, ben[0][3][:3])
+    assert await history(engine, "Cy") == []
+
+    restarted = make()
+    await restart(restarted)
+    await advance(clock, TIMING.lease, restarted)
+    for who in MEMBERS:
+        share = await round_share(engine, round_id, who)
+        assert await history(engine, who) == share  # one attempt each, every answer once
+        assert await schedule(engine, who) == missed(share)
+    assert restarted.kinds() == ["reveal", "end"]
+    assert all(e.sent_at is not None for e in await engine._storage.outbox(round_id))
+
+
+async def test_running_the_history_copy_again_changes_nothing(
+    engine: QuizEngine, clock: ManualClock, driver: Recorder
+) -> None:
+    last = await play_to_the_last_question(engine, clock, driver)
+    await advance(clock, SECONDS, driver)  # the round ends, and its history is copied
+    assert driver.kinds()[-2:] == ["reveal", "end"]
+    before = [(await history(engine, w), await schedule(engine, w)) for w in MEMBERS]
+    assert [h for h, _ in before] == [
+        await round_share(engine, last.round_id, who) for who in MEMBERS
+    ]
+    for _ in range(2):
+        assert await engine.rounds.copy_history(last.round_id)
+    assert [(await history(engine, w), await schedule(engine, w)) for w in MEMBERS] == before
+
+
+async def test_history_of_a_stop_that_died_before_copying_is_copied_and_nothing_posted(
+    engine: QuizEngine, clock: ManualClock, driver: Recorder, make: Make
+) -> None:
+    question = await launch(driver)
+    await answer(driver, question, "Ana", 0)
+    await answer(driver, question, "Ben", 1)
+    await crash(driver)
+    with pytest.raises(Died):  # the stop is committed, the copy never ran
+        await DiesBeforeCopying(engine).stop(PLATFORM, CHAT, HOST)
+    restarted = make()
+    await restart(restarted)
+    await advance(clock, TIMING.lease, restarted)
+    for who in ("Ana", "Ben"):
+        share = await round_share(engine, question.round_id, who)
+        assert await history(engine, who) == share
+        assert await schedule(engine, who) == missed(share)
+    assert restarted.events == []  # a history entry posts nothing
+    (entry,) = await engine._storage.outbox(question.round_id)
+    assert entry.kind == OUTBOX_HISTORY and entry.sent_at is not None
+    assert not restarted.running(question.round_id)

@@ -10,6 +10,7 @@ import pytest
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.rounds import RoundAnswerOutcome, RoundQuestion, RoundStartOutcome
+from bot.storage import AttemptKind, AttemptStatus, NewAttempt
 from bot.views import Participant
 from tests.conftest import SEED_QUIZ, FakeClock
 
@@ -206,3 +207,39 @@ async def test_a_full_round_ranks_by_score_then_time_and_counts_in_history(engin
     ]
     elsewhere = await engine.rounds.leaderboard(SEED_QUIZ, HOST, chat_id="other")
     assert elsewhere.lines == ()
+
+
+async def test_a_copy_another_round_left_unfinished_is_abandoned_and_a_rerun_changes_nothing(
+    engine, catalog, storage, clock
+):
+    quiz = catalog.get(SEED_QUIZ)
+    # An earlier round in this chat whose copy into member 1's history was cut short.
+    leftover, _ = await storage.create_attempt(
+        NewAttempt(
+            platform="telegram",
+            user_id="m1",
+            chat_id=CHAT,
+            quiz_id=SEED_QUIZ,
+            question_order=tuple(q.id for q in quiz.questions),
+            option_order={},
+            started_at=clock.now - timedelta(hours=1),
+            kind=AttemptKind.ROUND,
+        )
+    )
+    question = (await engine.rounds.start("telegram", CHAT, HOST, SEED_QUIZ)).question
+    while question is not None:
+        await engine.rounds.answer(question.round_id, member(1), question.number, 0)
+        reveal = await engine.rounds.close(question.round_id, question.number)
+        question = reveal.next_question
+
+    async def mine():
+        summaries = await storage.attempt_summaries("telegram", "m1")
+        return [(s.attempt.id == leftover.id, s.attempt.status, s.answered) for s in summaries]
+
+    copied = [(True, AttemptStatus.ABANDONED, 0), (False, AttemptStatus.COMPLETED, 8)]
+    assert await mine() == copied
+    schedule = await storage.review_items("telegram", "m1")
+    for _ in range(2):
+        assert await engine.rounds.copy_history(reveal.round_id)
+    assert await mine() == copied
+    assert await storage.review_items("telegram", "m1") == schedule

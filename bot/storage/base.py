@@ -192,7 +192,12 @@ class Storage(abc.ABC):
     async def end_round(
         self, round_id: int, status: RoundStatus, at: datetime, number: int | None = None
     ) -> bool:
-        """Finish or stop an active round (only at question ``number`` when given)."""
+        """Finish or stop an active round (only at question ``number`` when given).
+
+        In the same transaction the outbox gets a ``history`` entry (at the round's current
+        question): the copy of the members' answers into their own history is owed from then.
+        False, and nothing written, when the round was not active (at ``number``).
+        """
 
     # == replicas: round leases and the round outbox =========================================
     # (Kept together at the end of the interface: what lets several processes share rounds.)
@@ -226,7 +231,8 @@ class Storage(abc.ABC):
 
         With ``next_opens`` the round moves to the next question (opening then, closing at
         ``next_deadline``); without, it is finished. In the same transaction the outbox gets
-        a ``reveal`` entry (and an ``end`` entry when finished). False, and nothing written,
+        a ``reveal`` entry (and, when finished, an ``end`` entry and a ``history`` entry: the
+        members' answers are owed to their own history). False, and nothing written,
         when the question was not open: exactly one close of a question succeeds.
         """
 
@@ -246,13 +252,15 @@ class Storage(abc.ABC):
 
 @dataclass(frozen=True)
 class OutboxEntry:
-    """A post a round owes its chat (a question's reveal, or the final ranking), queued in the
-    transaction that closed the question and marked sent once the platform accepted it."""
+    """What a round owes once a question closed, queued in the same transaction as the close:
+    a post to its chat (a question's reveal, or the final ranking), or, once the round ended,
+    the copy of its members' answers into their history (posts nothing). Marked sent once the
+    platform accepted the post, or the copy is complete."""
 
     id: int
     round_id: int
     number: int
-    kind: str  # OUTBOX_REVEAL or OUTBOX_END
+    kind: str  # OUTBOX_REVEAL, OUTBOX_END or OUTBOX_HISTORY
     platform: str
     chat_id: str
     created_at: datetime
@@ -260,4 +268,4 @@ class OutboxEntry:
     message_id: str | None
 
 
-OUTBOX_REVEAL, OUTBOX_END = "reveal", "end"
+OUTBOX_REVEAL, OUTBOX_END, OUTBOX_HISTORY = "reveal", "end", "history"

@@ -20,6 +20,7 @@ import asyncpg
 
 from bot.storage.base import (
     OUTBOX_END,
+    OUTBOX_HISTORY,
     OUTBOX_REVEAL,
     OutboxEntry,
     StateChanged,
@@ -676,15 +677,20 @@ class PostgresStorage(Storage):
         self, round_id: int, status: RoundStatus, at: datetime, number: int | None = None
     ) -> bool:
         async with self.pool.acquire() as conn:
+            # One statement: the end and the history copy it owes commit together.
             result = await conn.execute(
-                "UPDATE rounds SET status = $2, finished_at = $3 WHERE id = $1 "
-                "AND status = 'active' AND ($4::int IS NULL OR current = $4)",
+                "WITH ended AS (UPDATE rounds SET status = $2, finished_at = $3 WHERE id = $1 "
+                "AND status = 'active' AND ($4::int IS NULL OR current = $4) "
+                "RETURNING id, current, platform, chat_id) "
+                "INSERT INTO round_outbox (round_id, number, kind, platform, chat_id, created_at) "
+                "SELECT id, current, $5, platform, chat_id, $3 FROM ended",
                 round_id,
                 status.value,
                 at,
                 number,
+                OUTBOX_HISTORY,
             )
-        return bool(result == "UPDATE 1")
+        return bool(result == "INSERT 0 1")
 
     @_retrying
     async def get_value(self, scope: str, key: str) -> str | None:
@@ -755,7 +761,7 @@ class PostgresStorage(Storage):
                     number,
                     at,
                 )
-                kinds = [OUTBOX_REVEAL, OUTBOX_END]
+                kinds = [OUTBOX_REVEAL, OUTBOX_END, OUTBOX_HISTORY]
             else:
                 result = await conn.execute(
                     "UPDATE rounds SET current = current + 1, question_started_at = $3, "

@@ -177,6 +177,36 @@ MIGRATIONS: list[str | Mapping[Dialect, str]] = [
     CREATE UNIQUE INDEX round_outbox_once ON round_outbox (round_id, number, kind);
     CREATE INDEX round_outbox_unsent ON round_outbox (platform, id) WHERE sent_at IS NULL;
     """,
+    # 7: the outbox also owes the copy of an ended round's answers into its members' history.
+    # SQLite cannot alter a CHECK constraint: the table is rebuilt, ids and rows kept.
+    {
+        "sqlite": """
+        CREATE TABLE round_outbox_7 (
+            id {id},
+            round_id {ref} NOT NULL REFERENCES rounds (id),
+            number INTEGER NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('reveal', 'end', 'history')),
+            platform TEXT NOT NULL,
+            chat_id TEXT NOT NULL,
+            created_at {time} NOT NULL,
+            sent_at {time},
+            message_id TEXT
+        );
+        INSERT INTO round_outbox_7 (id, round_id, number, kind, platform, chat_id, created_at,
+            sent_at, message_id)
+        SELECT id, round_id, number, kind, platform, chat_id, created_at, sent_at, message_id
+        FROM round_outbox;
+        DROP TABLE round_outbox;
+        ALTER TABLE round_outbox_7 RENAME TO round_outbox;
+        CREATE UNIQUE INDEX round_outbox_once ON round_outbox (round_id, number, kind);
+        CREATE INDEX round_outbox_unsent ON round_outbox (platform, id) WHERE sent_at IS NULL;
+        """,
+        "postgres": """
+        ALTER TABLE round_outbox DROP CONSTRAINT IF EXISTS round_outbox_kind_check;
+        ALTER TABLE round_outbox ADD CONSTRAINT round_outbox_kind_check
+            CHECK (kind IN ('reveal', 'end', 'history'));
+        """,
+    },
 ]
 
 

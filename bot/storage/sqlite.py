@@ -23,6 +23,7 @@ import aiosqlite
 
 from bot.storage.base import (
     OUTBOX_END,
+    OUTBOX_HISTORY,
     OUTBOX_REVEAL,
     OutboxEntry,
     StateChanged,
@@ -618,7 +619,14 @@ class SQLiteStorage(Storage):
                 "WHERE id = ? AND status = 'active' AND (? IS NULL OR current = ?)",
                 (status.value, _ts(at), round_id, number, number),
             )
-            return cur.rowcount == 1
+            if cur.rowcount != 1:
+                return False
+            conn.execute(
+                "INSERT INTO round_outbox (round_id, number, kind, platform, chat_id, "
+                "created_at) SELECT id, current, ?, platform, chat_id, ? FROM rounds WHERE id = ?",
+                (OUTBOX_HISTORY, _ts(at), round_id),
+            )
+            return True
 
         ended: bool = await self._write(op)
         return ended
@@ -689,7 +697,9 @@ class SQLiteStorage(Storage):
                 params = (_ts(next_opens), _ts(next_deadline), round_id, number)
             if conn.execute(sql, params).rowcount != 1:
                 return False
-            kinds = [OUTBOX_REVEAL] if next_opens is not None else [OUTBOX_REVEAL, OUTBOX_END]
+            kinds = [OUTBOX_REVEAL]
+            if next_opens is None:  # the round is over: its ranking, its members' history
+                kinds += [OUTBOX_END, OUTBOX_HISTORY]
             for kind in kinds:
                 conn.execute(
                     "INSERT INTO round_outbox (round_id, number, kind, platform, chat_id, "
