@@ -35,6 +35,7 @@ from bot.storage import (
     StateChanged,
     Storage,
     StorageError,
+    UserRecord,
 )
 from bot.text_direction import is_rtl, prepare
 from bot.views import (
@@ -168,9 +169,7 @@ class QuizEngine:
 
     async def quiz_language(self, who: Participant, quiz: Quiz) -> str:
         """The language to show ``quiz`` in, among those the quiz offers."""
-        user = await self._storage.get_user(who.platform, who.user_id)
-        chosen = user.language if user else None
-        return resolve_language(chosen, who.language_tag, quiz.languages, quiz.default_language)
+        return _quiz_language(await self._storage.get_user(who.platform, who.user_id), who, quiz)
 
     async def set_language(self, who: Participant, language: str) -> str | None:
         """Remember the user's language; returns the matched code, None if unsupported."""
@@ -240,9 +239,9 @@ class QuizEngine:
                         attempt.id, AttemptStatus.ABANDONED, self.clock()
                     )
         attempt, created = await self._storage.create_attempt(self.plan_attempt(who, quiz, chat_id))
-        language = await self.quiz_language(who, quiz)
-        answers = await self._remember_state(who, attempt)
-        question = self._current_view(attempt, quiz, answers, language)
+        state = await self._remember_state(who, attempt)
+        language = _quiz_language(state.user, who, quiz)
+        question = self._current_view(attempt, quiz, state.answers, language)
         if question is None:  # every question answered (the quiz shrank): close it
             await self._storage.finish_attempt(attempt.id, AttemptStatus.COMPLETED, self.clock())
             return await self.start(who, quiz.id, chat_id=chat_id)
@@ -250,13 +249,13 @@ class QuizEngine:
         notice = "" if created else t("resumed", ui)
         return StartResult(outcome, language, notice, question=question)
 
-    async def _remember_state(self, who: Participant, attempt: AttemptRecord) -> list[AnswerRecord]:
-        """The attempt's answers, read with the rest of its answer state, which is remembered
-        so that the user's first press already costs a single round trip."""
+    async def _remember_state(self, who: Participant, attempt: AttemptRecord) -> AnswerState:
+        """The attempt's answer state (answers, the user, their review schedule), read in one
+        round trip and remembered, so that the user's first press costs a single one too."""
         state = await self._storage.answer_state(attempt.id, who.platform, who.user_id)
         if state.attempt is not None and state.attempt.status is AttemptStatus.ACTIVE:
             self._answer_states.put((attempt.id, who.platform, who.user_id), state)
-        return state.answers
+        return state
 
     async def retry(
         self, who: Participant, attempt_id: int, *, chat_id: str | None = None
@@ -512,15 +511,19 @@ class QuizEngine:
         option id). None: decide again from a fresh read, because the database changed under
         the state or, for a ``remembered`` state, the outcome is anything but a stored answer
         (a remembered state may be behind, and only a stored answer is checked by the write)."""
+
+        async def refuse(outcome: AnswerOutcome) -> AnswerFeedback | None:
+            return None if remembered else await self._refusal(who, outcome)
+
         attempt = state.attempt
         quiz = self.catalog.get(attempt.quiz_id) if attempt else None
         if attempt is None or quiz is None:
-            return None if remembered else await self._refusal(who, AnswerOutcome.INVALID)
+            return await refuse(AnswerOutcome.INVALID)
         order = self._order(attempt, quiz)
         located = locate(attempt, order)
         question = quiz.question(located[0]) if located else None
         if located is None or question is None or question.id not in attempt.question_order:
-            return None if remembered else await self._refusal(who, AnswerOutcome.INVALID)
+            return await refuse(AnswerOutcome.INVALID)
         question_id, option_id = located
         if (attempt.platform, attempt.user_id) != (who.platform, who.user_id):
             if remembered:
@@ -529,9 +532,8 @@ class QuizEngine:
             name = (owner.display_name if owner else None) or "another user"
             return await self._refusal(who, AnswerOutcome.NOT_YOURS, owner_name=name)
         if typed != question.typed or (not typed and question.option(option_id) is None):
-            return None if remembered else await self._refusal(who, AnswerOutcome.INVALID)
-        chosen = state.user.language if state.user else None
-        language = resolve_language(chosen, who.language_tag, quiz.languages, quiz.default_language)
+            return await refuse(AnswerOutcome.INVALID)
+        language = _quiz_language(state.user, who, quiz)
         answers = state.answers
         earlier = next((a for a in answers if a.question_id == question_id), None)
         if earlier is not None:
@@ -543,7 +545,7 @@ class QuizEngine:
         current = self._next_question(order, answers)
         in_turn = current is not None and current.id == question_id
         if attempt.status is not AttemptStatus.ACTIVE or not in_turn:
-            return None if remembered else await self._refusal(who, AnswerOutcome.STALE)
+            return await refuse(AnswerOutcome.STALE)
         remaining = len(order) - len(answers)
         candidate = AnswerRecord(
             attempt_id=attempt.id,
@@ -562,6 +564,7 @@ class QuizEngine:
             correct=candidate.correct,
             now=candidate.answered_at,
         )
+        chosen = state.user.language if state.user else None
         expected = ExpectedState(
             len(answers), who.platform, who.user_id, chosen, quiz.id, scheduled
         )
@@ -870,3 +873,9 @@ class QuizEngine:
         question = self._current_view(attempt, quiz, [], language)
         notice = t("review_started", ui, count=len(attempt.question_order))
         return StartResult(StartOutcome.STARTED, language, notice, question=question)
+
+
+def _quiz_language(user: UserRecord | None, who: Participant, quiz: Quiz) -> str:
+    """The language to show ``quiz`` in to ``who`` (``user``: their stored record)."""
+    chosen = user.language if user else None
+    return resolve_language(chosen, who.language_tag, quiz.languages, quiz.default_language)

@@ -189,6 +189,19 @@ class _AnswerWrite:
     done: asyncio.Future[tuple[AnswerRecord, bool]]
 
 
+def _settle(
+    done: asyncio.Future[tuple[AnswerRecord, bool]],
+    outcome: tuple[AnswerRecord, bool] | BaseException,
+) -> None:
+    """Answer a waiting record_answer call (unless it gave up waiting)."""
+    if done.done():
+        return
+    if isinstance(outcome, BaseException):
+        done.set_exception(outcome)
+    else:
+        done.set_result(outcome)
+
+
 async def _keep_session(conn: asyncpg.Connection) -> None:
     """Return a connection to the pool as it is (asyncpg still rolls back an open
     transaction first). The only session state this backend sets is ``plan_cache_mode``
@@ -412,43 +425,30 @@ class PostgresStorage(Storage):
             if len(batch) > 1:  # one bad write must not fail the others: each on its own
                 for write in batch:
                     await self._write_batch([write])
-                return
-            if not batch[0].done.done():
-                batch[0].done.set_exception(StorageError(f"answer not stored: {exc}"))
+            else:
+                _settle(batch[0].done, StorageError(f"answer not stored: {exc}"))
             return
         except BaseException as exc:  # the database is unreachable (StorageError), or we stop
             for write in batch:
-                if not write.done.done():
-                    write.done.set_exception(exc)
+                _settle(write.done, exc)
             raise
         inserted = {(r["attempt_id"], r["question_id"]): r for r in rows if r["inserted"]}
         stored = {(r["attempt_id"], r["question_id"]): r for r in rows if not r["inserted"]}
-        claimed: set[tuple[int, str]] = (
-            set()
-        )  # a double tap can put twins in one batch: the first one is stored
+        claimed: set[tuple[int, str]] = set()  # twins of a double tap: the first one is stored
         for write in batch:
             key = (write.answer.attempt_id, write.answer.question_id)
             mine = inserted.get(key)
+            outcome: tuple[AnswerRecord, bool] | Exception | None
             if mine is not None and key not in claimed and answer_from(mine) == write.answer:
                 claimed.add(key)
-                result: tuple[AnswerRecord, bool] | None = (write.answer, True)
+                outcome = (write.answer, True)
             elif (row := mine or stored.get(key)) is not None:
-                result = (answer_from(row), False)
-            elif write.expected is None:  # stored meanwhile by another transaction?
-                result = await self._stored_answer(write.answer)
-                if result is None and not write.done.done():
-                    write.done.set_exception(StorageError("answer not stored: no such attempt"))
-                    continue
-            else:
-                result = None
-            if write.done.done():
-                continue
-            if result is None:
-                write.done.set_exception(
-                    StateChanged(f"attempt {write.answer.attempt_id} changed since it was read")
-                )
-            else:
-                write.done.set_result(result)
+                outcome = (answer_from(row), False)
+            elif write.expected is not None:
+                outcome = StateChanged(f"attempt {key[0]} changed since it was read")
+            else:  # unguarded: stored meanwhile by another transaction, or no such attempt
+                outcome = await self._stored_answer(write.answer)
+            _settle(write.done, outcome or StorageError("answer not stored: no such attempt"))
 
     @_retrying
     async def _record_answers(self, batch: list[_AnswerWrite]) -> list[asyncpg.Record]:
