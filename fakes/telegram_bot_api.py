@@ -487,7 +487,16 @@ class FakeBotApi:
 
     def press(self, user: dict[str, Any], message: StoredMessage, data: str) -> str:
         """The user presses a button (or any ``data``) of ``message``; returns the query id."""
-        query_id = str(next(self._ids) * 7919)
+        query_id, update = self.press_update(user, message, data)
+        self.enqueue(update)
+        return query_id
+
+    def press_update(
+        self, user: dict[str, Any], message: StoredMessage, data: str, query_id: str | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        """The update Telegram makes of a press (not queued: a webhook test delivers it); the
+        query is registered so that its answer can be checked."""
+        query_id = query_id or str(next(self._ids) * 7919)
         self.callback_queries[query_id] = CallbackQueryState(query_id, data)
         query = {
             "id": query_id,
@@ -496,8 +505,7 @@ class FakeBotApi:
             "chat_instance": f"ci{message.chat_id}",
             "data": data,
         }
-        self.enqueue({"update_id": next(self._update_ids), "callback_query": query})
-        return query_id
+        return query_id, {"update_id": next(self._update_ids), "callback_query": query}
 
     def answer_poll(self, user: dict[str, Any], poll_id: str, option_ids: list[int]) -> None:
         chat_id, message_id = self.polls[poll_id]

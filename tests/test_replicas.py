@@ -30,7 +30,6 @@ from bot.storage.sqlite import _statements
 from fakes.telegram_bot_api import (
     TOKEN,
     ApiCall,
-    CallbackQueryState,
     FakeBotApi,
     StoredMessage,
 )
@@ -352,7 +351,6 @@ LEASE_SECONDS = 3  # the shortest ROUND_LEASE_SECONDS allows: a quick takeover
 GROUP = -100_777
 SECRET = "replica-test-secret"
 WEBHOOK_PATH = "/telegram"
-UPDATE_IDS = itertools.count(500_000)
 
 
 def three_question_quiz(directory: Path) -> str:
@@ -438,20 +436,6 @@ async def healthy(http: aiohttp.ClientSession, replica: Replica, within: float =
         await asyncio.sleep(0.1)
 
 
-def press_update(api: FakeBotApi, user: dict[str, Any], message: StoredMessage, data: str):
-    """A button press as the update Telegram would deliver (to one replica's webhook)."""
-    query_id = f"{user['id']}-{data}"
-    api.callback_queries[query_id] = CallbackQueryState(query_id, data)
-    query = {
-        "id": query_id,
-        "from": user,
-        "message": message.to_dict(),
-        "chat_instance": f"ci{message.chat_id}",
-        "data": data,
-    }
-    return query_id, {"update_id": next(UPDATE_IDS), "callback_query": query}
-
-
 async def round_question(api: FakeBotApi, number: int, within: float = 30) -> StoredMessage:
     def is_it(call: ApiCall) -> bool:
         if int(call.params.get("chat_id", 0)) != GROUP:
@@ -502,7 +486,7 @@ async def test_three_replicas_survive_kill_9_of_the_round_driver(tmp_path: Path)
         queries = []
         for user in who:
             data = str(message.buttons[int(user["id"]) % 3]["callback_data"])
-            query_id, update = press_update(api, user, message, data)
+            query_id, update = api.press_update(user, message, data, f"{user['id']}-{data}")
             await deliver(update)
             queries.append((query_id, user))
         for query_id, user in queries:
