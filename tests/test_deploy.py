@@ -159,17 +159,20 @@ async def test_the_installed_quizbot_command_runs_away_from_the_checkout(
     source.mkdir()
     for name in SOURCE:
         if (ROOT / name).is_dir():
-            shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(
+                ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__")
+            )
         else:
             shutil.copy2(ROOT / name, source / name)
-    pip(production_venv, "install", "--quiet", "--no-deps", str(source))
+    await asyncio.to_thread(pip, production_venv, "install", "--quiet", "--no-deps", str(source))
     shutil.rmtree(source)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     await run_until_healthy([str(production_venv / "bin" / "quizbot"), "run"], elsewhere, tmp_path)
 
     # The wheel brought the JSON Schema: validate checks against it, with nothing to install.
-    validate = subprocess.run(
+    validate = await asyncio.to_thread(
+        subprocess.run,
         [str(production_venv / "bin" / "quizbot"), "validate", str(QUIZ_DIR)],
         cwd=elsewhere,
         env=fresh_machine_env(),
