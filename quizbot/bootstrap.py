@@ -11,6 +11,7 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz_loader import LoadReport
 from bot.storage import Storage, storage_from_url
+from quizbot.extras import require_extra
 from quizbot.settings import Settings, ephemeral_disk_warning
 
 log = logging.getLogger("quizbot")
@@ -31,8 +32,11 @@ class App:
 async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncIterator[App]:
     """Load the quizzes, open the storage and build the engine; close the storage at the end.
 
-    Broken quiz files are logged and left out; the others are served.
+    Broken quiz files are logged and left out; the others are served. A PostgreSQL
+    ``DATABASE_URL`` without the postgres extra raises :class:`~quizbot.extras.MissingExtra`.
     """
+    if storage is None and settings.database_url.startswith(("postgres://", "postgresql://")):
+        require_extra("postgres", "DATABASE_URL is a PostgreSQL URL")
     warning = ephemeral_disk_warning(settings)
     if warning:
         log.warning(warning)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 
 from bot.stats import QuizStats
+from quizbot.extras import MissingExtra
 
 WIDTH_INCHES = 10.0
 ROW_INCHES = 0.5
@@ -17,7 +18,7 @@ CORRECT_COLOUR = "#2e7d32"
 WRONG_COLOURS = ("#ef9a9a", "#e57373", "#ef5350", "#f44336", "#e53935", "#d32f2f")
 
 
-class ChartsUnavailable(RuntimeError):
+class ChartsUnavailable(MissingExtra):
     """matplotlib is not installed."""
 
 
@@ -35,7 +36,8 @@ def render_stats_png(stats: QuizStats) -> bytes:
         matplotlib.use("Agg")  # no display on servers
         import matplotlib.pyplot as plt
     except ImportError as exc:
-        raise ChartsUnavailable("charts need matplotlib: pip install -e '.[charts]'") from exc
+        reason = "a statistics chart was asked for"
+        raise ChartsUnavailable("charts", reason, exc.name or "matplotlib") from exc
 
     width, height = chart_size(stats)
     figure, axes = plt.subplots(figsize=(width / DPI, height / DPI), dpi=DPI)

@@ -21,6 +21,7 @@ from bot.storage import AnswerRecord, AttemptRecord
 from bot.text_direction import paragraph
 from bot.views import Participant
 from quizbot.bootstrap import open_app
+from quizbot.extras import MissingExtra, require_extra
 from quizbot.logs import configure_logging
 from quizbot.schema_check import schema_available, schema_problems
 from quizbot.settings import ConfigError, Settings
@@ -109,7 +110,8 @@ def _checked(paths: list[Path]) -> LoadReport:
                 if (problem.path, problem.line) not in reported:
                     report.errors.append(problem)
     else:
-        print("note: install jsonschema to also check quizzes against the JSON Schema")
+        # Only a broken install lacks it; say so rather than claim a check that did not run.
+        print("note: schema/quiz.schema.json is missing from this install: not checked against it")
     return report
 
 
@@ -356,9 +358,11 @@ def _answer_row(answer: AnswerRecord) -> dict[str, object]:
 
 
 async def _discord_sync(args: argparse.Namespace) -> int:
+    settings = _settings()
+    require_extra("discord", "discord-sync needs discord.py")
     from adapters.discord import discord_sync_command
 
-    return await discord_sync_command(_settings(), args.guild)
+    return await discord_sync_command(settings, args.guild)
 
 
 async def _run(args: argparse.Namespace) -> int:
@@ -371,6 +375,11 @@ async def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
+    # Before anything starts: a web process would otherwise bind PORT, then fail on import.
+    if settings.telegram_token:
+        require_extra("telegram", "TELEGRAM_BOT_TOKEN is set")
+    if settings.discord_token:
+        require_extra("discord", "DISCORD_BOT_TOKEN is set")
     from quizbot.runner import run_bots
 
     return await run_bots(settings)
@@ -474,6 +483,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     }[args.command]
     try:
         return asyncio.run(handler(args))
+    except MissingExtra as exc:
+        print(f"quizbot: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except BrokenPipeError:  # output piped into `head` and the like: not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

@@ -1,36 +1,45 @@
 """Checking quiz files against the JSON Schema in ``schema/quiz.schema.json``.
 
 The schema is what editors use to validate quiz YAML as people type; ``quizbot validate`` applies
-it too (when the ``jsonschema`` package is installed), reporting each problem at its line.
+it too, reporting each problem at its line.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import jsonschema
+
 from bot.quiz_loader import QuizProblem, line_at, parse_yaml
 
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "schema" / "quiz.schema.json"
+# In a checkout (or an editable install) the schema lies beside the packages; a wheel installs
+# it as a data file under the environment's prefix (pyproject.toml's data-files).
+SCHEMA_PATHS = (
+    Path(__file__).resolve().parent.parent / "schema" / "quiz.schema.json",
+    Path(sys.prefix) / "share" / "quizbot" / "quiz.schema.json",
+)
+
+
+def schema_path() -> Path | None:
+    """The schema file of this install, or None when it has none."""
+    return next((path for path in SCHEMA_PATHS if path.is_file()), None)
 
 
 @cache
 def _validator() -> Any:
-    import jsonschema
-
-    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    path = schema_path()
+    assert path is not None, "schema_available() is checked first"
+    schema = json.loads(path.read_text(encoding="utf-8"))
     return jsonschema.Draft202012Validator(schema)
 
 
 def schema_available() -> bool:
-    """Whether the schema check can run (jsonschema installed, schema file present)."""
-    try:
-        import jsonschema  # noqa: F401
-    except ImportError:
-        return False
-    return SCHEMA_PATH.is_file()
+    """Whether the schema file is there to check against."""
+    return schema_path() is not None
 
 
 def schema_problems(path: Path, shown: str | None = None) -> list[QuizProblem]:

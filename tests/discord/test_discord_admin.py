@@ -260,7 +260,7 @@ async def test_stats_without_a_chart_when_drawing_fails(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     def chart(stats: QuizStats) -> bytes:
-        raise ChartsUnavailable("charts need matplotlib")
+        raise ChartsUnavailable("charts", "a statistics chart was asked for", "matplotlib")
 
     admins = await charting_admins(fake_discord, tmp_path, storage, settings, make_client, chart)
     await play_seed_quiz(admins.world, quiz)
