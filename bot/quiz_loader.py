@@ -499,10 +499,33 @@ class _Validator:
                     f"{where}the correct option {quote(correct)} has a note; "
                     "notes explain wrong options, put this in the explanation",
                 )
+        if len(self.errors) == errors_before:
+            self.indistinguishable(options, str(correct), correct_line, where)
         if len(self.errors) > errors_before or not valid:
             return None
         assert text is not None and explanation is not None
         return Question(question_id, text, tuple(options), str(correct), explanation)
+
+    def indistinguishable(self, options: list[Option], correct: str, line: int, where: str) -> None:
+        """Refuse a correct option that reads like a wrong one (case and spacing aside) in
+        some language: a player cannot tell which of the two to pick."""
+        right = next(option for option in options if option.id == correct)
+        for language in self.languages:
+            shown = right.text.get(language)
+            shown = shown if len(shown) <= 60 else shown[:59] + "…"
+            mine = " ".join(right.text.get(language).casefold().split())
+            for option in options:
+                if (
+                    option.id != correct
+                    and " ".join(option.text.get(language).casefold().split()) == mine
+                ):
+                    self.error(
+                        line,
+                        f"{where}the correct option {quote(correct)} reads the same as option "
+                        f"{quote(option.id)} ({language}: {quote(shown)}); "
+                        "players cannot tell which is right",
+                    )
+                    return
 
     def typed_question(self, item: _Map, question_id: str, *, valid: bool) -> Question | None:
         """A ``kind: typed`` question: accepted spellings instead of options; the explanation

@@ -28,7 +28,9 @@ from bot.importers.base import (
     QuizBuilder,
     QuizImportError,
     QuizMeta,
+    restate,
 )
+from bot.quoting import quote
 
 if TYPE_CHECKING:
     _Loader = yaml.SafeLoader
@@ -125,7 +127,7 @@ def import_red(text: str, meta: QuizMeta) -> ImportResult:
                 metadata[question.upper()] = value.strip()
             continue
         if isinstance(value_node, yaml.MappingNode):
-            builder.problem(line, f'"{_short(question)}" holds settings, not answers; skipped')
+            builder.problem(line, f"{quote(_short(question))} holds settings, not answers; skipped")
             continue
         if isinstance(value_node, yaml.SequenceNode):
             nodes = value_node.value
@@ -144,7 +146,7 @@ def import_red(text: str, meta: QuizMeta) -> ImportResult:
         if earlier is not None:
             builder.problem(
                 earlier.line,
-                f'question "{_short(question)}" is asked again on line {line}; the answers '
+                f"question {quote(_short(question))} is asked again on line {line}; the answers "
                 "there are kept, as Red does",
             )
         if not answers:
@@ -219,8 +221,8 @@ class _Chooser:
         others = item.answers[1:]
         explanation = None
         if others and sum(map(len, others)) < 1000:
-            spellings = ", ".join(others)
-            explanation = f"The answer is: {item.answers[0]} (also written: {spellings})."
+            also = self.builder.word("also", item.line).format(spellings=", ".join(others))
+            explanation = restate(f"{item.answers[0]} ({also})", self.builder.meta.language)
         return DraftQuestion(
             item.line,
             item.text,

@@ -183,3 +183,13 @@ def test_a_large_list_is_read_with_libyaml_and_keeps_its_lines() -> None:
     assert [str(p) for p in result.problems] == [
         'line 40001: "Bad?" holds settings, not answers; skipped'
     ]
+
+
+def test_a_repeated_multi_line_question_is_reported_on_one_line() -> None:
+    text = '"Two\\nlines?":\n  - one\n"Two\\nlines?":\n  - two\nOther?:\n  - x\n'
+    problems = [str(p) for p in import_text(text, "red").problems]
+    assert problems[0] == (
+        'line 1: question "Two\\nlines?" is asked again on line 3; the answers there are '
+        "kept, as Red does"
+    )
+    assert all(len(p.splitlines()) == 1 for p in problems)
