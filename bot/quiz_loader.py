@@ -198,13 +198,13 @@ def parse_yaml(text: str) -> Any:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
         problem = exc.problem or exc.context or "invalid YAML"
-        raise _YamlProblem(line, f"invalid YAML: {problem}") from None
+        raise _YamlProblem(line, f"invalid YAML: {printable(problem)}") from None
     except yaml.YAMLError as exc:
-        raise _YamlProblem(1, f"invalid YAML: {exc}") from None
+        raise _YamlProblem(1, f"invalid YAML: {printable(exc)}") from None
     except RecursionError:
         raise _YamlProblem(1, "invalid YAML: nesting is too deep") from None
     except ValueError as exc:  # a constructor refusing a value (e.g. an explicit !!timestamp)
-        raise _YamlProblem(1, f"invalid YAML value: {exc}") from None
+        raise _YamlProblem(1, f"invalid YAML value: {printable(exc)}") from None
     finally:
         if loader is not None:
             loader.dispose()

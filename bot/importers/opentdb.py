@@ -28,7 +28,7 @@ from bot.importers.base import (
     QuizImportError,
     QuizMeta,
 )
-from bot.quoting import quote
+from bot.quoting import printable, quote
 
 _RESPONSE_CODES = {
     1: "no results: the category has fewer questions than were asked for",
@@ -50,14 +50,15 @@ def import_opentdb(text: str, meta: QuizMeta) -> ImportResult:
     except json.JSONDecodeError as exc:
         raise QuizImportError(exc.lineno, f"not valid JSON: {exc.msg}") from None
     except (ValueError, RecursionError) as exc:  # e.g. huge integers, deep nesting
-        raise QuizImportError(1, f"not valid JSON: {exc}") from None
+        raise QuizImportError(1, f"not valid JSON: {printable(exc)}") from None
     if isinstance(data, dict):
         code = data.get("response_code", 0)
         if isinstance(code, str) and code.strip().isdigit():  # some tools save it as text
             code = int(code)
         if code != 0:
             meaning = _RESPONSE_CODES.get(code, "unknown") if type(code) is int else "unknown"
-            raise QuizImportError(1, f"the API answered response_code {code} ({meaning})")
+            shown = quote(code) if isinstance(code, str) else printable(json.dumps(code))
+            raise QuizImportError(1, f"the API answered response_code {shown} ({meaning})")
         results = data.get("results")
     else:
         results = data  # a bare list of results, as some tools save them

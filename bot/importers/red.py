@@ -30,7 +30,7 @@ from bot.importers.base import (
     QuizMeta,
     restate,
 )
-from bot.quoting import quote
+from bot.quoting import printable, quote
 
 if TYPE_CHECKING:
     _Loader = yaml.SafeLoader
@@ -88,9 +88,11 @@ def _compose(text: str) -> yaml.Node | None:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
-        raise QuizImportError(line, f"not valid YAML: {exc.problem or exc.context}") from None
+        raise QuizImportError(
+            line, f"not valid YAML: {printable(exc.problem or exc.context)}"
+        ) from None
     except yaml.YAMLError as exc:
-        raise QuizImportError(1, f"not valid YAML: {exc}") from None
+        raise QuizImportError(1, f"not valid YAML: {printable(exc)}") from None
     except RecursionError:
         raise QuizImportError(1, "not valid YAML: nesting is too deep") from None
     finally:

@@ -227,16 +227,19 @@ def test_every_importer_message_is_exactly_one_line(
     """Titles, answers, Red questions, Open Trivia DB types and Aiken answer letters that
     contain line breaks are quoted: each message stays one ``file:line: problem`` line."""
     title, answer = gift_escape(title).replace("\n", "\\n"), gift_escape(answer)
-    sources = {
-        "gift": f"::{title}::Q? {{#1}}\n\n::{title}::[html]<img src='{answer}'>Q? {{=a ~b}}"
-        f"\n\nR? {{={answer} =%50%x}}",
-        "red": yaml.safe_dump({key: ["x"], "Q?": [answer], "Z?": {"k": 1}}),
-        "opentdb": json.dumps(
-            {"results": [{"type": kind, "question": "Q", "correct_answer": "x"}]}
-        ),
-        "aiken": f"Q?\nA. x\nB. y\nANSWER: {letter}\n\nQ2?\nA. x\nB. y\nANSWER: A",
-    }
-    for fmt, text in sources.items():
+    gift = (
+        f"::{title}::Q? {{#1}}\n\n::{title}::[html]<img src='{answer}'>Q? {{=a ~b}}"
+        f"\n\nR? {{={answer} =%50%x}}"
+    )
+    results = [{"type": kind, "question": "Q", "correct_answer": "x"}]
+    sources = [
+        ("gift", gift),
+        ("red", yaml.safe_dump({key: ["x"], "Q?": [answer], "Z?": {"k": 1}})),
+        ("opentdb", json.dumps({"results": results})),
+        ("opentdb", json.dumps({"response_code": kind, "results": []})),
+        ("aiken", f"Q?\nA. x\nB. y\nANSWER: {letter}\n\nQ2?\nA. x\nB. y\nANSWER: A"),
+    ]
+    for fmt, text in sources:
         try:
             result = import_text(text, fmt)
         except QuizImportError as exc:
