@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import string
 
 from hypothesis import HealthCheck, example, given, settings
@@ -174,3 +175,11 @@ def test_every_message_about_user_values_is_exactly_one_line(document, path):
         assert len(shown.splitlines()) == 1, shown
         shown.encode("utf-8")  # printable: no lone surrogates left to crash a terminal
     assert bool(report.quizzes) != bool(report.errors)
+
+
+def test_ci_runs_the_property_tests_on_fixed_examples() -> None:
+    """With CI set (CI sets CI=true) a red build is reproducible: no random seed, no
+    example database carried between runs."""
+    ci = settings.get_profile("ci")
+    assert ci.derandomize and ci.database is None and ci.print_blob
+    assert settings.default.derandomize == bool(os.environ.get("CI"))
