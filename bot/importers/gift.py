@@ -26,11 +26,16 @@ from bot.importers.base import (
 from bot.quoting import quote
 
 # Escaped characters become Unicode noncharacters while the structure is parsed, so that the
-# structural search can never see them; they are put back in every text afterwards.
+# structural search can never see them; they are put back in every text afterwards. The
+# noncharacters a source itself contains (U+FDD0-U+FDEF) are first written as _MARK and two
+# digits, so that they come back as themselves, not as escaped characters.
 _ESCAPABLE = "\\:=~#{}"
 _HIDE = {ch: chr(0xFDD0 + i) for i, ch in enumerate(_ESCAPABLE)}
 _SHOW = {ord(hidden): ch for ch, hidden in _HIDE.items()}
 _ESCAPE = re.compile(r"\\([\\:=~#{}n])")
+_NONCHARACTER = re.compile("[\ufdd0-\ufdef]")
+_MARK = "\ufdd7"
+_MARKED = re.compile(_MARK + r"(\d\d)")
 
 _TITLE = re.compile(r"::(.*?)::", re.DOTALL)
 _MARKUP = re.compile(r"\s*\[(html|moodle|plain|markdown)\]", re.IGNORECASE)
@@ -114,11 +119,17 @@ class _Text(HTMLParser):
 
 
 def _hide_escapes(text: str) -> str:
+    text = _NONCHARACTER.sub(lambda m: f"{_MARK}{ord(m.group()) - 0xFDD0:02d}", text)
     return _ESCAPE.sub(lambda m: "\n" if m.group(1) == "n" else _HIDE[m.group(1)], text)
 
 
 def _show(text: str, markup: str, dropped: list[str] | None = None) -> str:
     """A text of the question as a reader sees it; its own ``[format]`` marker wins."""
+    shown = _render(text, markup, dropped)
+    return _MARKED.sub(lambda m: chr(0xFDD0 + int(m.group(1))), shown)
+
+
+def _render(text: str, markup: str, dropped: list[str] | None) -> str:
     if match := _MARKUP.match(text):
         markup = match.group(1).lower()
         text = text[match.end() :]
@@ -170,7 +181,7 @@ def _markdown_text(text: str, dropped: list[str] | None) -> str:
     escaped: dict[str, str] = {}
 
     def hide(match: re.Match[str]) -> str:
-        key = chr(0xFDE0 + len(escaped) % 16) + str(len(escaped)) + chr(0xFDEF)
+        key = f"\ufde0{len(escaped)}\ufdef"  # no source noncharacter is left to meet it
         escaped[key] = match.group(1)
         return key
 

@@ -136,6 +136,7 @@ def gift_escape(text: str) -> str:
     feedback=st.lists(line_text, min_size=2, max_size=2),
 )
 @example(question="a  b", right="0", wrong=["<A>"], feedback=["0", "0"])  # HTML-looking text
+@example(question="0", right=";", wrong=["\ufdd0"], feedback=["0", "\ufdd0"])  # found in CI
 def test_gift_texts_with_any_special_characters_survive_escaping(
     question: str, right: str, wrong: list[str], feedback: list[str]
 ) -> None:
