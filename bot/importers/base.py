@@ -184,8 +184,13 @@ def _text_problem(text: str, what: str) -> str | None:
 class QuizBuilder:
     """Collects draft questions into our quiz dict, checking them against the loader's rules."""
 
-    def __init__(self, meta: QuizMeta, *, each_missing_explanation: bool = True) -> None:
+    def __init__(
+        self, meta: QuizMeta, *, each_missing_explanation: bool = True, keep_repeats: bool = False
+    ) -> None:
         self.meta = meta
+        # Red asks questions that differ only in case as two; the other formats' repeats are
+        # copies (a download made twice, a question pasted again) and are skipped.
+        self.keep_repeats = keep_repeats
         # A source format without explanations (Red, Aiken, Open Trivia DB) gets one summary
         # instead of one per question.
         self.each_missing_explanation = each_missing_explanation
@@ -218,6 +223,9 @@ class QuizBuilder:
             self._asked[key] = (line, asks)
             return False
         if earlier[1] == asks:
+            if self.keep_repeats:
+                self.problem(line, f"the same question as on line {earlier[0]}; kept, as Red does")
+                return False
             self.problem(line, f"the same question as on line {earlier[0]}; skipped")
             return True
         self.problem(

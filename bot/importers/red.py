@@ -112,7 +112,7 @@ def import_red(text: str, meta: QuizMeta) -> ImportResult:
     if not isinstance(root, yaml.MappingNode):
         line = root.start_mark.line + 1 if root is not None else 1
         raise QuizImportError(line, "a Red trivia list is a mapping of question: [answers]")
-    builder = QuizBuilder(meta, each_missing_explanation=False)
+    builder = QuizBuilder(meta, each_missing_explanation=False, keep_repeats=True)
     metadata: dict[str, str] = {}
     items: dict[str, _Item] = {}
     for key_node, value_node in root.value:
