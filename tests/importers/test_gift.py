@@ -415,3 +415,12 @@ def test_markdown_texts_lose_their_marks_and_report_links() -> None:
 def test_a_title_with_a_line_break_is_quoted_in_its_message() -> None:
     (problem,) = import_text("::Two\\nlines::Numbers? {#32}\n\nQ? {=a#. ~b}", "gift").problems
     assert str(problem) == f'line 1: question "Two\\nlines" is a numerical question; {SKIPPED}'
+
+
+def test_answers_without_a_mark_and_a_missing_word_short_answer_are_typed_too() -> None:
+    # Moodle reads "{four}" (no "~") as a short answer whose one answer is full credit.
+    gift = "Two plus two? {four}\n\nThe {=Seine =la Seine} flows through Paris."
+    four, seine = round_trip(import_text(gift, "gift")).questions
+    assert (four.kind, four.answers and four.answers.get("en")) == ("typed", ("four",))
+    assert seine.text.get("en") == "The _____ flows through Paris."
+    assert seine.answers and seine.answers.get("en") == ("Seine", "la Seine")
