@@ -31,6 +31,7 @@ from bot.quiz import (
     Quiz,
     Shuffle,
 )
+from bot.quoting import printable, quote
 
 if TYPE_CHECKING:
     from bot.quiz_cache import QuizCache
@@ -71,7 +72,7 @@ class QuizProblem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.message}"
+        return f"{printable(self.path)}:{self.line}: {self.message}"
 
 
 @dataclass
@@ -156,7 +157,7 @@ def _construct_map(loader: _LineLoader, node: yaml.MappingNode) -> Any:
         except TypeError:
             raise _YamlProblem(line, "a mapping key must be plain text") from None
         if key in data:
-            raise _YamlProblem(line, f'duplicate key "{key}"')
+            raise _YamlProblem(line, f"duplicate key {quote(key)}")
         data[key] = loader.construct_object(value_node, deep=True)
         data.key_lines[key] = line
 
@@ -197,13 +198,13 @@ def parse_yaml(text: str) -> Any:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
         problem = exc.problem or exc.context or "invalid YAML"
-        raise _YamlProblem(line, f"invalid YAML: {problem}") from None
+        raise _YamlProblem(line, f"invalid YAML: {printable(problem)}") from None
     except yaml.YAMLError as exc:
-        raise _YamlProblem(1, f"invalid YAML: {exc}") from None
+        raise _YamlProblem(1, f"invalid YAML: {printable(exc)}") from None
     except RecursionError:
         raise _YamlProblem(1, "invalid YAML: nesting is too deep") from None
     except ValueError as exc:  # a constructor refusing a value (e.g. an explicit !!timestamp)
-        raise _YamlProblem(1, f"invalid YAML value: {exc}") from None
+        raise _YamlProblem(1, f"invalid YAML value: {printable(exc)}") from None
     finally:
         if loader is not None:
             loader.dispose()
@@ -257,7 +258,7 @@ class _Validator:
                 expected = ", ".join(sorted(allowed))
                 self.error(
                     mapping.key_lines[key],
-                    f'{where}unknown key "{key}" (expected one of: {expected})',
+                    f"{where}unknown key {quote(key)} (expected one of: {expected})",
                 )
 
     def ident(self, mapping: _Map, key: str, where: str, what: str) -> str | None:
@@ -273,7 +274,7 @@ class _Validator:
         if not ID_PATTERN.fullmatch(value):
             self.error(
                 line,
-                f'{where}{key} "{value}" must be 1-40 lowercase letters, digits, "-" or "_"',
+                f'{where}{key} {quote(value)} must be 1-40 lowercase letters, digits, "-" or "_"',
             )
             return None
         return value
@@ -302,7 +303,8 @@ class _Validator:
             if language not in self.languages:
                 listed = ", ".join(self.languages)
                 self.error(
-                    text_line, f'{where}{key}: language "{language}" is not in languages ({listed})'
+                    text_line,
+                    f"{where}{key}: language {quote(language)} is not in languages ({listed})",
                 )
                 continue
             if not isinstance(text, str):
@@ -331,7 +333,7 @@ class _Validator:
             if language not in texts and language not in value:
                 self.warn(
                     line,
-                    f'{where}{key} has no "{language}" translation '
+                    f"{where}{key} has no {quote(language)} translation "
                     f"(shown in {self.default_language})",
                 )
         return LocalizedText(texts, self.default_language)
@@ -346,14 +348,14 @@ class _Validator:
         if "id" in doc:
             quiz_id = self.ident(doc, "id", "", "the quiz") or quiz_id
         elif not ID_PATTERN.fullmatch(quiz_id):
-            self.error(1, f'the file name gives the quiz id "{quiz_id}"; set a valid "id:"')
+            self.error(1, f'the file name gives the quiz id {quote(quiz_id)}; set a valid "id:"')
         title = self.text(doc, "title", "")
         description = self.text(doc, "description", "", required=False)
         level = doc.get("level")
         if level is not None and level not in LEVELS:
             self.error(
                 self.line_of(doc, "level", 1),
-                f'level "{level}" is not one of {", ".join(LEVELS)}',
+                f"level {quote(level)} is not one of {', '.join(LEVELS)}",
             )
             level = None
         guide = doc.get("guide")
@@ -388,7 +390,9 @@ class _Validator:
         default = doc.get("default_language", "en")
         line = self.line_of(doc, "default_language", 1)
         if not isinstance(default, str) or not LANGUAGE_PATTERN.fullmatch(default):
-            self.error(line, f'default_language "{default}" is not a language code such as "en"')
+            self.error(
+                line, f'default_language {quote(default)} is not a language code such as "en"'
+            )
             default = "en"
         self.default_language = default
         languages = doc.get("languages", [default])
@@ -400,13 +404,13 @@ class _Validator:
         for index, language in enumerate(languages):
             item_line = self.line_of(languages, index, line)
             if not isinstance(language, str) or not LANGUAGE_PATTERN.fullmatch(language):
-                self.error(item_line, f'"{language}" is not a language code such as "en"')
+                self.error(item_line, f'{quote(language)} is not a language code such as "en"')
             elif language in valid:
-                self.error(item_line, f'language "{language}" is listed twice')
+                self.error(item_line, f"language {quote(language)} is listed twice")
             else:
                 valid.append(language)
         if default not in valid:
-            self.error(line, f'languages must include the default language "{default}"')
+            self.error(line, f"languages must include the default language {quote(default)}")
             valid.insert(0, default)
         self.languages = tuple(valid)
 
@@ -450,7 +454,7 @@ class _Validator:
             if question_id is not None and question_id in seen:
                 self.error(
                     self.line_of(item, "id", item_line),
-                    f'duplicate question id "{question_id}" (first used on line '
+                    f"duplicate question id {quote(question_id)} (first used on line "
                     f"{seen[question_id]})",
                 )
                 question_id = None
@@ -462,12 +466,12 @@ class _Validator:
         return questions
 
     def question(self, item: _Map, question_id: str, *, valid: bool) -> Question | None:
-        where = f'question "{question_id}": '
+        where = f"question {quote(question_id)}: "
         kind = item.get("kind", CHOICE)
         if kind not in QUESTION_KINDS:
             self.error(
                 self.line_of(item, "kind", item.line),
-                f'{where}kind "{kind}" is not one of {", ".join(QUESTION_KINDS)}',
+                f"{where}kind {quote(kind)} is not one of {', '.join(QUESTION_KINDS)}",
             )
             return None
         if kind == TYPED:
@@ -485,25 +489,48 @@ class _Validator:
         elif str(correct) not in option_ids:
             self.error(
                 correct_line,
-                f'{where}correct option "{correct}" is not one of {", ".join(option_ids)}',
+                f"{where}correct option {quote(correct)} is not one of {', '.join(option_ids)}",
             )
         else:
             correct_option = options[option_ids.index(str(correct))]
             if correct_option.note is not None:
                 self.error(
                     correct_line,
-                    f'{where}the correct option "{correct}" has a note; '
+                    f"{where}the correct option {quote(correct)} has a note; "
                     "notes explain wrong options, put this in the explanation",
                 )
+        if len(self.errors) == errors_before:
+            self.indistinguishable(options, str(correct), correct_line, where)
         if len(self.errors) > errors_before or not valid:
             return None
         assert text is not None and explanation is not None
         return Question(question_id, text, tuple(options), str(correct), explanation)
 
+    def indistinguishable(self, options: list[Option], correct: str, line: int, where: str) -> None:
+        """Refuse a correct option that reads like a wrong one (case and spacing aside) in
+        some language: a player cannot tell which of the two to pick."""
+        right = next(option for option in options if option.id == correct)
+        for language in self.languages:
+            shown = right.text.get(language)
+            shown = shown if len(shown) <= 60 else shown[:59] + "…"
+            mine = " ".join(right.text.get(language).casefold().split())
+            for option in options:
+                if (
+                    option.id != correct
+                    and " ".join(option.text.get(language).casefold().split()) == mine
+                ):
+                    self.error(
+                        line,
+                        f"{where}the correct option {quote(correct)} reads the same as option "
+                        f"{quote(option.id)} ({language}: {quote(shown)}); "
+                        "players cannot tell which is right",
+                    )
+                    return
+
     def typed_question(self, item: _Map, question_id: str, *, valid: bool) -> Question | None:
         """A ``kind: typed`` question: accepted spellings instead of options; the explanation
         is optional (imported trivia lists have none: the accepted answer is shown instead)."""
-        where = f'question "{question_id}": '
+        where = f"question {quote(question_id)}: "
         errors_before = len(self.errors)
         self.unknown_keys(item, QUESTION_KEYS - {"options", "correct"}, where)
         text = self.text(item, "text", where)
@@ -534,12 +561,12 @@ class _Validator:
         by_language: dict[str, tuple[str, ...]] = {}
         for language, spellings in value.items():
             list_line = lines.get(language, line)
-            label = f"{where}answers ({language})"
+            label = f"{where}answers ({printable(language)})"
             if language not in self.languages:
                 listed = ", ".join(self.languages)
                 self.error(
                     list_line,
-                    f'{where}answers: language "{language}" is not in languages ({listed})',
+                    f"{where}answers: language {quote(language)} is not in languages ({listed})",
                 )
                 continue
             if isinstance(spellings, str | int) and not isinstance(spellings, bool):
@@ -564,7 +591,8 @@ class _Validator:
                     )
                 elif not normalize(spelling):
                     self.error(
-                        spelling_line, f'{label}: "{spelling}" has no letters or digits to match'
+                        spelling_line,
+                        f"{label}: {quote(spelling)} has no letters or digits to match",
                     )
                 elif len(spelling) > MAX_TYPED_CHARS:
                     self.error(
@@ -608,10 +636,10 @@ class _Validator:
             if option_id is not None and option_id in seen:
                 self.error(
                     self.line_of(entry, "id", entry_line),
-                    f'{where}duplicate option id "{option_id}"',
+                    f"{where}duplicate option id {quote(option_id)}",
                 )
                 continue
-            label = f'{where}option "{option_id}" ' if option_id else where
+            label = f"{where}option {quote(option_id)} " if option_id else where
             text = self.text(entry, "text", label)
             note = self.text(entry, "note", label, required=False)
             if option_id is not None and text is not None:
@@ -708,7 +736,10 @@ def load_quizzes(
                 if quiz.id in owners:
                     report.errors.append(
                         QuizProblem(
-                            shown, 1, f'quiz id "{quiz.id}" is already used by {owners[quiz.id]}'
+                            shown,
+                            1,
+                            f"quiz id {quote(quiz.id)} is already used by "
+                            f"{printable(owners[quiz.id])}",
                         )
                     )
                     continue

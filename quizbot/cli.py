@@ -153,8 +153,10 @@ async def _progress(args: argparse.Namespace) -> int:
 
 def _import(args: argparse.Namespace) -> int:
     from bot.importers import QuizImportError, import_quiz, quiz_parts
+    from bot.quoting import printable
 
     source = Path(args.file)
+    shown = printable(source)  # problems print as file:line: problem, one line each
     out = Path(args.out) if args.out else None
     if out is not None:  # before the work: a wrong --out is a usage error
         if out.is_dir():
@@ -176,14 +178,14 @@ def _import(args: argparse.Namespace) -> int:
         )
     except QuizImportError as exc:  # before ValueError: it is a subclass
         for problem in exc.problems:
-            print(f"{source}:{problem.line}: {problem.message}", file=sys.stderr)
-        print(f"{source}:{exc.line}: {exc.message}", file=sys.stderr)
+            print(f"{shown}:{problem.line}: {problem.message}", file=sys.stderr)
+        print(f"{shown}:{exc.line}: {exc.message}", file=sys.stderr)
         return 1
     except ValueError as exc:  # a bad --id, --lang or --choices
         print(f"quizbot import: {exc}", file=sys.stderr)
         return EXIT_USAGE
     for problem in result.problems:
-        print(f"{source}:{problem.line}: {problem.message}", file=sys.stderr)
+        print(f"{shown}:{problem.line}: {problem.message}", file=sys.stderr)
     split = quiz_parts(result.quiz)
     parts, texts = [part for part, _ in split], [text for _, text in split]
     if out is None:

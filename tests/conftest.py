@@ -8,10 +8,26 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.storage import SQLiteStorage, Storage
+
+# CI (which sets CI=true) runs the property tests on a fixed sequence of examples, so a red
+# build is never a coin toss and a rerun shows the same failure; locally every run explores
+# new examples (and replays failures from the local example database).
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    database=None,
+    print_blob=True,
+    max_examples=100,  # as locally: tests that need more ask for it
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("dev", print_blob=True, deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 ROOT = Path(__file__).resolve().parent.parent
 QUIZ_DIR = ROOT / "quizzes"

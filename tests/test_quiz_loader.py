@@ -219,3 +219,33 @@ def test_the_same_quiz_id_in_two_files_is_reported(tmp_path: Path) -> None:
     assert [str(e) for e in report.errors] == [
         f'{tmp_path / "b.yaml"}:1: quiz id "same" is already used by {tmp_path / "a.yaml"}'
     ]
+
+
+def test_a_correct_option_that_reads_like_a_wrong_one_is_refused() -> None:
+    # The same text in one language is enough: those players cannot tell which is right.
+    text = GOOD.replace('text: {en: "3", ru: "3"}', 'text: {en: "3", ru: " 4 "}')
+    assert errors_of(text) == [
+        'quizzes/x.yaml:7: question "q1": the correct option "b" reads the same as option "a" '
+        '(ru: "4"); players cannot tell which is right'
+    ]
+    same_case = GOOD.replace('text: {en: "4", ru: "4"}', 'text: {en: "Four", ru: "4"}')
+    assert errors_of(same_case.replace('{en: "3", ru: "3"}', '{en: "four", ru: "3"}')) == [
+        'quizzes/x.yaml:7: question "q1": the correct option "b" reads the same as option "a" '
+        '(en: "Four"); players cannot tell which is right'
+    ]
+    # two wrong options alike do not stop anyone from finding the right one
+    three = GOOD.replace(
+        "          - id: b\n",
+        '          - id: c\n            text: {en: "3", ru: "3"}\n          - id: b\n',
+    )
+    assert errors_of(three) == []
+
+
+def test_user_values_in_messages_are_quoted_on_one_line() -> None:
+    text = 'languages: [en, "\\n"]\ntitle: {en: T, "ru\\u2028": x}\nquestions: []\nlevel: "a\\"b"\n'
+    assert sorted(errors_of(text, "quizzes/new\nline.yaml")) == [
+        'quizzes/new\\nline.yaml:1: "\\n" is not a language code such as "en"',
+        'quizzes/new\\nline.yaml:2: title: language "ru\\u2028" is not in languages (en)',
+        "quizzes/new\\nline.yaml:3: questions must be a non-empty list",
+        'quizzes/new\\nline.yaml:4: level "a\\"b" is not one of beginner, intermediate, advanced',
+    ]

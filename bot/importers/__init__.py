@@ -35,6 +35,7 @@ from bot.quiz_loader import (
     MAX_QUESTIONS,
     MIN_OPTIONS,
 )
+from bot.quoting import printable, quote
 
 __all__ = [
     "FORMATS",
@@ -74,15 +75,15 @@ def import_text(
     (a file stem), which also gives the id when ``quiz_id`` is None. ``choices`` (Red only)
     makes multiple-choice questions of that many options instead of typed-answer ones."""
     if fmt not in _IMPORTERS:
-        raise ValueError(f'unknown format "{fmt}" (expected one of: {", ".join(FORMATS)})')
+        raise ValueError(f"unknown format {quote(fmt)} (expected one of: {', '.join(FORMATS)})")
     if choices is not None and fmt != "red":
         raise ValueError("--choices is for Red trivia lists (the other formats have options)")
     if choices is not None and not MIN_OPTIONS <= choices <= MAX_OPTIONS:
         raise ValueError(f"--choices must be {MIN_OPTIONS} to {MAX_OPTIONS}, not {choices}")
     if quiz_id is not None and not ID_PATTERN.fullmatch(quiz_id):
-        raise ValueError(f'quiz id "{quiz_id}" must be 1-40 lowercase letters, digits, - or _')
+        raise ValueError(f"quiz id {quote(quiz_id)} must be 1-40 lowercase letters, digits, - or _")
     if not LANGUAGE_PATTERN.fullmatch(language):
-        raise ValueError(f'"{language}" is not a language code such as "en"')
+        raise ValueError(f'{quote(language)} is not a language code such as "en"')
     if len(text) > MAX_INPUT_BYTES:
         raise QuizImportError(1, f"the input is over {MAX_INPUT_BYTES} characters")
     meta = QuizMeta(
@@ -109,13 +110,13 @@ def import_quiz(
 ) -> ImportResult:
     """Import the file at ``path``; its stem gives the quiz id and title unless ``quiz_id``."""
     if fmt not in _IMPORTERS:  # before touching the file: a usage error, not a file error
-        raise ValueError(f'unknown format "{fmt}" (expected one of: {", ".join(FORMATS)})')
+        raise ValueError(f"unknown format {quote(fmt)} (expected one of: {', '.join(FORMATS)})")
     try:
         if path.stat().st_size > MAX_INPUT_BYTES:
             raise QuizImportError(1, f"the file is over {MAX_INPUT_BYTES} bytes")
         data = path.read_bytes()
     except OSError as exc:
-        raise QuizImportError(1, f"cannot read {path}: {exc.strerror or exc}") from None
+        raise QuizImportError(1, f"cannot read {printable(path)}: {exc.strerror or exc}") from None
     text = decode(data)
     return import_text(
         text, fmt, quiz_id=quiz_id, name=path.stem, language=language, choices=choices

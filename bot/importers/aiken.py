@@ -1,6 +1,7 @@
 """Aiken: a question line, options ``A. text``, ``A) text`` or ``A)text``, then ``ANSWER: B``.
 
-Aiken has no feedback, so every question gets the stand-in explanation and a problem. A question
+Aiken has no feedback, so every question gets the stand-in explanation (reported once for the
+file), and the options are shuffled: the author placed the right answer. A question
 text may span several lines (Moodle's reader wants one; accepting more loses nothing). A block
 that cannot be read is reported with its line and the reader moves on to the next question.
 """
@@ -11,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from bot.importers.base import DraftOption, DraftQuestion, ImportResult, QuizBuilder, QuizMeta
+from bot.quoting import quote
 
 # Moodle reads "A)Yes" and "A.Yes" without a space; "A.Yes" only where the next option letter
 # is due, since a question may begin "U.S. ..." or "E.coli ...".
@@ -28,7 +30,7 @@ class _Block:
 
 def import_aiken(text: str, meta: QuizMeta) -> ImportResult:
     """Convert Aiken text; malformed questions become problems."""
-    builder = QuizBuilder(meta)
+    builder = QuizBuilder(meta, each_missing_explanation=False)
     block: _Block | None = None
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     for number, raw in enumerate(lines, start=1):
@@ -60,7 +62,7 @@ def import_aiken(text: str, meta: QuizMeta) -> ImportResult:
             block = _Block(number, [line])
     if block is not None:
         _missing_answer(builder, block)
-    return builder.result()
+    return builder.result(shuffle_options=True)
 
 
 def _missing_answer(builder: QuizBuilder, block: _Block) -> None:
@@ -80,7 +82,7 @@ def _finish(builder: QuizBuilder, block: _Block, answer: str, answer_line: int) 
     if not re.fullmatch(r"[A-Za-z]", answer):
         builder.problem(
             answer_line,
-            f'ANSWER must name one option letter, as in "ANSWER: B", not "{answer}"; '
+            f'ANSWER must name one option letter, as in "ANSWER: B", not {quote(answer)}; '
             "question skipped",
         )
         return

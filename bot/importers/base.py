@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.answer_matching import normalize
 from bot.quiz_loader import ID_PATTERN, MAX_OPTIONS, MAX_TEXT_CHARS, MIN_OPTIONS
+from bot.quoting import quote
 
 OPTION_IDS = "abcdefghij"
 MAX_SPELLINGS = 100  # the loader's limits on a typed answer's accepted spellings
@@ -97,12 +98,62 @@ def humanize(name: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def restate(answer: str) -> str:
+# The texts an importer writes itself, in the languages the bot speaks; a quiz in another
+# language gets the English ones and a problem that says so.
+GENERATED: dict[str, dict[str, str]] = {
+    "en": {
+        "true": "True",
+        "false": "False",
+        "answer": "The answer is: {answer}",
+        "unquoted": "The answer is the correct option.",
+        "also": "also written: {spellings}",
+        "stop": ".",
+    },
+    "ru": {
+        "true": "Верно",
+        "false": "Неверно",
+        "answer": "Ответ: {answer}",
+        "unquoted": "Ответ — правильный вариант.",
+        "also": "также пишут: {spellings}",
+        "stop": ".",
+    },
+    "bn": {
+        "true": "সত্য",
+        "false": "মিথ্যা",
+        "answer": "উত্তর: {answer}",
+        "unquoted": "উত্তর হলো সঠিক বিকল্পটি।",
+        "also": "অন্য বানান: {spellings}",
+        "stop": "।",
+    },
+    "ur": {
+        "true": "درست",
+        "false": "غلط",
+        "answer": "جواب: {answer}",
+        "unquoted": "جواب درست آپشن ہے۔",
+        "also": "دوسرے ہجے: {spellings}",
+        "stop": "۔",
+    },
+}
+_ENDINGS = (".", "!", "?", "…", "।", "۔", "؟")
+
+
+def generated(language: str) -> dict[str, str] | None:
+    """The generated texts for ``language`` (``pt-br`` falls back to ``pt``), or None."""
+    return GENERATED.get(language) or GENERATED.get(language.split("-")[0])
+
+
+def restate(answer: str, language: str = "en") -> str:
     """The stand-in explanation for a question whose source has none."""
-    text = f"The answer is: {answer}"
-    text = text if text.endswith((".", "!", "?", "…")) else text + "."
+    words = generated(language) or GENERATED["en"]
+    text = words["answer"].format(answer=answer)
+    text = text if text.endswith(_ENDINGS) else text + words["stop"]
     # An answer near the text limit cannot be quoted in full; the loader would refuse it.
-    return text if len(text) <= MAX_TEXT_CHARS else "The answer is the correct option."
+    return text if len(text) <= MAX_TEXT_CHARS else words["unquoted"]
+
+
+def same_text_key(text: str) -> str:
+    """Texts a player could not tell apart (case and spacing aside) have the same key."""
+    return " ".join(text.casefold().split())
 
 
 _ASCII_MATCHABLE = re.compile(r"[A-Za-z0-9#&%@+$^=|~<>]")
@@ -133,17 +184,56 @@ def _text_problem(text: str, what: str) -> str | None:
 class QuizBuilder:
     """Collects draft questions into our quiz dict, checking them against the loader's rules."""
 
-    def __init__(self, meta: QuizMeta, *, each_missing_explanation: bool = True) -> None:
+    def __init__(
+        self, meta: QuizMeta, *, each_missing_explanation: bool = True, keep_repeats: bool = False
+    ) -> None:
         self.meta = meta
-        # A source format without explanations (Red) gets one summary instead of one per question.
+        # Red asks questions that differ only in case as two; the other formats' repeats are
+        # copies (a download made twice, a question pasted again) and are skipped.
+        self.keep_repeats = keep_repeats
+        # A source format without explanations (Red, Aiken, Open Trivia DB) gets one summary
+        # instead of one per question.
         self.each_missing_explanation = each_missing_explanation
         self.problems: list[ImportProblem] = []
         self.questions: list[dict[str, Any]] = []
         self._ids: set[str] = set()
         self._unexplained: list[int] = []
+        self._english_used: int | None = None  # the first line given English generated text
+        # question text key -> (line, what it asks for), to report questions asked twice
+        self._asked: dict[str, tuple[int, tuple[Any, ...]]] = {}
 
     def problem(self, line: int, message: str) -> None:
         self.problems.append(ImportProblem(line, message))
+
+    def word(self, key: str, line: int) -> str:
+        """A generated text ("true", "false", ...) in the quiz's language, or in English."""
+        words = generated(self.meta.language)
+        if words is None:
+            if self._english_used is None:
+                self._english_used = line
+            words = GENERATED["en"]
+        return words[key]
+
+    def _repeated(self, line: int, text: str, asks: tuple[Any, ...]) -> bool:
+        """Report a question whose text was seen before; True when it is an exact repeat
+        (same answers too), which is then skipped."""
+        key = same_text_key(text)
+        earlier = self._asked.get(key)
+        if earlier is None:
+            self._asked[key] = (line, asks)
+            return False
+        if earlier[1] == asks:
+            if self.keep_repeats:
+                self.problem(line, f"the same question as on line {earlier[0]}; kept, as Red does")
+                return False
+            self.problem(line, f"the same question as on line {earlier[0]}; skipped")
+            return True
+        self.problem(
+            line,
+            f"the question on line {earlier[0]} has the same text with other answers; "
+            "both are kept: check which is right",
+        )
+        return False
 
     def add(self, draft: DraftQuestion) -> str | None:
         """Add a question; its id, or None when it was skipped (and reported)."""
@@ -177,6 +267,14 @@ class QuizBuilder:
         if found:
             self.problem(draft.line, f"{'; '.join(found)}; skipped")
             return None
+        distinct = self._unrepeated(draft.line, options, draft.correct)
+        if distinct is None:
+            return None
+        options, correct = distinct, distinct.index(right)
+        texts = tuple(sorted(same_text_key(option.text) for option in options))
+        asks = ("choice", same_text_key(right.text), texts)
+        if self._repeated(draft.line, text, asks):
+            return None
 
         question_id = self._new_id(draft.name)
         if explanation is None:
@@ -191,13 +289,47 @@ class QuizBuilder:
         self.questions.append(
             {
                 "id": question_id,
-                "correct": OPTION_IDS[draft.correct],
+                "correct": OPTION_IDS[correct],
                 "text": {language: text},
                 "options": entries,
                 "explanation": {language: explanation},
             }
         )
         return question_id
+
+    def _unrepeated(
+        self, line: int, options: list[DraftOption], correct: int
+    ) -> list[DraftOption] | None:
+        """``options`` without repeated wrong ones, or None (reported) when the question cannot
+        be answered: every option reads the same, or the right one's text is also wrong."""
+        keys = [same_text_key(option.text) for option in options]
+        right = options[correct]
+        if len(set(keys)) == 1:
+            self.problem(
+                line,
+                f"all {len(options)} options read {quote(_short(right.text))}: nobody can "
+                "tell the right one; skipped",
+            )
+            return None
+        for index, key in enumerate(keys):
+            if index != correct and key == keys[correct]:
+                self.problem(
+                    line,
+                    f"the right answer {quote(_short(right.text))} is also option {index + 1}, "
+                    "a wrong one: nobody can tell which to pick; skipped",
+                )
+                return None
+        kept: list[DraftOption] = []
+        first: dict[str, int] = {}
+        for index, (option, key) in enumerate(zip(options, keys, strict=True)):
+            if key in first:
+                self.problem(
+                    line, f"option {index + 1} repeats option {first[key] + 1}; it was left out"
+                )
+                continue
+            first[key] = index
+            kept.append(option)
+        return kept
 
     def _add_typed(self, draft: DraftQuestion, text: str) -> str | None:
         answers: list[str] = []
@@ -207,7 +339,9 @@ class QuizBuilder:
                 continue
             seen.add(answer.casefold())
             if not _matchable(answer):
-                self.problem(draft.line, f'answer "{answer}" has no letters or digits; left out')
+                self.problem(
+                    draft.line, f"answer {quote(_short(answer))} has no letters or digits; left out"
+                )
             elif len(answer) > MAX_SPELLING_CHARS:
                 self.problem(
                     draft.line,
@@ -232,6 +366,8 @@ class QuizBuilder:
         if found:
             self.problem(draft.line, f"{'; '.join(found)}; skipped")
             return None
+        if self._repeated(draft.line, text, ("typed", tuple(sorted(map(same_text_key, answers))))):
+            return None
         question_id = self._new_id(draft.name)
         language = self.meta.language
         question: dict[str, Any] = {
@@ -246,13 +382,14 @@ class QuizBuilder:
         return question_id
 
     def _stand_in(self, line: int, question_id: str, answer: str) -> str:
-        explanation = restate(answer)
+        if generated(self.meta.language) is None:
+            self.word("answer", line)  # notes that English was written
+        explanation = restate(answer, self.meta.language)
         if self.each_missing_explanation:
-            shown = explanation if len(explanation) <= 80 else explanation[:79] + "…"
             self.problem(
                 line,
-                f'question "{question_id}" has no explanation; it says "{shown}" for now: '
-                "write why the answer is right",
+                f"question {quote(question_id)} has no explanation; it says "
+                f"{quote(_short(explanation, 80))} for now: write why the answer is right",
             )
         else:
             self._unexplained.append(line)
@@ -268,16 +405,33 @@ class QuizBuilder:
         self._ids.add(candidate)
         return candidate
 
-    def result(self, *, level: str | None = None, description: str | None = None) -> ImportResult:
-        """The finished quiz; raises :class:`QuizImportError` when no question made it."""
+    def result(
+        self,
+        *,
+        level: str | None = None,
+        description: str | None = None,
+        shuffle_options: bool = False,
+    ) -> ImportResult:
+        """The finished quiz; raises :class:`QuizImportError` when no question made it.
+
+        ``shuffle_options`` (for sources whose author placed the right answer, often first)
+        writes ``shuffle: {options: true}``."""
         if self._unexplained:
             count = len(self._unexplained)
+            stand_in = restate("...", self.meta.language)
             self.problem(
                 self._unexplained[0],
                 f"{count} question{'s have' if count > 1 else ' has'} no explanation (the "
-                'source has none); each says "The answer is: ..." for now',
+                f"source has none); each says {quote(stand_in)} for now",
             )
             self._unexplained = []
+        if self._english_used is not None:
+            self.problem(
+                self._english_used,
+                f"texts the importer wrote (True, False, {quote(restate('...'))}) are in "
+                f"English: there are none in {quote(self.meta.language)} yet; translate them",
+            )
+            self._english_used = None
         problems = sorted(self.problems, key=lambda p: p.line)
         if not self.questions:
             line = problems[0].line if problems else 1
@@ -295,5 +449,11 @@ class QuizBuilder:
         quiz["title"] = {language: self.meta.title}
         if description:
             quiz["description"] = {language: description}
+        if shuffle_options:
+            quiz["shuffle"] = {"options": True}
         quiz["questions"] = self.questions
         return ImportResult(quiz, problems)
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -3,8 +3,9 @@
 Texts come HTML-escaped (``&quot;``, ``&#039;``) and are decoded; files downloaded with the
 API's other encodings (base64, url3986, urlLegacy) are decoded too. The API lists the right answer
 apart from the wrong ones; it is put at a position derived from the question text, so the answer
-key is stable across imports and is not always ``a``. Open Trivia DB content is licensed
-CC BY-SA 4.0, so the quiz description credits it.
+key is stable across imports and is not always ``a``. A result without ``"type"`` (some tools
+drop it) is read by its answers. Open Trivia DB has no explanations: the stand-in is reported
+once for the file. Its content is licensed CC BY-SA 4.0, so the quiz description credits it.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from bot.importers.base import (
     QuizImportError,
     QuizMeta,
 )
+from bot.quoting import printable, quote
 
 _RESPONSE_CODES = {
     1: "no results: the category has fewer questions than were asked for",
@@ -48,14 +50,15 @@ def import_opentdb(text: str, meta: QuizMeta) -> ImportResult:
     except json.JSONDecodeError as exc:
         raise QuizImportError(exc.lineno, f"not valid JSON: {exc.msg}") from None
     except (ValueError, RecursionError) as exc:  # e.g. huge integers, deep nesting
-        raise QuizImportError(1, f"not valid JSON: {exc}") from None
+        raise QuizImportError(1, f"not valid JSON: {printable(exc)}") from None
     if isinstance(data, dict):
         code = data.get("response_code", 0)
         if isinstance(code, str) and code.strip().isdigit():  # some tools save it as text
             code = int(code)
         if code != 0:
             meaning = _RESPONSE_CODES.get(code, "unknown") if type(code) is int else "unknown"
-            raise QuizImportError(1, f"the API answered response_code {code} ({meaning})")
+            shown = quote(code) if isinstance(code, str) else printable(json.dumps(code))
+            raise QuizImportError(1, f"the API answered response_code {shown} ({meaning})")
         results = data.get("results")
     else:
         results = data  # a bare list of results, as some tools save them
@@ -64,7 +67,7 @@ def import_opentdb(text: str, meta: QuizMeta) -> ImportResult:
 
     lines = _result_lines(text)
     results = _decoded(results)
-    builder = QuizBuilder(meta)
+    builder = QuizBuilder(meta, each_missing_explanation=False)
     difficulties: set[str | None] = set()
     categories: set[str | None] = set()
     for index, item in enumerate(results):
@@ -138,11 +141,22 @@ def _draft(builder: QuizBuilder, item: Any, number: int, line: int) -> DraftQues
     if not isinstance(item, dict):
         builder.problem(line, f"{where} is not an object; skipped")
         return None
-    kind = item.get("type")
-    if kind not in ("multiple", "boolean"):
-        builder.problem(line, f'{where} has an unknown type "{kind}"; skipped')
-        return None
     question, right = item.get("question"), item.get("correct_answer")
+    if "type" not in item:
+        kind = _kind_of(item)
+        if kind is None:
+            builder.problem(
+                line,
+                f'{where} has no "type" field, and its answers do not show one (boolean: '
+                '"True"/"False"; multiple: a list "incorrect_answers"); skipped',
+            )
+            return None
+    else:
+        kind = item["type"]
+        if kind not in ("multiple", "boolean"):
+            shown = quote(kind if isinstance(kind, str) else json.dumps(kind)[:60])
+            builder.problem(line, f"{where} has an unknown type {shown}; skipped")
+            return None
     if not isinstance(question, str) or not isinstance(right, str):
         builder.problem(line, f'{where} has no "question" or "correct_answer" text; skipped')
         return None
@@ -152,7 +166,10 @@ def _draft(builder: QuizBuilder, item: Any, number: int, line: int) -> DraftQues
         if right.strip().lower() not in ("true", "false"):
             builder.problem(line, f"{where}: a boolean answer must be True or False; skipped")
             return None
-        options = [DraftOption("True"), DraftOption("False")]
+        options = [
+            DraftOption(builder.word("true", line)),
+            DraftOption(builder.word("false", line)),
+        ]
         correct = 0 if right.strip().lower() == "true" else 1
     else:
         wrong = item.get("incorrect_answers")
@@ -163,6 +180,26 @@ def _draft(builder: QuizBuilder, item: Any, number: int, line: int) -> DraftQues
         correct = zlib.crc32(question.encode("utf-8", "surrogatepass")) % (len(options) + 1)
         options.insert(correct, DraftOption(right))
     return DraftQuestion(line=line, text=question, options=options, correct=correct)
+
+
+def _kind_of(item: dict[str, Any]) -> str | None:
+    """The type of a result saved without ``"type"``, as its answers show it, or None."""
+    right, wrong = item.get("correct_answer"), item.get("incorrect_answers")
+    if not isinstance(right, str):
+        return None
+    truth = right.strip().lower()
+    if truth in ("true", "false") and (
+        wrong is None
+        or (
+            isinstance(wrong, list)
+            and [str(w).strip().lower() for w in wrong]
+            in ([], ["false" if truth == "true" else "true"])
+        )
+    ):
+        return "boolean"
+    if isinstance(wrong, list) and wrong:
+        return "multiple"
+    return None
 
 
 def _result_lines(text: str) -> list[int]:

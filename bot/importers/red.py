@@ -28,7 +28,9 @@ from bot.importers.base import (
     QuizBuilder,
     QuizImportError,
     QuizMeta,
+    restate,
 )
+from bot.quoting import printable, quote
 
 if TYPE_CHECKING:
     _Loader = yaml.SafeLoader
@@ -86,9 +88,11 @@ def _compose(text: str) -> yaml.Node | None:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
-        raise QuizImportError(line, f"not valid YAML: {exc.problem or exc.context}") from None
+        raise QuizImportError(
+            line, f"not valid YAML: {printable(exc.problem or exc.context)}"
+        ) from None
     except yaml.YAMLError as exc:
-        raise QuizImportError(1, f"not valid YAML: {exc}") from None
+        raise QuizImportError(1, f"not valid YAML: {printable(exc)}") from None
     except RecursionError:
         raise QuizImportError(1, "not valid YAML: nesting is too deep") from None
     finally:
@@ -108,7 +112,7 @@ def import_red(text: str, meta: QuizMeta) -> ImportResult:
     if not isinstance(root, yaml.MappingNode):
         line = root.start_mark.line + 1 if root is not None else 1
         raise QuizImportError(line, "a Red trivia list is a mapping of question: [answers]")
-    builder = QuizBuilder(meta, each_missing_explanation=False)
+    builder = QuizBuilder(meta, each_missing_explanation=False, keep_repeats=True)
     metadata: dict[str, str] = {}
     items: dict[str, _Item] = {}
     for key_node, value_node in root.value:
@@ -125,7 +129,7 @@ def import_red(text: str, meta: QuizMeta) -> ImportResult:
                 metadata[question.upper()] = value.strip()
             continue
         if isinstance(value_node, yaml.MappingNode):
-            builder.problem(line, f'"{_short(question)}" holds settings, not answers; skipped')
+            builder.problem(line, f"{quote(_short(question))} holds settings, not answers; skipped")
             continue
         if isinstance(value_node, yaml.SequenceNode):
             nodes = value_node.value
@@ -144,7 +148,7 @@ def import_red(text: str, meta: QuizMeta) -> ImportResult:
         if earlier is not None:
             builder.problem(
                 earlier.line,
-                f'question "{_short(question)}" is asked again on line {line}; the answers '
+                f"question {quote(_short(question))} is asked again on line {line}; the answers "
                 "there are kept, as Red does",
             )
         if not answers:
@@ -219,8 +223,8 @@ class _Chooser:
         others = item.answers[1:]
         explanation = None
         if others and sum(map(len, others)) < 1000:
-            spellings = ", ".join(others)
-            explanation = f"The answer is: {item.answers[0]} (also written: {spellings})."
+            also = self.builder.word("also", item.line).format(spellings=", ".join(others))
+            explanation = restate(f"{item.answers[0]} ({also})", self.builder.meta.language)
         return DraftQuestion(
             item.line,
             item.text,

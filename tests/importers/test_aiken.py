@@ -55,14 +55,14 @@ def test_every_malformed_block_is_reported_with_its_line() -> None:
     }
     for line, messages in malformed.items():
         assert problems[line] == messages, line
+    # Aiken never has explanations: one line for the file, not one per question
     explained = {line: messages for line, messages in problems.items() if line not in malformed}
-    assert sorted(explained) == [
-        line_of(SAMPLE, "Which HTTP status code"),
-        line_of(SAMPLE, "Which method is idempotent"),
-        line_of(SAMPLE, "What does TLS"),
-        line_of(SAMPLE, "Which HTTP version"),
-    ]
-    assert all("has no explanation" in m for (m,) in explained.values())
+    assert explained == {
+        line_of(SAMPLE, "Which HTTP status code"): [
+            "4 questions have no explanation (the source has none); each says "
+            '"The answer is: ..." for now'
+        ]
+    }
 
 
 def test_windows_line_endings_and_a_missing_answer_at_the_end() -> None:
@@ -105,3 +105,25 @@ def test_a_question_starting_like_an_abbreviation_is_not_an_option() -> None:
     (question,) = round_trip(import_text(text, "aiken")).questions
     assert question.text.get("en") == "U.S. state with the most people?"
     assert [o.text.get("en") for o in question.options] == ["California", "Texas"]
+
+
+def test_the_options_are_shuffled_since_the_author_put_the_answer_first() -> None:
+    text = "\n\n".join(f"Q{n}?\nA. right {n}\nB. wrong {n}\nANSWER: A" for n in range(3))
+    quiz = round_trip(import_text(text, "aiken"))
+    assert quiz.shuffle.options and not quiz.shuffle.questions
+    assert import_text(text, "aiken").quiz["shuffle"] == {"options": True}
+
+
+def test_a_question_asked_twice_is_reported_and_an_exact_repeat_skipped() -> None:
+    sample = SAMPLES / "repeated.txt"
+    result = import_quiz(sample, "aiken")
+    problems = problems_by_line(result)
+    first, port = line_of(sample, "What does HTTP"), line_of(sample, "Which port")
+    assert problems[line_of(sample, "What does HTTP", occurrence=2)] == [
+        f"the same question as on line {first}; skipped"
+    ]
+    assert problems[line_of(sample, "Which port", occurrence=2)] == [
+        f"the question on line {port} has the same text with other answers; both are kept: "
+        "check which is right"
+    ]
+    assert len(round_trip(result).questions) == 3

@@ -167,3 +167,20 @@ def test_red_choices_flag_writes_multiple_choice_questions(
         capsys, str(SAMPLES / "red_trivia.yaml"), "--from", "red", "--choices", "12"
     )
     assert (code, stderr) == (2, "quizbot import: --choices must be 2 to 10, not 12\n")
+
+
+def test_every_problem_is_one_file_line_problem_line_whatever_the_file_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = tmp_path / "two\nlines.txt"
+    source.write_text(AIKEN + "\nQ2?\nA. x\nB. y\nANSWER: Z\n", encoding="utf-8")
+    code, _, stderr = run(capsys, str(source), "--from", "aiken", "--out", str(tmp_path / "q.yaml"))
+    assert code == 0
+    shown = str(source).replace("\n", "\\n")
+    assert stderr.splitlines() == [
+        f"{shown}:1: 1 question has no explanation (the source has none); each says "
+        '"The answer is: ..." for now',
+        f"{shown}:9: ANSWER: Z is not one of the options (A, B); question skipped",
+    ]
+    code, _, stderr = run(capsys, str(source), "--from", "aiken", "--lang", "e\nn")
+    assert stderr == 'quizbot import: "e\\nn" is not a language code such as "en"\n'

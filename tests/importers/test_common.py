@@ -167,3 +167,30 @@ def test_imports_satisfy_the_schema(name: str, fmt: str) -> None:
     schema = json.loads((ROOT / "schema" / "quiz.schema.json").read_text(encoding="utf-8"))
     dumped = dump_quiz_yaml(import_quiz(SAMPLES / name, fmt).quiz)
     jsonschema.Draft202012Validator(schema).validate(yaml.safe_load(dumped))
+
+
+def test_texts_the_importer_writes_are_in_the_quiz_language() -> None:
+    gift = import_text("Земля круглая. {T}", "gift", language="ru")
+    (question,) = round_trip(gift).questions
+    assert [o.text.get("ru") for o in question.options] == ["Верно", "Неверно"]
+    assert question.explanation.get("ru") == "Ответ: Верно."
+    assert gift.problems[0].message.startswith('question "q1" has no explanation; it says "Ответ')
+    boolean = {"type": "boolean", "question": "Q?", "correct_answer": "False"}
+    opentdb = import_text(json.dumps({"results": [boolean]}), "opentdb", language="bn")
+    (question,) = round_trip(opentdb).questions
+    assert [o.text.get("bn") for o in question.options] == ["সত্য", "মিথ্যা"]
+    assert question.explanation.get("bn") == "উত্তর: মিথ্যা।"
+    red = "One?: [uno, one]\nTwo?: [dos]\nThree?: [tres]\n"
+    (first, *_) = round_trip(import_text(red, "red", language="ur", choices=3)).questions
+    assert first.explanation.get("ur") == "جواب: uno (دوسرے ہجے: one)۔"
+
+
+def test_a_language_without_generated_texts_gets_english_ones_and_says_so() -> None:
+    result = import_text("Die Erde ist rund. {T}\n\nZwei? {=2#Ja. ~3}", "gift", language="de")
+    quiz = round_trip(result)
+    assert [o.text.get("de") for o in quiz.questions[0].options] == ["True", "False"]
+    assert [str(p) for p in result.problems][-1] == (
+        'line 1: texts the importer wrote (True, False, "The answer is: ...") are in English: '
+        'there are none in "de" yet; translate them'
+    )
+    assert not any("English" in p.message for p in import_text("Q? {=a#. ~b}", "gift").problems)

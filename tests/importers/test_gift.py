@@ -8,7 +8,10 @@ from bot.importers import QuizImportError, import_quiz, import_text
 from tests.importers.support import SAMPLES, line_of, problems_by_line, round_trip, summary
 
 SAMPLE = SAMPLES / "networking.gift"
-SKIPPED = "skipped (only multiple-choice questions with one right answer are imported)"
+SKIPPED = (
+    "skipped (only multiple-choice, true/false and short-answer questions with one right "
+    "answer or full-credit answers are imported)"
+)
 
 
 def test_the_sample_round_trips_with_its_questions_options_answers_and_feedback() -> None:
@@ -23,8 +26,14 @@ def test_the_sample_round_trips_with_its_questions_options_answers_and_feedback(
         "html",
         "missing-word",
         "loopback",
+        "short-answer",
     ]
-    assert [summary(q) for q in quiz.questions] == [
+    assert quiz.shuffle.options and not quiz.shuffle.questions  # the author placed the answers
+    *choices, short_answer = quiz.questions
+    assert short_answer.kind == "typed"  # {=ARP =Address Resolution Protocol}
+    assert short_answer.answers is not None
+    assert short_answer.answers.get("en") == ("ARP", "Address Resolution Protocol")
+    assert [summary(q) for q in choices] == [
         (
             "How many messages does the TCP handshake exchange before data flows?",
             ["Three", "Two", "Four"],
@@ -102,11 +111,10 @@ def test_every_skipped_or_incomplete_item_is_reported_with_its_line() -> None:
         'What does the "S"': 'question "q4" has no explanation',
         "::HTML::": 'question "html" has no explanation',
         "::Missing word::": 'question "missing-word" has no explanation',
-        "::Short answer::": f'question "Short answer" is a short-answer question; {SKIPPED}',
         "::Numeric::": f'question "Numeric" is a numerical question; {SKIPPED}',
         "::Matching::": f'question "Matching" is a matching question; {SKIPPED}',
         "::Essay::": f'question "Essay" is an essay question; {SKIPPED}',
-        "::Weights::": 'question "Weights" has %weights',
+        "::Weights::": 'question "Weights" has %weights but no full-credit answer',
         "::Two right::": f'question "Two right" has 2 right answers; {SKIPPED}',
         "The next questions": "text without an answer block",
         "::Unbalanced::": 'question "Unbalanced" has unbalanced braces',
@@ -233,7 +241,7 @@ def test_format_markers_are_stripped_from_options_and_feedback_too() -> None:
     )
     (question,) = round_trip(import_text(gift, "gift")).questions
     assert summary(question) == (
-        "Which **one**?",
+        "Which one?",  # [markdown]: the emphasis marks are not shown as stars
         ["Right", "Wrong"],
         "Right",
         [None, "Not <this>."],  # [plain]: angle brackets are text
@@ -266,9 +274,9 @@ def test_dropped_images_and_links_are_reported_and_alt_text_kept() -> None:
     (question,) = round_trip(result).questions
     assert question.text.get("en") == "Whose flag is this? [flag] See the list."
     assert [str(p) for p in result.problems] == [
-        "line 1: an image (@@PLUGINFILE@@/flag.png) was dropped: check that the question "
+        'line 1: an image ("@@PLUGINFILE@@/flag.png") was dropped: check that the question '
         "still makes sense",
-        "line 1: a link to https://example.org/flags was dropped (its text is kept): check "
+        'line 1: a link to "https://example.org/flags" was dropped (its text is kept): check '
         "that the question still makes sense",
     ]
 
@@ -303,3 +311,116 @@ def test_html_the_parser_cannot_read_is_kept_as_written_and_reported() -> None:
         "line 1: HTML that could not be read was kept as written: check that the question "
         "still makes sense"
     ]
+
+
+def test_a_right_answer_written_after_a_tilde_is_read_as_moodle_reads_it() -> None:
+    # "~=Paris": Moodle splits at "~" and at "=", and drops the empty answer between them.
+    sample = SAMPLES / "tilde_equals.gift"
+    result = import_quiz(sample, "gift")
+    assert not any("empty" in p.message for p in result.problems)
+    quiz = round_trip(result)
+    assert [summary(q)[1:3] for q in quiz.questions] == [
+        (["Paris", "Lyon", "Marseille"], "Paris"),
+        (["Danube", "Volga", "Rhine"], "Volga"),
+        (["Pacific", "Atlantic", "Indian"], "Pacific"),
+    ]
+    assert summary(quiz.questions[0])[3:] == (
+        [None, "Lyon is the third-largest city.", None],
+        "Yes, since the 10th century.",
+    )
+
+
+def test_short_answers_become_typed_questions_and_partial_credit_wrong_options() -> None:
+    sample = SAMPLES / "short_answers.gift"
+    result = import_quiz(sample, "gift")
+    four, little, capital, planet = round_trip(result).questions
+    assert (four.kind, four.answers and four.answers.get("en")) == ("typed", ("four", "4"))
+    assert little.kind == "typed" and little.answers and little.answers.get("en") == ("little",)
+    assert little.explanation.get("en") == "Mice weigh about 20 g."
+    # one full-credit answer and a partial one: a choice between them, the partial one wrong
+    assert capital.kind == "choice"
+    assert summary(capital)[1:4] == (
+        ["Canberra", "Sydney"],
+        "Canberra",
+        [None, "Sydney is the largest city, not the capital."],
+    )
+    # several full-credit answers: typed, the partial-credit one is not accepted
+    assert planet.answers and planet.answers.get("en") == ("Jupiter", "jupiter planet")
+    problems = problems_by_line(result)
+    assert problems[line_of(sample, "::Capital::")][0] == (
+        'question "Capital": 1 partial-credit answer is a wrong option here '
+        "(a quiz answer is right or wrong)"
+    )
+    assert problems[line_of(sample, "::Spellings::")] == [
+        'question "Spellings": 1 partial-credit answer was left out '
+        "(a typed answer is right or wrong)"
+    ]
+
+
+def test_one_full_credit_choice_with_partial_ones_keeps_them_as_wrong_options() -> None:
+    gift = "::W::Which are even? {=2#Yes. ~%50%4 ~%-50%3}"
+    result = import_text(gift, "gift")
+    (question,) = round_trip(result).questions
+    assert summary(question)[1:3] == (["2", "4", "3"], "2")
+    assert [str(p) for p in result.problems] == [
+        'line 1: question "W": 1 partial-credit answer is a wrong option here '
+        "(a quiz answer is right or wrong)"
+    ]
+
+
+def test_questions_nobody_can_answer_are_reported_and_repeated_wrong_options_dropped() -> None:
+    sample = SAMPLES / "duplicates.gift"
+    result = import_quiz(sample, "gift")
+    problems = problems_by_line(result)
+    assert problems[line_of(sample, "::Copied right answer::")] == [
+        'the right answer "Carbon dioxide" is also option 3, a wrong one: nobody can tell '
+        "which to pick; skipped"
+    ]
+    assert problems[line_of(sample, "::All the same::")] == [
+        'all 3 options read "Yes": nobody can tell the right one; skipped'
+    ]
+    assert problems[line_of(sample, "::Repeated wrong::")][0] == (
+        "option 3 repeats option 2; it was left out"
+    )
+    (question,) = round_trip(result).questions
+    assert summary(question)[1:3] == (["Mercury", "Venus", "Mars"], "Mercury")
+
+
+def test_latex_braces_get_a_hint_about_escaping_not_about_a_blank_line() -> None:
+    sample = SAMPLES / "latex.gift"
+    result = import_quiz(sample, "gift")
+    assert problems_by_line(result)[line_of(sample, "::Square::")] == [
+        'question "Square" has braces in its text: write \\{ and \\} there (as LaTeX needs '
+        "them); skipped"
+    ]
+    (question,) = round_trip(result).questions
+    assert question.text.get("en") == "What is \\( x^{2} \\) for \\( x = 4 \\)?"
+
+
+def test_markdown_texts_lose_their_marks_and_report_links() -> None:
+    sample = SAMPLES / "markdown.gift"
+    result = import_quiz(sample, "gift")
+    bold, marks = round_trip(result).questions
+    assert bold.text.get("en") == "Which is not a primary colour?"
+    assert summary(marks)[:2] == (
+        "What does ls do in a Unix shell? See the manual.",
+        ["Lists files", "Deletes files", "Prints 2 * 3"],
+    )
+    assert problems_by_line(result)[line_of(sample, "::Marks::")][0] == (
+        'a link to "https://man7.org/linux/man-pages/man1/ls.1.html" was dropped (its text '
+        "is kept): check that the question still makes sense"
+    )
+
+
+def test_a_title_with_a_line_break_is_quoted_in_its_message() -> None:
+    (problem,) = import_text("::Two\\nlines::Numbers? {#32}\n\nQ? {=a#. ~b}", "gift").problems
+    assert str(problem) == f'line 1: question "Two\\nlines" is a numerical question; {SKIPPED}'
+
+
+def test_answers_without_a_mark_and_a_missing_word_short_answer_are_typed_too() -> None:
+    # Moodle reads "{four}" (no "~") as a short answer whose one answer is full credit.
+    gift = "Two plus two? {four}\n\nThe {=Seine =la Seine} flows through Paris."
+    four, seine = round_trip(import_text(gift, "gift")).questions
+    assert (four.kind, four.answers and four.answers.get("en")) == ("typed", ("four",))
+    assert seine.text.get("en") == "The _____ flows through Paris."
+    assert seine.answers and seine.answers.get("en") == ("Seine", "la Seine")

@@ -183,3 +183,23 @@ def test_a_large_list_is_read_with_libyaml_and_keeps_its_lines() -> None:
     assert [str(p) for p in result.problems] == [
         'line 40001: "Bad?" holds settings, not answers; skipped'
     ]
+
+
+def test_a_repeated_multi_line_question_is_reported_on_one_line() -> None:
+    text = '"Two\\nlines?":\n  - one\n"Two\\nlines?":\n  - two\nOther?:\n  - x\n'
+    problems = [str(p) for p in import_text(text, "red").problems]
+    assert problems[0] == (
+        'line 1: question "Two\\nlines?" is asked again on line 3; the answers there are '
+        "kept, as Red does"
+    )
+    assert all(len(p.splitlines()) == 1 for p in problems)
+
+
+def test_questions_that_differ_only_in_case_are_both_asked_as_red_does_and_reported() -> None:
+    # As in Red's own overwatch list: "D.VA's real name" and "D.Va's real name".
+    text = "What is D.VA's real name?:\n- Hana Song\nWhat is D.Va's real name?:\n- Hana Song\n"
+    result = import_text(text, "red")
+    assert len(result.quiz["questions"]) == 2
+    assert [str(p) for p in result.problems] == [
+        "line 3: the same question as on line 1; kept, as Red does"
+    ]
