@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
+from bot.quoting import quote
+
 # Telegram bot tokens (123456:ABC...) and Discord bot tokens (three dot-separated parts).
 TOKEN_PATTERNS = (
     re.compile(r"\d{5,20}:[A-Za-z0-9_-]{30,60}"),
@@ -53,16 +55,21 @@ class StructuredFormatter(logging.Formatter):
         if record.exc_info:
             fields["error"] = self.formatException(record.exc_info)
         if self.json:
-            line = json.dumps(fields, ensure_ascii=False, default=str)
+            # json.dumps leaves these raw, and str.splitlines() (and some log shippers) would
+            # split the event there; they occur only inside strings, where the escape is valid.
+            line = json.dumps(fields, ensure_ascii=False, default=str).translate(_JSON_BREAKS)
         else:
             line = " ".join(f"{key}={_kv_value(value)}" for key, value in fields.items())
         return redact(line, self.secrets)
 
 
+_JSON_BREAKS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
+
+
 def _kv_value(value: object) -> str:
     text = str(value)
-    if not text or any(c in text for c in ' "=\n'):
-        return json.dumps(text, ensure_ascii=False)
+    if not text or not text.isprintable() or any(c in text for c in ' "='):
+        return quote(text)  # one line whatever a user name or a traceback holds
     return text
 
 

@@ -242,3 +242,15 @@ def test_the_webhook_secret_is_redacted_like_the_tokens(
     assert err.count("level=INFO") >= 2  # LOG_LEVEL came from the parsed Settings
     assert secret not in err and TOKEN not in err
     assert err.count("<redacted>") >= 2
+
+
+@pytest.mark.parametrize("fmt", ["kv", "json"])
+@pytest.mark.parametrize("name", ["Eve\nlevel=ERROR forged", "Eve\u2028x", "Eve\x85x", "Eve\rx"])
+def test_a_user_value_with_a_line_break_stays_on_one_log_line(fmt: str, name: str) -> None:
+    from quizbot.logs import StructuredFormatter
+
+    record = logging.makeLogRecord({"msg": "joined", "levelname": "INFO", "user": name})
+    line = StructuredFormatter(fmt).format(record)
+    assert len(line.splitlines()) == 1, line
+    if fmt == "json":
+        assert json.loads(line)["user"] == name
