@@ -63,20 +63,22 @@ def _settings() -> Settings:
 
 
 async def _play(args: argparse.Namespace) -> int:
-    from adapters.terminal import TerminalPlayer
+    from adapters.terminal import CtrlC, TerminalPlayer
 
     settings = _settings()
     who = _terminal_user(args.user)
-    async with open_app(settings) as app:
-        if args.lang and await app.engine.set_language(who, args.lang) is None:
-            choices = ", ".join(SUPPORTED_LANGUAGES)
-            print(
-                f"quizbot: unknown language {args.lang!r}; choose one of {choices}",
-                file=sys.stderr,
-            )
-            return EXIT_USAGE
-        player = TerminalPlayer(app.engine, who, sys.stdin, sys.stdout)
-        return await player.play(args.quiz, review=args.command == "review")
+    # Around the whole run: a Ctrl-C while the database opens ends play at its first prompt.
+    with CtrlC.caught() as ctrl_c:
+        async with open_app(settings) as app:
+            if args.lang and await app.engine.set_language(who, args.lang) is None:
+                choices = ", ".join(SUPPORTED_LANGUAGES)
+                print(
+                    f"quizbot: unknown language {args.lang!r}; choose one of {choices}",
+                    file=sys.stderr,
+                )
+                return EXIT_USAGE
+            player = TerminalPlayer(app.engine, who, sys.stdin, sys.stdout, ctrl_c)
+            return await player.play(args.quiz, review=args.command == "review")
 
 
 async def _list(args: argparse.Namespace) -> int:
@@ -477,6 +479,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head` and the like: not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # a second Ctrl-C cancels `play`
         print("\n" + t("saved_and_exit", "en"))
         return 130
