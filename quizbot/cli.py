@@ -137,13 +137,15 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 async def _progress(args: argparse.Namespace) -> int:
+    from adapters.terminal import terminal_t
+
     settings = _settings()
     who = _terminal_user(args.user)
     async with open_app(settings) as app:
         report = await app.engine.progress(who)
         lang = report.language
         if not report.quizzes:
-            print(paragraph(t("no_progress", lang).replace("/quiz", "quizbot play"), lang))
+            print(paragraph(terminal_t("no_progress_terminal", lang), lang))
             return 0
         print(paragraph(t("progress_title", lang), lang))
         for line in progress_lines(report):

@@ -132,6 +132,28 @@ def test_an_interrupted_run_resumes_at_the_next_unanswered_question(tmp_path):
     assert "You have not taken a quiz yet" in other.stdout
 
 
+@pytest.mark.parametrize(
+    ("locale", "says"),
+    [
+        ("en_GB.UTF-8", "You have not taken a quiz yet. Run `quizbot play` to start a quiz."),
+        ("ru_RU.UTF-8", "Вы ещё не проходили тесты. Запустите `quizbot play`, чтобы начать тест."),
+    ],
+)
+def test_progress_of_a_new_player_names_the_terminal_command(tmp_path, locale, says):
+    result = quizbot(["progress", "--user", "new"], tmp_path / "t.db", env={"LC_ALL": locale})
+    assert result.returncode == 0
+    out = strip_controls(result.stdout).strip()
+    assert out == says  # not the chat wording ("Send /quiz")
+
+
+def test_every_terminal_string_has_every_language():
+    from adapters.terminal import TERMINAL_STRINGS
+    from bot.i18n import SUPPORTED_LANGUAGES
+
+    for key, by_language in TERMINAL_STRINGS.items():
+        assert set(by_language) == set(SUPPORTED_LANGUAGES), key
+
+
 def test_ctrl_c_saves_and_exits_without_a_traceback(tmp_path):
     import signal
     import time
