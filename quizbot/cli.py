@@ -288,18 +288,45 @@ EXPORT_COLUMNS = [
     "option_id",
     "correct",
     "answered_at",
+    "kind",  # quiz, review (spaced-repetition practice) or round (a member's share of one)
 ]
 
 
 async def _export(args: argparse.Namespace) -> int:
     settings = _settings()
+    out = Path(args.out) if args.out else None
+    if out is not None and (out.is_dir() or not out.parent.is_dir()):
+        where = f"{out} is a folder" if out.is_dir() else f"the folder {out.parent} does not exist"
+        print(f"quizbot export: --out {where}; name a file, e.g. answers.csv", file=sys.stderr)
+        return EXIT_USAGE
     async with open_app(settings) as app:
         attempts, answers = await app.engine.export(args.quiz)
+        if args.quiz and not attempts and app.catalog.get(args.quiz) is None:
+            # A quiz whose file is gone may still have attempts: only a wholly unknown id is
+            # an error (an empty header would look like "nobody played it").
+            everything, _ = await app.engine.export(None)
+            known = sorted({q.id for q in app.catalog.all()} | {a.quiz_id for a in everything})
+            print(
+                f"quizbot export: no quiz {args.quiz!r}; known quizzes: "
+                + (", ".join(known) or "none"),
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
     text = render_export(attempts, answers, args.format)
-    if args.out:
-        _write_file(Path(args.out), text)
-    else:
+    if out is None:
         sys.stdout.write(text)
+        return 0
+    try:
+        _write_file(out, text)
+    except OSError as exc:
+        print(f"quizbot export: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    answers_noun = "answer" if len(answers) == 1 else "answers"
+    attempts_noun = "attempt" if len(attempts) == 1 else "attempts"
+    print(
+        f"wrote {len(answers)} {answers_noun} of {len(attempts)} {attempts_noun} to {out}",
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -346,6 +373,7 @@ def _attempt_row(attempt: AttemptRecord) -> dict[str, object]:
         "status": attempt.status.value,
         "started_at": attempt.started_at.isoformat(),
         "finished_at": attempt.finished_at.isoformat() if attempt.finished_at else "",
+        "kind": attempt.kind.value,
     }
 
 
