@@ -18,7 +18,7 @@ from bot.presenters import progress_lines, stats_hardest, stats_summary
 from bot.quiz_loader import LoadReport, load_quiz_text, load_quizzes, quiz_files
 from bot.stats import QuizStats
 from bot.storage import AnswerRecord, AttemptRecord
-from bot.text_direction import paragraph
+from bot.text_direction import paragraph, prepare
 from bot.views import Participant
 from quizbot.bootstrap import open_app
 from quizbot.logs import configure_logging
@@ -251,8 +251,23 @@ async def _stats(args: argparse.Namespace) -> int:
     return 0
 
 
+OPTION_TEXT_WIDTH = 50  # characters of an option's text in `quizbot stats`
+
+
+def _shorten(text: str, width: int) -> str:
+    """``text`` on one line, cut after a whole word to at most ``width`` characters."""
+    flat = " ".join(text.split())
+    if len(flat) <= width:
+        return flat
+    cut = flat[: width - 1]
+    if " " in cut[width // 2 :]:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:—-") + "…"
+
+
 def format_stats(stats: QuizStats, language: str = DEFAULT_LANGUAGE) -> str:
-    """A plain-text report of one quiz's statistics."""
+    """A plain-text report of one quiz's statistics. Options are named by their id in the
+    quiz file and their text: letters would mislead, as every attempt shuffles the options."""
     lines = [
         f"{stats.quiz_id}: {stats.title}",
         paragraph("  " + stats_summary(stats, language), language),
@@ -262,17 +277,20 @@ def format_stats(stats: QuizStats, language: str = DEFAULT_LANGUAGE) -> str:
         percent = (
             f"{question.percent_correct:3.0f}%" if question.percent_correct is not None else "   -"
         )
-        picks = "  ".join(
-            f"{o.letter}:{o.picks}{'✓' if o.correct else ''}" for o in question.options
-        )
         median = (
             f"  median {question.median_seconds:.0f}s"
             if question.median_seconds is not None
             else ""
         )
         lines.append(
-            f"  Q{question.number:<2} {percent} correct of {question.answered:<4} {picks}{median}"
+            f"  Q{question.number:<2} {percent} correct of {question.answered:<4}{median}".rstrip()
         )
+        id_width = max((len(o.option_id) for o in question.options), default=0)
+        for option in question.options:
+            mark = "✓" if option.correct else " "
+            text = prepare(_shorten(option.text, OPTION_TEXT_WIDTH), language)
+            line = f"      {option.option_id:<{id_width}} {option.picks:>4} {mark} {text}"
+            lines.append(paragraph(line, language))
     return "\n".join(lines)
 
 

@@ -223,6 +223,33 @@ def test_stats_and_export_commands(tmp_path: Path):
     assert quizbot(["stats", "nope"], db).returncode == 2
 
 
+def test_stats_name_the_picked_option_by_its_id_and_text_not_a_shuffled_letter(
+    tmp_path: Path, catalog
+):
+    import re
+
+    from bot.text_direction import strip_controls
+    from tests.test_terminal import OPTION_LINE, quizbot
+
+    db = tmp_path / "t.db"
+    played = strip_controls(quizbot(["play", SEED_QUIZ, "--user", "zed"], db, "B\n").stdout)
+    question = catalog.get(SEED_QUIZ).questions[0]
+    matches = [m for m in map(OPTION_LINE.match, played.splitlines()) if m]
+    shown = dict(m.groups() for m in matches[: len(question.options)])  # question 1's
+    assert question.text.get("en") in played
+    picked = next(o for o in question.options if o.text.get("en") == shown["B"])
+    report = quizbot(["stats", SEED_QUIZ], db).stdout.splitlines()
+    first = report[report.index(next(line for line in report if line.startswith("  Q1 "))) + 1 :]
+    options = first[: len(question.options)]
+    assert [line.split()[0] for line in options] == [o.id for o in question.options]
+    (line,) = [line for line in options if re.match(r"\s+\S+\s+1 ", line)]
+    assert line.split()[0] == picked.id
+    assert (
+        line.split(None, 2)[2].lstrip("✓ ").rstrip("…").split()[:4]
+        == (picked.text.get("en").split()[:4])
+    )
+
+
 def test_export_of_an_unknown_quiz_names_it_and_the_known_ones(tmp_path: Path):
     from tests.test_terminal import quizbot
 
