@@ -106,6 +106,10 @@ class CtrlC:
             loop.remove_signal_handler(signal.SIGINT)
 
 
+class _Unwatchable(Exception):
+    """The event loop cannot wait for this file to become readable."""
+
+
 class LineReader:
     """Lines of a text stream, read without blocking the event loop where the loop can watch
     the stream (a terminal or a pipe); a regular file or an in-memory stream, which never
@@ -131,7 +135,7 @@ class LineReader:
         while b"\n" not in self.pending and not self.ended:
             try:
                 chunk = await self._read_when_ready(self.fd)
-            except NotImplementedError:  # a loop that cannot watch files (Windows)
+            except _Unwatchable:  # /dev/null, or a loop that cannot watch files (Windows)
                 self.fd = None
                 return self.pending.decode(self.encoding, "replace") + self.stream.readline()
             if chunk:
@@ -150,7 +154,10 @@ class LineReader:
             if not ready.done():
                 ready.set_result(None)
 
-        loop.add_reader(fd, wake)
+        try:
+            loop.add_reader(fd, wake)
+        except (NotImplementedError, OSError) as exc:
+            raise _Unwatchable from exc
         try:
             await ready
         finally:
