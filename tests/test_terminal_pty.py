@@ -155,7 +155,7 @@ def test_one_ctrl_c_at_the_answer_prompt_saves_and_exits_at_once(terminal, tmp_p
     term.wait_for_prompt()
     started = time.monotonic()
     term.type(b"\x03")
-    code = term.finish(timeout=5)
+    code = term.finish(timeout=10)
     assert code == 130
     assert time.monotonic() - started < 5
     assert SAVED in term.text
@@ -171,7 +171,7 @@ def test_what_is_typed_after_ctrl_c_is_never_stored(terminal, tmp_path):
     term.wait_for_prompt()
     term.type(b"\x03")
     term.type(b"A\n")  # typed on, as after a Ctrl-C that seemed to do nothing
-    code = term.finish(timeout=5)
+    code = term.finish(timeout=10)
     assert code == 130
     assert "Traceback" not in term.text
     assert stored_answers(tmp_path / "t.db") == ["why-shard"]
@@ -182,7 +182,7 @@ def test_ctrl_c_pressed_twice_still_exits_cleanly(terminal, tmp_path):
     term.answer("C")
     term.wait_for_prompt()
     term.type(b"\x03\x03")  # the second before the first was acted on
-    assert term.finish(timeout=5) == 130
+    assert term.finish(timeout=10) == 130
     assert "Traceback" not in term.text and SAVED in term.text
     assert stored_answers(tmp_path / "t.db") == ["why-shard"]
 
@@ -192,7 +192,7 @@ def test_ctrl_c_with_a_half_typed_answer_stores_nothing(terminal, tmp_path):
     term.wait_for_prompt()
     term.type(b"B")  # no Enter: the line discipline drops it on Ctrl-C
     term.type(b"\x03")
-    assert term.finish(timeout=5) == 130
+    assert term.finish(timeout=10) == 130
     assert stored_answers(tmp_path / "t.db") == []
 
 
@@ -204,7 +204,7 @@ def test_ctrl_c_at_the_typed_answer_prompt(terminal, tmp_path):
     term.expect("✅ Correct")
     term.expect(re.compile(r"Pikachu[^\n]*\n(?:.*\n)*Your answer: $"))
     term.type(b"\x03")
-    assert term.finish(timeout=5) == 130
+    assert term.finish(timeout=10) == 130
     assert SAVED in term.text and "Traceback" not in term.text
     assert stored_answers(tmp_path / "t.db") == ["band"]
 
@@ -220,7 +220,7 @@ def test_ctrl_c_at_the_quiz_choice(terminal, tmp_path):
     term = terminal(["play", "--user", "cc"], env={"QUIZ_DIR": str(quizzes)})
     term.expect("1-2: ")
     term.type(b"\x03")
-    assert term.finish(timeout=5) == 130
+    assert term.finish(timeout=10) == 130
     assert SAVED in term.text and "Traceback" not in term.text
 
 
@@ -229,7 +229,7 @@ def test_ctrl_d_at_the_prompt_saves_and_exits(terminal, tmp_path):
     term.answer("A")
     term.wait_for_prompt()
     term.type(b"\x04")
-    assert term.finish(timeout=5) == 0
+    assert term.finish(timeout=10) == 0
     assert SAVED in term.text and "Traceback" not in term.text
     assert stored_answers(tmp_path / "t.db") == ["why-shard"]
 
@@ -258,7 +258,7 @@ def test_long_texts_wrap_at_the_terminal_width_between_words(terminal, catalog, 
     term.answer("A")
     term.wait_for_prompt()
     term.type(b"\x04")  # Ctrl-D: end of input
-    term.finish(timeout=5)
+    term.finish(timeout=10)
     lines = term.text.split("\n")
     too_wide = [line for line in lines if columns_taken(line) > columns]
     assert not too_wide
