@@ -4,15 +4,28 @@ typed-answer questions, typed answers).
 Works interactively and with piped input (one answer per line), so a quiz can be scripted.
 Every answer is committed before its feedback is printed, so stopping at any point (Ctrl-C,
 end of input) loses nothing and the next run resumes at the next unanswered question.
+
+Ctrl-C is taken by the event loop rather than raised as ``KeyboardInterrupt`` into whatever
+runs: input is read without blocking the loop, so one press ends the wait for an answer at
+once, while an answer already sent to the engine is finished and acknowledged first and the
+database is closed normally.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import os
+import re
+import signal
+import stat
+import unicodedata
+from collections.abc import Iterator
 from typing import TextIO
 
 from bot.engine import QuizEngine
-from bot.i18n import t
-from bot.text_direction import paragraph
+from bot.i18n import t, translate
+from bot.text_direction import LRI, PDI, paragraph
 from bot.typed_texts import typed_t
 from bot.views import (
     AnswerFeedback,
@@ -26,31 +39,233 @@ from bot.views import (
 )
 
 PLATFORM = "terminal"
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
+
+# Wording of the terminal's own (the shared strings name chat commands such as /quiz).
+TERMINAL_STRINGS: dict[str, dict[str, str]] = {
+    "no_progress_terminal": {
+        "en": "You have not taken a quiz yet. Run `quizbot play` to start a quiz.",
+        "bn": "আপনি এখনও কোনো কুইজ দেননি। কুইজ শুরু করতে `quizbot play` চালান।",
+        "ur": "آپ نے ابھی تک کوئی کوئز نہیں دیا۔ کوئز شروع کرنے کے لیے `quizbot play` چلائیں۔",
+        "ru": "Вы ещё не проходили тесты. Запустите `quizbot play`, чтобы начать тест.",
+    },
+}
+
+
+def terminal_t(key: str, language: str, **values: object) -> str:
+    """The terminal string ``key`` in ``language`` (English when missing), filled in."""
+    return translate(TERMINAL_STRINGS, key, language, **values)
 
 
 class EndOfInput(Exception):
     """Standard input ended: the player left."""
 
 
+class Interrupted(Exception):
+    """Ctrl-C was pressed: the player wants to stop now."""
+
+
+class CtrlC:
+    """Ctrl-C during terminal play, as the event loop sees it.
+
+    The first press is remembered and ends the next (or current) wait for input. A second
+    press before that wait came (the program is stuck, say on an unreachable database)
+    cancels the run, which still closes the database on its way out; once the stop is under
+    way, further presses are ignored, so the close is never cut short.
+    """
+
+    def __init__(self, run: asyncio.Task[object] | None = None) -> None:
+        self.pressed = asyncio.Event()
+        self.stopping = False
+        self.run = run
+
+    def press(self) -> None:
+        if not self.pressed.is_set():
+            self.pressed.set()
+        elif not self.stopping and self.run is not None:
+            # Only the run itself: cancelling every task (as KeyboardInterrupt out of the loop
+            # would) also stops the database's own tasks, and its close then never finishes.
+            self.run.cancel()
+            self.run = None
+
+    @classmethod
+    @contextlib.contextmanager
+    def caught(cls) -> Iterator[CtrlC]:
+        """Take SIGINT into the running loop for the ``with`` block (where the loop cannot
+        watch signals, as off the main thread, presses stay ``KeyboardInterrupt``)."""
+        ctrl_c = cls(asyncio.current_task())
+        loop = asyncio.get_running_loop()
+        try:
+            loop.add_signal_handler(signal.SIGINT, ctrl_c.press)
+        except (NotImplementedError, RuntimeError, ValueError):
+            yield ctrl_c
+            return
+        try:
+            yield ctrl_c
+        finally:
+            loop.remove_signal_handler(signal.SIGINT)
+
+
+class _Unwatchable(Exception):
+    """The event loop cannot wait for this file to become readable."""
+
+
+class LineReader:
+    """Lines of a text stream, read without blocking the event loop where the loop can watch
+    the stream (a terminal or a pipe); a regular file or an in-memory stream, which never
+    keeps a reader waiting, is read directly."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.fd: int | None = None
+        try:
+            fd = stream.fileno()
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                self.fd = fd
+        except (AttributeError, OSError, ValueError):
+            pass
+        self.encoding = getattr(stream, "encoding", None) or "utf-8"
+        self.pending = b""
+        self.ended = False
+
+    async def readline(self) -> str:
+        """The next line with its newline; at the end of input the rest, then ``""``."""
+        if self.fd is None:
+            return self.stream.readline()
+        while b"\n" not in self.pending and not self.ended:
+            try:
+                chunk = await self._read_when_ready(self.fd)
+            except _Unwatchable:  # /dev/null, or a loop that cannot watch files (Windows)
+                self.fd = None
+                return self.pending.decode(self.encoding, "replace") + self.stream.readline()
+            if chunk:
+                self.pending += chunk
+            else:
+                self.ended = True
+        line, newline, self.pending = self.pending.partition(b"\n")
+        return (line + newline).decode(self.encoding, "replace")
+
+    @staticmethod
+    async def _read_when_ready(fd: int) -> bytes:
+        loop = asyncio.get_running_loop()
+        ready: asyncio.Future[None] = loop.create_future()
+
+        def wake() -> None:
+            if not ready.done():
+                ready.set_result(None)
+
+        try:
+            loop.add_reader(fd, wake)
+        except (NotImplementedError, OSError) as exc:
+            raise _Unwatchable from exc
+        try:
+            await ready
+        finally:
+            loop.remove_reader(fd)
+        try:
+            return os.read(fd, 65536)
+        except BlockingIOError:  # another process sharing the terminal read it first
+            return await LineReader._read_when_ready(fd)
+        except OSError:  # the terminal went away (hang-up): as the end of input
+            return b""
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: wide (East Asian, most emoji) characters take
+    two, combining marks and invisible controls none, every other character one."""
+    width = 0
+    for index, char in enumerate(text):
+        if unicodedata.category(char) in ("Mn", "Me", "Cf") or char == "\u200b":
+            continue
+        if (
+            unicodedata.east_asian_width(char) in ("W", "F")
+            or text[index + 1 : index + 2] == "\ufe0f"
+        ):
+            width += 2
+        else:
+            width += 1
+    return width
+
+
+# The label a wrapped line's continuation lines are indented past: "  A. ", "  ✓ 3. ", "  1. ".
+_LABEL = re.compile(r"^\s*(?:[✓✗·] )?(?:[A-J]|\d+)\. (?=\S)|^\s+")
+_WORD = re.compile(r"\s*\S+")
+
+
+def wrap(line: str, width: int) -> list[str]:
+    """``line`` broken at spaces into lines of at most ``width`` columns (a word longer than
+    that stays whole on its own line); a labelled line continues under its text. A
+    left-to-right isolate that a break falls into is closed at the end of the line and
+    opened again on the next, so each line is laid out on its own as a whole."""
+    if display_width(line) <= width:
+        return [line]
+    label = _LABEL.match(line)
+    hang = " " * display_width(label.group(0)) if label else ""
+    if len(hang) > width // 2:
+        hang = ""
+    lines: list[str] = []
+    current = ""
+    for word in _WORD.findall(line):
+        if current.strip() and display_width(current + word) > width:
+            lines.append(current)
+            current = hang + word.lstrip()
+        else:
+            current += word
+    lines.append(current)
+    balanced = []
+    carried = False
+    for part in lines:
+        if carried:
+            part = part[: len(hang)] + LRI + part[len(hang) :]
+        carried = part.count(LRI) > part.count(PDI)
+        balanced.append(part + PDI if carried else part)
+    return balanced
+
+
+def terminal_width(stream: TextIO) -> int | None:
+    """The columns to wrap ``stream``'s lines to: its terminal's width less one (emoji and
+    some scripts are drawn wider by some terminals than they measure), None when it is not
+    a terminal (a pipe or file gets one line per paragraph). ``COLUMNS`` overrides."""
+    try:
+        if not stream.isatty():
+            return None
+        columns = os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, OSError, ValueError):
+        return None
+    with contextlib.suppress(ValueError):
+        columns = int(os.environ.get("COLUMNS", "")) or columns
+    return max(20, columns - 1) if columns > 0 else None
+
+
 class TerminalPlayer:
     """Plays quizzes for one terminal user on ``stdin``/``stdout``."""
 
-    def __init__(self, engine: QuizEngine, who: Participant, stdin: TextIO, stdout: TextIO) -> None:
+    def __init__(
+        self,
+        engine: QuizEngine,
+        who: Participant,
+        stdin: TextIO,
+        stdout: TextIO,
+        ctrl_c: CtrlC | None = None,
+    ) -> None:
         self.engine = engine
         self.who = who
         self.stdin = stdin
         self.stdout = stdout
+        self.reader = LineReader(stdin)
+        self.ctrl_c = ctrl_c or CtrlC()
 
     def say(self, text: str = "", language: str = "en") -> None:
+        width = terminal_width(self.stdout)
+        if width is not None:
+            text = "\n".join(part for line in text.split("\n") for part in wrap(line, width))
         self.stdout.write(paragraph(text, language) + "\n")
         self.stdout.flush()
 
     async def ask(self, prompt: str, language: str) -> str:
         self.stdout.write(paragraph(prompt, language))
         self.stdout.flush()
-        # A plain blocking read: nothing else runs while a terminal player thinks, and unlike
-        # a worker thread it lets Ctrl-C end the process at once.
-        line = self.stdin.readline()
+        line = await self.read_line()
         if not line:
             self.stdout.write("\n")
             raise EndOfInput
@@ -58,15 +273,45 @@ class TerminalPlayer:
             self.stdout.write(line if line.endswith("\n") else line + "\n")
         return line.strip()
 
+    async def read_line(self) -> str:
+        """The next line typed, or :class:`Interrupted` as soon as Ctrl-C is pressed (also
+        when it was pressed before: nothing typed after a Ctrl-C is taken as an answer)."""
+        pressed = self.ctrl_c.pressed
+        if pressed.is_set():
+            raise Interrupted
+        reading = asyncio.ensure_future(self.reader.readline())
+        waiting = asyncio.ensure_future(pressed.wait())
+        try:
+            await asyncio.wait({reading, waiting}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiting.cancel()
+            if not reading.done():
+                reading.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await reading
+        if pressed.is_set():
+            raise Interrupted
+        return reading.result()
+
     async def play(self, quiz_id: str | None, *, review: bool = False) -> int:
-        """Play (or, with ``review``, practise missed questions) until the quiz ends or input
-        does; returns the process exit code."""
+        """Play (or, with ``review``, practise missed questions) until the quiz ends, input
+        does or Ctrl-C is pressed; returns the process exit code."""
         try:
             return await self._play(quiz_id, review)
         except EndOfInput:
-            language = await self.engine.interface_language(self.who)
-            self.say(t("saved_and_exit", language), language)
+            await self._saved()
             return 0
+        except Interrupted:
+            self.ctrl_c.stopping = True
+            self.stdout.write("\n")
+            await self._saved()
+            return EXIT_INTERRUPTED
+        finally:
+            self.ctrl_c.stopping = True
+
+    async def _saved(self) -> None:
+        language = await self.engine.interface_language(self.who)
+        self.say(t("saved_and_exit", language), language)
 
     async def _play(self, quiz_id: str | None, review: bool) -> int:
         if review:

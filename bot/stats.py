@@ -9,13 +9,11 @@ from dataclasses import dataclass
 
 from bot.quiz import Quiz
 from bot.storage import AnswerRecord, AttemptRecord, AttemptStatus
-from bot.views import LETTERS
 
 
 @dataclass(frozen=True)
 class OptionStats:
-    option_id: str
-    letter: str  # in authoring order, as the quiz file lists the options
+    option_id: str  # as the quiz file names it (players saw shuffled letters, not these)
     text: str
     picks: int
     correct: bool
@@ -81,12 +79,11 @@ def compute_stats(
         options = tuple(
             OptionStats(
                 option_id=option.id,
-                letter=LETTERS[index],
                 text=option.text.get(lang),
                 picks=picks[(question.id, option.id)],
                 correct=option.id == question.correct_option_id,
             )
-            for index, option in enumerate(question.options)
+            for option in question.options
         )
         answered = sum(o.picks for o in options)
         right = sum(o.picks for o in options if o.correct)

@@ -56,7 +56,7 @@ def render_stats_png(stats: QuizStats) -> bytes:
                     axes.text(
                         left + share / 2,
                         row,
-                        option.letter,
+                        option.option_id[:4],  # letters were shuffled per attempt
                         ha="center",
                         va="center",
                         fontsize=8,

@@ -18,7 +18,7 @@ from bot.presenters import progress_lines, stats_hardest, stats_summary
 from bot.quiz_loader import LoadReport, load_quiz_text, load_quizzes, quiz_files
 from bot.stats import QuizStats
 from bot.storage import AnswerRecord, AttemptRecord
-from bot.text_direction import paragraph
+from bot.text_direction import paragraph, prepare
 from bot.views import Participant
 from quizbot.bootstrap import open_app
 from quizbot.extras import MissingExtra, require_extra
@@ -64,20 +64,22 @@ def _settings() -> Settings:
 
 
 async def _play(args: argparse.Namespace) -> int:
-    from adapters.terminal import TerminalPlayer
+    from adapters.terminal import CtrlC, TerminalPlayer
 
     settings = _settings()
     who = _terminal_user(args.user)
-    async with open_app(settings) as app:
-        if args.lang and await app.engine.set_language(who, args.lang) is None:
-            choices = ", ".join(SUPPORTED_LANGUAGES)
-            print(
-                f"quizbot: unknown language {args.lang!r}; choose one of {choices}",
-                file=sys.stderr,
-            )
-            return EXIT_USAGE
-        player = TerminalPlayer(app.engine, who, sys.stdin, sys.stdout)
-        return await player.play(args.quiz, review=args.command == "review")
+    # Around the whole run: a Ctrl-C while the database opens ends play at its first prompt.
+    with CtrlC.caught() as ctrl_c:
+        async with open_app(settings) as app:
+            if args.lang and await app.engine.set_language(who, args.lang) is None:
+                choices = ", ".join(SUPPORTED_LANGUAGES)
+                print(
+                    f"quizbot: unknown language {args.lang!r}; choose one of {choices}",
+                    file=sys.stderr,
+                )
+                return EXIT_USAGE
+            player = TerminalPlayer(app.engine, who, sys.stdin, sys.stdout, ctrl_c)
+            return await player.play(args.quiz, review=args.command == "review")
 
 
 async def _list(args: argparse.Namespace) -> int:
@@ -137,13 +139,15 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 async def _progress(args: argparse.Namespace) -> int:
+    from adapters.terminal import terminal_t
+
     settings = _settings()
     who = _terminal_user(args.user)
     async with open_app(settings) as app:
         report = await app.engine.progress(who)
         lang = report.language
         if not report.quizzes:
-            print(paragraph(t("no_progress", lang).replace("/quiz", "quizbot play"), lang))
+            print(paragraph(terminal_t("no_progress_terminal", lang), lang))
             return 0
         print(paragraph(t("progress_title", lang), lang))
         for line in progress_lines(report):
@@ -251,8 +255,23 @@ async def _stats(args: argparse.Namespace) -> int:
     return 0
 
 
+OPTION_TEXT_WIDTH = 50  # characters of an option's text in `quizbot stats`
+
+
+def _shorten(text: str, width: int) -> str:
+    """``text`` on one line, cut after a whole word to at most ``width`` characters."""
+    flat = " ".join(text.split())
+    if len(flat) <= width:
+        return flat
+    cut = flat[: width - 1]
+    if " " in cut[width // 2 :]:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:—-") + "…"
+
+
 def format_stats(stats: QuizStats, language: str = DEFAULT_LANGUAGE) -> str:
-    """A plain-text report of one quiz's statistics."""
+    """A plain-text report of one quiz's statistics. Options are named by their id in the
+    quiz file and their text: letters would mislead, as every attempt shuffles the options."""
     lines = [
         f"{stats.quiz_id}: {stats.title}",
         paragraph("  " + stats_summary(stats, language), language),
@@ -262,17 +281,20 @@ def format_stats(stats: QuizStats, language: str = DEFAULT_LANGUAGE) -> str:
         percent = (
             f"{question.percent_correct:3.0f}%" if question.percent_correct is not None else "   -"
         )
-        picks = "  ".join(
-            f"{o.letter}:{o.picks}{'✓' if o.correct else ''}" for o in question.options
-        )
         median = (
             f"  median {question.median_seconds:.0f}s"
             if question.median_seconds is not None
             else ""
         )
         lines.append(
-            f"  Q{question.number:<2} {percent} correct of {question.answered:<4} {picks}{median}"
+            f"  Q{question.number:<2} {percent} correct of {question.answered:<4}{median}".rstrip()
         )
+        id_width = max((len(o.option_id) for o in question.options), default=0)
+        for option in question.options:
+            mark = "✓" if option.correct else " "
+            text = prepare(_shorten(option.text, OPTION_TEXT_WIDTH), language)
+            line = f"      {option.option_id:<{id_width}} {option.picks:>4} {mark} {text}"
+            lines.append(paragraph(line, language))
     return "\n".join(lines)
 
 
@@ -288,18 +310,45 @@ EXPORT_COLUMNS = [
     "option_id",
     "correct",
     "answered_at",
+    "kind",  # quiz, review (spaced-repetition practice) or round (a member's share of one)
 ]
 
 
 async def _export(args: argparse.Namespace) -> int:
     settings = _settings()
+    out = Path(args.out) if args.out else None
+    if out is not None and (out.is_dir() or not out.parent.is_dir()):
+        where = f"{out} is a folder" if out.is_dir() else f"the folder {out.parent} does not exist"
+        print(f"quizbot export: --out {where}; name a file, e.g. answers.csv", file=sys.stderr)
+        return EXIT_USAGE
     async with open_app(settings) as app:
         attempts, answers = await app.engine.export(args.quiz)
+        if args.quiz and not attempts and app.catalog.get(args.quiz) is None:
+            # A quiz whose file is gone may still have attempts: only a wholly unknown id is
+            # an error (an empty header would look like "nobody played it").
+            everything, _ = await app.engine.export(None)
+            known = sorted({q.id for q in app.catalog.all()} | {a.quiz_id for a in everything})
+            print(
+                f"quizbot export: no quiz {args.quiz!r}; known quizzes: "
+                + (", ".join(known) or "none"),
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
     text = render_export(attempts, answers, args.format)
-    if args.out:
-        _write_file(Path(args.out), text)
-    else:
+    if out is None:
         sys.stdout.write(text)
+        return 0
+    try:
+        _write_file(out, text)
+    except OSError as exc:
+        print(f"quizbot export: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    answers_noun = "answer" if len(answers) == 1 else "answers"
+    attempts_noun = "attempt" if len(attempts) == 1 else "attempts"
+    print(
+        f"wrote {len(answers)} {answers_noun} of {len(attempts)} {attempts_noun} to {out}",
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -346,6 +395,7 @@ def _attempt_row(attempt: AttemptRecord) -> dict[str, object]:
         "status": attempt.status.value,
         "started_at": attempt.started_at.isoformat(),
         "finished_at": attempt.finished_at.isoformat() if attempt.finished_at else "",
+        "kind": attempt.kind.value,
     }
 
 
@@ -491,6 +541,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head` and the like: not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # a second Ctrl-C cancels `play`
         print("\n" + t("saved_and_exit", "en"))
         return 130

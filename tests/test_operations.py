@@ -175,12 +175,37 @@ async def test_exports_hold_every_attempt_and_answer(catalog, storage):
     await engine.start(Participant("t", "bob"), SEED_QUIZ)
     attempts = await storage.attempts_for_quiz(None)
     answers = await storage.answers_for_quiz(SEED_QUIZ)
-    rows = list(csv.DictReader(io.StringIO(render_export(attempts, answers, "csv"))))
+    text = render_export(attempts, answers, "csv")
+    assert text.splitlines()[0] == (  # a stable header: new columns come at the end
+        "attempt_id,platform,user_id,quiz_id,status,started_at,finished_at,"
+        "question_id,option_id,correct,answered_at,kind"
+    )
+    rows = list(csv.DictReader(io.StringIO(text)))
     assert len(rows) == 4  # three answers of ann, one empty row for bob's attempt
     assert [r["question_id"] for r in rows[:3]] == ["why-shard", "resume-state", "resume-benefit"]
     assert rows[3]["user_id"] == "bob" and rows[3]["question_id"] == ""
     document = json.loads(render_export(attempts, answers, "json"))
     assert len(document["attempts"]) == 2 and len(document["answers"]) == 3
+
+
+async def test_exports_say_whether_an_attempt_was_a_quiz_a_review_or_a_round(catalog, storage):
+    engine = QuizEngine(catalog, storage, clock=FakeClock())
+    ann = Participant("telegram", "ann", "Ann", "en")
+    right = await correct_positions(catalog, engine)(ann)
+    await play(engine, ann, [(right[0] + 1) % 4, *right[1:]])  # misses question 1
+    review = await engine.start_review(ann)
+    await engine.answer_at(ann, review.question.attempt_id, 1, 0)
+    question = (await engine.rounds.start("telegram", "-100", ann, SEED_QUIZ)).question
+    while question is not None:  # a group round, which each member's history gets a copy of
+        await engine.rounds.answer(question.round_id, ann, question.number, 0)
+        question = (await engine.rounds.close(question.round_id, question.number)).next_question
+    attempts, answers = await engine.export(SEED_QUIZ)
+    rows = list(csv.DictReader(io.StringIO(render_export(attempts, answers, "csv"))))
+    kinds = {row["attempt_id"]: row["kind"] for row in rows}
+    assert sorted(kinds.values()) == ["quiz", "review", "round"]
+    assert [row["kind"] for row in rows].count("round") == 8  # one row per round answer
+    document = json.loads(render_export(attempts, answers, "json"))
+    assert [a["kind"] for a in document["attempts"]] == ["quiz", "review", "round"]
 
 
 def test_stats_and_export_commands(tmp_path: Path):
@@ -191,9 +216,51 @@ def test_stats_and_export_commands(tmp_path: Path):
     stats = quizbot(["stats"], db)
     assert stats.returncode == 0 and "Attempts: 1 · completed: 0" in stats.stdout
     out = tmp_path / "export.csv"
-    assert quizbot(["export", "--out", str(out)], db).returncode == 0
+    written = quizbot(["export", "--out", str(out)], db)
+    assert written.returncode == 0
+    assert written.stderr == f"wrote 2 answers of 1 attempt to {out}\n"
     assert len(out.read_text(encoding="utf-8").splitlines()) == 3
     assert quizbot(["stats", "nope"], db).returncode == 2
+
+
+def test_stats_name_the_picked_option_by_its_id_and_text_not_a_shuffled_letter(
+    tmp_path: Path, catalog
+):
+    import re
+
+    from bot.text_direction import strip_controls
+    from tests.test_terminal import OPTION_LINE, quizbot
+
+    db = tmp_path / "t.db"
+    played = strip_controls(quizbot(["play", SEED_QUIZ, "--user", "zed"], db, "B\n").stdout)
+    question = catalog.get(SEED_QUIZ).questions[0]
+    matches = [m for m in map(OPTION_LINE.match, played.splitlines()) if m]
+    shown = dict(m.groups() for m in matches[: len(question.options)])  # question 1's
+    assert question.text.get("en") in played
+    picked = next(o for o in question.options if o.text.get("en") == shown["B"])
+    report = quizbot(["stats", SEED_QUIZ], db).stdout.splitlines()
+    first = report[report.index(next(line for line in report if line.startswith("  Q1 "))) + 1 :]
+    options = first[: len(question.options)]
+    assert [line.split()[0] for line in options] == [o.id for o in question.options]
+    (line,) = [line for line in options if re.match(r"\s+\S+\s+1 ", line)]
+    assert line.split()[0] == picked.id
+    assert (
+        line.split(None, 2)[2].lstrip("✓ ").rstrip("…").split()[:4]
+        == (picked.text.get("en").split()[:4])
+    )
+
+
+def test_export_of_an_unknown_quiz_names_it_and_the_known_ones(tmp_path: Path):
+    from tests.test_terminal import quizbot
+
+    db = tmp_path / "t.db"
+    result = quizbot(["export", "--quiz", "nope"], db)
+    assert result.returncode == 2
+    assert result.stdout == ""  # not an empty CSV, which would read as "nobody played it"
+    known = ", ".join(sorted(p.stem for p in QUIZ_DIR.glob("*.yaml")))
+    assert result.stderr == f"quizbot export: no quiz 'nope'; known quizzes: {known}\n"
+    folder = quizbot(["export", "--out", str(tmp_path / "no" / "such.csv")], db)
+    assert folder.returncode == 2 and "does not exist" in folder.stderr
 
 
 async def test_the_stats_chart_is_a_png_of_the_expected_size(catalog, storage):
@@ -242,6 +309,30 @@ def test_the_webhook_secret_is_redacted_like_the_tokens(
     assert err.count("level=INFO") >= 2  # LOG_LEVEL came from the parsed Settings
     assert secret not in err and TOKEN not in err
     assert err.count("<redacted>") >= 2
+
+
+def test_export_still_gives_the_attempts_of_a_quiz_whose_file_was_removed(tmp_path: Path):
+    from tests.test_terminal import quizbot
+
+    db, quizzes = tmp_path / "t.db", tmp_path / "quizzes"
+    quizzes.mkdir()
+    (quizzes / "old.yaml").write_text(
+        (QUIZ_DIR / f"{SEED_QUIZ}.yaml")
+        .read_text(encoding="utf-8")
+        .replace(f"id: {SEED_QUIZ}", "id: old"),
+        "utf-8",
+    )
+    env = {"QUIZ_DIR": str(quizzes)}
+    assert quizbot(["play", "old", "--user", "zed"], db, "A\n", env).returncode == 0
+    (quizzes / "old.yaml").unlink()
+    (quizzes / "new.yaml").write_text(
+        (QUIZ_DIR / f"{SEED_QUIZ}.yaml").read_text(encoding="utf-8"), "utf-8"
+    )
+    kept = quizbot(["export", "--quiz", "old"], db, env=env)
+    assert kept.returncode == 0, kept.stderr
+    assert len(kept.stdout.splitlines()) == 2  # the header and the one answer
+    unknown = quizbot(["export", "--quiz", "nope"], db, env=env)
+    assert unknown.stderr.endswith(f"known quizzes: {SEED_QUIZ}, old\n")
 
 
 @pytest.mark.parametrize("fmt", ["kv", "json"])

@@ -132,6 +132,48 @@ def test_an_interrupted_run_resumes_at_the_next_unanswered_question(tmp_path):
     assert "You have not taken a quiz yet" in other.stdout
 
 
+@pytest.mark.parametrize(
+    ("locale", "says"),
+    [
+        ("en_GB.UTF-8", "You have not taken a quiz yet. Run `quizbot play` to start a quiz."),
+        ("ru_RU.UTF-8", "Вы ещё не проходили тесты. Запустите `quizbot play`, чтобы начать тест."),
+    ],
+)
+def test_progress_of_a_new_player_names_the_terminal_command(tmp_path, locale, says):
+    result = quizbot(["progress", "--user", "new"], tmp_path / "t.db", env={"LC_ALL": locale})
+    assert result.returncode == 0
+    out = strip_controls(result.stdout).strip()
+    assert out == says  # not the chat wording ("Send /quiz")
+
+
+def test_every_terminal_string_has_every_language():
+    from adapters.terminal import TERMINAL_STRINGS
+    from bot.i18n import SUPPORTED_LANGUAGES
+
+    for key, by_language in TERMINAL_STRINGS.items():
+        assert set(by_language) == set(SUPPORTED_LANGUAGES), key
+
+
+@pytest.mark.parametrize("source", ["devnull", "file"])
+def test_input_from_dev_null_or_a_file_is_read_to_its_end(tmp_path, source):
+    answers = tmp_path / "answers.txt"
+    answers.write_text("A\nB", encoding="utf-8")  # the last line without its newline
+    with open(os.devnull if source == "devnull" else answers, "rb") as stdin:
+        result = subprocess.run(
+            [sys.executable, "-m", "bot", "play", SEED_QUIZ, "--user", "dn"],
+            stdin=stdin,
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 't.db'}"},
+            timeout=60,
+        )
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    assert "Progress saved" in result.stdout
+    assert ("Question 3/8" in result.stdout) is (source == "file")
+
+
 def test_ctrl_c_saves_and_exits_without_a_traceback(tmp_path):
     import signal
     import time
