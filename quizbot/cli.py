@@ -542,5 +542,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (KeyboardInterrupt, asyncio.CancelledError):  # a second Ctrl-C cancels `play`
-        print("\n" + t("saved_and_exit", "en"))
+        if args.command in ("play", "review"):  # the other commands have nothing to resume
+            print("\n" + t("saved_and_exit", "en"))
         return 130
