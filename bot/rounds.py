@@ -258,11 +258,11 @@ class GroupRounds:
             )
         limit = max(MIN_TIME_LIMIT, min(MAX_TIME_LIMIT, time_limit or DEFAULT_TIME_LIMIT))
         language = await engine.quiz_language(starter, quiz)
-        template = engine.plan_attempt(starter, quiz, chat_id)
         # A round shows one message to the whole chat, answered by buttons: typed-answer
-        # questions (a reply from each member) are left out of rounds.
-        typed = {q.id for q in quiz.questions if q.typed}
-        order = tuple(q for q in template.question_order if q not in typed)
+        # questions (a reply from each member) are left out of rounds. A bank's pick is
+        # drawn once, from the others, for the whole round: everyone plays the same questions.
+        template = engine.plan_attempt(starter, quiz, chat_id, choice_only=True)
+        order = template.question_order
         if not order:
             return RoundStart(RoundStartOutcome.NO_QUIZZES, ui, typed_t("round_typed_only", ui))
         await engine._storage.touch_user(starter.platform, starter.user_id, starter.display_name)
@@ -646,7 +646,7 @@ class GroupRounds:
         return Leaderboard(
             quiz.id,
             prepare(quiz.title.get(language), language),
-            len(quiz.questions),
+            quiz.attempt_size(),
             tuple(lines),
             language,
         )
