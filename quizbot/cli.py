@@ -79,7 +79,8 @@ async def _play(args: argparse.Namespace) -> int:
                 )
                 return EXIT_USAGE
             player = TerminalPlayer(app.engine, who, sys.stdin, sys.stdout, ctrl_c)
-            return await player.play(args.quiz, review=args.command == "review")
+            tag = getattr(args, "tag", None)  # `review` has no --tag
+            return await player.play(args.quiz, review=args.command == "review", tag=tag)
 
 
 async def _list(args: argparse.Namespace) -> int:
@@ -448,6 +449,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("quiz", nargs="?", help="quiz id (see `quizbot list`)")
     play.add_argument("--lang", help=f"language: {', '.join(LANGUAGE_NAMES)} (remembered)")
     play.add_argument("--user", help="whose progress to use (default: your login name)")
+    play.add_argument("--tag", help="play only the quiz's questions with this tag")
 
     review = commands.add_parser("review", help="practise the questions you missed")
     review.add_argument("quiz", nargs="?", help="one quiz (default: the one with most due)")

@@ -1,4 +1,4 @@
-"""The slash commands: ``/quiz [quiz]``, ``/review [quiz]``, ``/round [quiz] [seconds]``,
+"""The slash commands: ``/quiz [quiz] [tag]``, ``/review [quiz]``, ``/round [quiz] [seconds]``,
 ``/leaderboard [quiz]``, ``/progress``, ``/language``, ``/stop``, ``/help``, and for bot admins
 ``/reload`` and ``/stats [quiz]``.
 
@@ -41,11 +41,19 @@ async def quiz_autocomplete(
     return await handlers_for(interaction).quiz_choices(interaction, current)
 
 
-@app_commands.describe(quiz=description("cmd_quiz_option"))
-@app_commands.rename(quiz=name("quiz.quiz"))
-@app_commands.autocomplete(quiz=quiz_autocomplete)
-async def quiz_callback(interaction: discord.Interaction[Any], quiz: str | None = None) -> None:
-    await handlers_for(interaction).quiz(interaction, quiz)
+async def tag_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    return await handlers_for(interaction).tag_choices(interaction, current)
+
+
+@app_commands.describe(quiz=description("cmd_quiz_option"), tag=description("cmd_quiz_tag_option"))
+@app_commands.rename(quiz=name("quiz.quiz"), tag=name("quiz.tag"))
+@app_commands.autocomplete(quiz=quiz_autocomplete, tag=tag_autocomplete)
+async def quiz_callback(
+    interaction: discord.Interaction[Any], quiz: str | None = None, tag: str | None = None
+) -> None:
+    await handlers_for(interaction).quiz(interaction, quiz, tag)
 
 
 @app_commands.describe(quiz=description("cmd_quiz_option"))

@@ -42,6 +42,7 @@ NAMES: dict[str, dict[str, str]] = {
     "reload": {"en": "reload", "ru": "перезагрузка"},
     "stats": {"en": "stats", "ru": "статистика"},
     "quiz.quiz": {"en": "quiz", "ru": "тест"},
+    "quiz.tag": {"en": "tag", "ru": "тег"},
     "language.language": {"en": "language", "ru": "язык"},
     "review.quiz": {"en": "quiz", "ru": "тест"},
     "round.quiz": {"en": "quiz", "ru": "тест"},

@@ -65,9 +65,11 @@ async def test_the_commands_as_registered(
         "en-GB": "Start or continue a quiz",
         "ru": "Начать или продолжить тест",
     }
-    (option,) = quiz["options"]
+    option, tag = quiz["options"]
     assert option["autocomplete"] is True and option["required"] is False
     assert option["name_localizations"] == {"en-US": "quiz", "en-GB": "quiz", "ru": "тест"}
+    assert tag["name"] == "tag" and tag["autocomplete"] is True and tag["required"] is False
+    assert tag["name_localizations"] == {"en-US": "tag", "en-GB": "tag", "ru": "тег"}
     (language,) = commands["language"]["options"]
     assert [(c["name"], c["value"]) for c in language["choices"]] == [
         ("English", "en"),
