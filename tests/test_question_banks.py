@@ -207,6 +207,17 @@ async def test_a_group_round_draws_once_for_everyone(bank_dir, open_storage):
     assert board.total == BANK_PICK
 
 
+async def test_a_round_of_one_tag_and_an_unknown_tag_for_a_round(bank_dir, open_storage):
+    engine = new_engine(bank_dir, await open_storage())
+    unknown = await engine.rounds.start("telegram", "room", ANN, BANK, tag="delta")
+    assert unknown.outcome.name == "UNKNOWN_TAG" and "Its tags: #alpha" in unknown.notice
+    assert await engine.rounds.running("telegram", "room") is None
+    start = await engine.rounds.start("telegram", "room", ANN, BANK, tag="#Alpha")
+    assert start.outcome.name == "STARTED" and start.question.total == BANK_PICK
+    stored = await engine._storage.get_round(start.question.round_id)
+    assert {topic(int(qid[1:])) for qid in stored.question_order} == {"alpha"}
+
+
 # -- tags -----------------------------------------------------------------------------------
 
 

@@ -636,15 +636,19 @@ class QuizHandlers:
     # -- group rounds ---------------------------------------------------------------------
 
     async def round(
-        self, interaction: discord.Interaction[Any], query: str | None, seconds: int | None
+        self,
+        interaction: discord.Interaction[Any],
+        query: str | None,
+        seconds: int | None,
+        tag: str | None = None,
     ) -> None:
-        """``/round [quiz] [seconds]``: the channel plays a quiz together."""
+        """``/round [quiz] [seconds] [tag]``: the channel plays a quiz (one topic of it)
+        together."""
         async with self._handling(interaction):
             if not await self._allowed(interaction):
                 return
-            await self._start_round(
-                interaction, await self._resolve_quiz(interaction, query), seconds
-            )
+            quiz_id = await self._resolve_quiz(interaction, query)
+            await self._start_round(interaction, quiz_id, seconds, tag=tag)
 
     async def round_start_pressed(
         self, interaction: discord.Interaction[Any], quiz_id: str, seconds: int | None
@@ -656,7 +660,12 @@ class QuizHandlers:
             await self._start_round(interaction, quiz_id, seconds)
 
     async def _start_round(
-        self, interaction: discord.Interaction[Any], quiz_id: str | None, seconds: int | None
+        self,
+        interaction: discord.Interaction[Any],
+        quiz_id: str | None,
+        seconds: int | None,
+        *,
+        tag: str | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await self._notice_in_time(interaction, "round_server_only")
@@ -668,7 +677,7 @@ class QuizHandlers:
         start = await self._in_time(
             interaction,
             self.engine.rounds.start(
-                PLATFORM, str(interaction.channel_id), who, quiz_id, time_limit=seconds
+                PLATFORM, str(interaction.channel_id), who, quiz_id, time_limit=seconds, tag=tag
             ),
             self._think(interaction, private=False),
         )

@@ -47,6 +47,7 @@ NAMES: dict[str, dict[str, str]] = {
     "review.quiz": {"en": "quiz", "ru": "тест"},
     "round.quiz": {"en": "quiz", "ru": "тест"},
     "round.seconds": {"en": "seconds", "ru": "секунды"},
+    "round.tag": {"en": "tag", "ru": "тег"},
     "leaderboard.quiz": {"en": "quiz", "ru": "тест"},
     "stats.quiz": {"en": "quiz", "ru": "тест"},
 }

@@ -324,20 +324,28 @@ class Commands:
     async def group_round(
         self, context: Context, chat: Chat, user: User, args: Sequence[str]
     ) -> None:
-        """``/quiz group [quiz] [seconds]``: a round the whole group plays together."""
+        """``/quiz group [quiz] [seconds] [#tag]``: a round the whole group plays together."""
         if chat.type not in GROUP_CHATS:
             ui = await self.engine.interface_language(participant(user))
             await self.messenger.send(context, chat.id, notice(tt("round_group_only", ui), ui))
             return
-        quiz_id, seconds = _round_args(args)
-        await self.begin_round(context, chat, user, quiz_id, seconds)
+        rest, tag = split_tag(args)
+        quiz_id, seconds = _round_args(rest)
+        await self.begin_round(context, chat, user, quiz_id, seconds, tag=tag)
 
     async def begin_round(
-        self, context: Context, chat: Chat, user: User, quiz_id: str | None, seconds: int | None
+        self,
+        context: Context,
+        chat: Chat,
+        user: User,
+        quiz_id: str | None,
+        seconds: int | None,
+        *,
+        tag: str | None = None,
     ) -> None:
         who = participant(user)
         start = await self.engine.rounds.start(
-            PLATFORM, str(chat.id), who, quiz_id, time_limit=seconds
+            PLATFORM, str(chat.id), who, quiz_id, time_limit=seconds, tag=tag
         )
         lang = start.language
         if start.outcome in (RoundStartOutcome.CHOOSE, RoundStartOutcome.UNKNOWN_QUIZ):

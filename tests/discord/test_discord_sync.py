@@ -93,8 +93,8 @@ async def test_the_commands_as_registered(
     # Servers and bot DMs, except rounds, which are played in a server channel.
     assert commands["round"]["contexts"] == [0]
     assert all(c["contexts"] == [0, 1] for n, c in commands.items() if n != "round")
-    quiz_option, seconds = commands["round"]["options"]
-    assert quiz_option["autocomplete"] is True
+    quiz_option, seconds, round_tag = commands["round"]["options"]
+    assert quiz_option["autocomplete"] is True and round_tag["autocomplete"] is True
     assert (seconds["type"], seconds["min_value"], seconds["max_value"]) == (4, 5, 600)
     assert seconds["required"] is False and seconds["name_localizations"]["ru"] == "секунды"
     # Hidden from members without Administrator by default; everyone else's are visible.

@@ -12,7 +12,7 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.storage import SQLiteStorage
 from fakes.telegram_bot_api import FakeBotApi
-from fakes.telegram_chatter import Chatter, button_for, clean, find_question
+from fakes.telegram_chatter import Chatter, button_for, clean, find_question, is_round_question
 from tests.banks import BANK, BANK_PICK, topic, write_bank
 from tests.conftest import FakeClock
 from tests.telegram.conftest import Launch, Reopen
@@ -118,3 +118,20 @@ async def test_tag_colon_works_too_and_may_come_first(
     me.send(f"/quiz tag:Alpha {BANK}")
     asked = await answer(me, bank, BANK_PICK)
     assert {topic(int(qid[1:])) for qid in asked} == {"alpha"}
+
+
+async def test_a_group_round_of_one_topic_and_an_unknown_topic(
+    api: FakeBotApi, bank: QuizCatalog, bank_engine: QuizEngine, launch: Launch
+) -> None:
+    await launch(bank_engine)
+    group = api.group_chat(-1009876, "Bank group")
+    host = Chatter(api, api.user(2010, "Host", language_code="en"), group)
+    host.send(f"/quiz group {BANK} #delta 20")
+    refused = await host.message()
+    assert 'has no questions tagged "delta"' in clean(refused.text)
+    host.send(f"/quiz group {BANK} 20 #beta")
+    question = await host.message(is_round_question)
+    quiz = bank.get(BANK)
+    assert quiz is not None
+    assert f"1/{BANK_PICK}" in clean(question.text)
+    assert topic(int(find_question(quiz, "en", question.text or "").id[1:])) == "beta"
