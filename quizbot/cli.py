@@ -130,9 +130,11 @@ def _validate(args: argparse.Namespace) -> int:
         for problem in sorted(report.warnings):
             print(f"{problem} (warning)", file=sys.stderr)
     for quiz in report.quizzes:
+        bank = f", {quiz.pick} per attempt" if quiz.pick is not None else ""
+        tags = f", tags: {', '.join(quiz.tags)}" if quiz.tags else ""
         print(
-            f"ok: {quiz.source}: {quiz.id} ({len(quiz.questions)} questions, "
-            f"{', '.join(quiz.languages)})"
+            f"ok: {quiz.source}: {quiz.id} ({len(quiz.questions)} questions{bank}, "
+            f"{', '.join(quiz.languages)}{tags})"
         )
     if report.warnings and not args.warnings:
         print(f"{len(report.warnings)} missing translations (shown with --warnings)")

@@ -454,6 +454,20 @@ def test_the_terminal_plays_a_tag_of_a_bank_and_refuses_an_unknown_one(tmp_path,
     assert "Question 5/5" in out and "Question 6/" not in out
     asked = {int(n) for n in re.findall(r"Bank question (\d+)\?", out)}
     assert len(asked) == BANK_PICK and {topic(n) for n in asked} == {"gamma"}
+    checked = quizbot(["validate", str(bank_dir / "bank.yaml")], db)
+    assert checked.stdout.endswith(
+        "bank (30 questions, 5 per attempt, en, tags: alpha, beta, even, gamma)\n"
+    )
+    broken = bank_dir.parent / "broken.yaml"
+    broken.write_text(bank_yaml(pick=31).replace("tags: [beta]", "tags: [Beta]", 1))
+    refused = quizbot(["validate", str(broken)], db)
+    assert refused.returncode == 1
+    assert refused.stderr.splitlines() == [
+        f'{broken}:3: pick "31" must be a whole number from 1 to 30 (the number of questions)',
+        f'{broken}:{line_of(bank_yaml(), "tags: [beta]")}: question "q11": tag "Beta" must be '
+        "lowercase letters, digits and _ (at most 24, starting with a letter or digit), e.g. "
+        '"grammar"',
+    ]
     unknown = quizbot(["play", BANK, "--tag", "delta", "--user", "kim"], db, "", env)
     assert unknown.returncode == 2
     assert 'has no questions tagged "delta". Its tags: #alpha, #beta, #even, #gamma' in (
