@@ -293,11 +293,14 @@ class TerminalPlayer:
             raise Interrupted
         return reading.result()
 
-    async def play(self, quiz_id: str | None, *, review: bool = False) -> int:
+    async def play(
+        self, quiz_id: str | None, *, review: bool = False, tag: str | None = None
+    ) -> int:
         """Play (or, with ``review``, practise missed questions) until the quiz ends, input
-        does or Ctrl-C is pressed; returns the process exit code."""
+        does or Ctrl-C is pressed; returns the process exit code. ``tag``: play only the
+        quiz's questions carrying it."""
         try:
-            return await self._play(quiz_id, review)
+            return await self._play(quiz_id, review, tag)
         except EndOfInput:
             await self._saved()
             return 0
@@ -313,20 +316,21 @@ class TerminalPlayer:
         language = await self.engine.interface_language(self.who)
         self.say(t("saved_and_exit", language), language)
 
-    async def _play(self, quiz_id: str | None, review: bool) -> int:
+    async def _play(self, quiz_id: str | None, review: bool, tag: str | None) -> int:
         if review:
             start = await self.engine.start_review(self.who, quiz_id)
             if start.outcome is StartOutcome.NOTHING_DUE:
                 self.say(start.notice, start.language)
                 return 0
         else:
-            start = await self.engine.start(self.who, quiz_id)
+            start = await self.engine.start(self.who, quiz_id, tag=tag)
         if start.outcome is StartOutcome.CHOOSE:
             quiz_id = await self.choose(start.quizzes, start.language)
-            start = await self.engine.start(self.who, quiz_id)
+            start = await self.engine.start(self.who, quiz_id, tag=tag)
         if start.question is None:
             self.say(start.notice, start.language)
-            return 2 if start.outcome is StartOutcome.UNKNOWN_QUIZ else 1
+            usage = (StartOutcome.UNKNOWN_QUIZ, StartOutcome.UNKNOWN_TAG)
+            return 2 if start.outcome in usage else 1
         question = start.question
         self.say(f"== {question.quiz_title} ==", question.language)
         if start.notice:

@@ -18,6 +18,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.answer_matching import clean_typed, matches
 from bot.answer_state_cache import DEFAULT_CAPACITY, AnswerKey, AnswerStateCache
+from bot.bank_texts import bank_t, normalize_tag, unknown_tag
 from bot.catalog import QuizCatalog
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
 from bot.quiz import Question, Quiz
@@ -192,7 +193,7 @@ class QuizEngine:
             title=prepare(quiz.title.get(lang), lang),
             description=prepare(quiz.description.get(lang), lang) if quiz.description else None,
             level=quiz.level,
-            question_count=len(quiz.questions),
+            question_count=quiz.attempt_size(),  # per attempt: a bank's pick, not its size
             languages=quiz.languages,
         )
 
@@ -203,16 +204,24 @@ class QuizEngine:
         *,
         chat_id: str | None = None,
         restart: bool = False,
+        tag: str | None = None,
     ) -> StartResult:
         """Start or resume a quiz.
 
         With no ``quiz_id``: resume the user's most recent active attempt, else start the only
         quiz, else ask to choose. ``restart`` abandons an active attempt of that quiz first.
+        With ``tag`` (``#`` and case aside) a new attempt plays only the questions carrying
+        it (with no ``quiz_id``: of the one quiz that has the tag, if one does); an unfinished
+        attempt at the quiz is still resumed, never thrown away, and the notice says how to
+        practise the tag instead.
         """
         ui = await self.interface_language(who)
         quizzes = self.catalog.all()
         if not quizzes:
             return StartResult(StartOutcome.NO_QUIZZES, ui, t("no_quizzes", ui))
+        if quiz_id is None and tag is not None:  # ``/quiz #tag``: the one quiz that has it
+            having = [q.id for q in quizzes if normalize_tag(tag) in q.tags]
+            quiz_id = having[0] if len(having) == 1 else None
         if quiz_id is None:
             for attempt in await self._storage.active_attempts(who.platform, who.user_id):
                 if attempt.kind is AttemptKind.QUIZ and self.catalog.get(attempt.quiz_id):
@@ -231,6 +240,11 @@ class QuizEngine:
             notice = t("unknown_quiz", ui, quiz=quiz_id, available=available)
             summaries = tuple(self._summary(q, ui) for q in quizzes)
             return StartResult(StartOutcome.UNKNOWN_QUIZ, ui, notice, quizzes=summaries)
+        if tag is not None:
+            tag = normalize_tag(tag)
+            if tag not in quiz.tags:
+                title = prepare(quiz.title.get(ui), ui)
+                return StartResult(StartOutcome.UNKNOWN_TAG, ui, unknown_tag(quiz, title, tag, ui))
         await self._storage.touch_user(who.platform, who.user_id, who.display_name)
         if restart:
             for attempt in await self._storage.active_attempts(who.platform, who.user_id):
@@ -238,15 +252,18 @@ class QuizEngine:
                     await self._storage.finish_attempt(
                         attempt.id, AttemptStatus.ABANDONED, self.clock()
                     )
-        attempt, created = await self._storage.create_attempt(self.plan_attempt(who, quiz, chat_id))
+        new = self.plan_attempt(who, quiz, chat_id, tag=tag)
+        attempt, created = await self._storage.create_attempt(new)
         state = await self._remember_state(who, attempt)
         language = _quiz_language(state.user, who, quiz)
         question = self._current_view(attempt, quiz, state.answers, language)
         if question is None:  # every question answered (the quiz shrank): close it
             await self._storage.finish_attempt(attempt.id, AttemptStatus.COMPLETED, self.clock())
-            return await self.start(who, quiz.id, chat_id=chat_id)
+            return await self.start(who, quiz.id, chat_id=chat_id, tag=tag)
         outcome = StartOutcome.STARTED if created else StartOutcome.RESUMED
         notice = "" if created else t("resumed", ui)
+        if not created and tag is not None and not _all_tagged(attempt, quiz, tag):
+            notice = bank_t("tag_resumed_other", ui, tag=tag)
         return StartResult(outcome, language, notice, question=question)
 
     async def _remember_state(self, who: Participant, attempt: AttemptRecord) -> AnswerState:
@@ -278,14 +295,29 @@ class QuizEngine:
         chat_id: str | None,
         kind: AttemptKind = AttemptKind.QUIZ,
         question_ids: Sequence[str] | None = None,
+        *,
+        tag: str | None = None,
+        choice_only: bool = False,
     ) -> NewAttempt:
-        """A new attempt's fixed question and option order (shuffled if the quiz says so)."""
+        """A new attempt's fixed questions, their order and their options' order.
+
+        Without ``question_ids``: the quiz's questions (only those tagged ``tag``; with
+        ``choice_only``, no typed ones), of which ``pick`` are drawn at random, shuffled if
+        the quiz says so. The attempt stores what was drawn, so restarts and other replicas
+        show the same questions."""
         if question_ids is None:
-            question_ids = [q.id for q in quiz.questions]
+            pool = [q for q in quiz.tagged(tag) if not (choice_only and q.typed)]
+            if quiz.pick is not None and quiz.pick < len(pool):
+                drawn = {id(q) for q in self._rng.sample(pool, quiz.pick)}
+                pool = [q for q in pool if id(q) in drawn]  # the authoring order, if unshuffled
+            question_ids = [q.id for q in pool]
             if quiz.shuffle.questions:
                 question_ids = self._rng.sample(question_ids, len(question_ids))
         option_order: dict[str, tuple[str, ...]] = {}
-        for question in quiz.questions:
+        for question_id in question_ids:
+            question = quiz.question(question_id)
+            if question is None:
+                continue
             option_ids = [o.id for o in question.options]
             if quiz.shuffle.options:
                 self._rng.shuffle(option_ids)
@@ -739,7 +771,7 @@ class QuizEngine:
             done = [s for s in mine if s.attempt.status is AttemptStatus.COMPLETED]
             active = [s for s in mine if s.attempt.status is AttemptStatus.ACTIVE]
             total = (
-                len(quiz.questions) if quiz else max(len(s.attempt.question_order) for s in mine)
+                quiz.attempt_size() if quiz else max(len(s.attempt.question_order) for s in mine)
             )
             language = (
                 ui if quiz and ui in quiz.languages else (quiz.default_language if quiz else ui)
@@ -873,6 +905,14 @@ class QuizEngine:
         question = self._current_view(attempt, quiz, [], language)
         notice = t("review_started", ui, count=len(attempt.question_order))
         return StartResult(StartOutcome.STARTED, language, notice, question=question)
+
+
+def _all_tagged(attempt: AttemptRecord, quiz: Quiz, tag: str) -> bool:
+    """Whether every question of ``attempt`` carries ``tag`` (it plays that tag, then)."""
+    return all(
+        (question := quiz.question(qid)) is None or tag in question.tags
+        for qid in attempt.question_order
+    )
 
 
 def _quiz_language(user: UserRecord | None, who: Participant, quiz: Quiz) -> str:

@@ -74,6 +74,7 @@ class Question:
     explanation: LocalizedText
     kind: str = CHOICE
     answers: AcceptedAnswers | None = None
+    tags: tuple[str, ...] = ()  # topics, for practising one of them (``/quiz QUIZ #tag``)
 
     @property
     def typed(self) -> bool:
@@ -85,10 +86,11 @@ class Question:
 
 @dataclass(frozen=True)
 class Shuffle:
-    """Whether questions and options are shown in a per-attempt random order."""
+    """Whether questions and options are shown in a per-attempt random order. Options are
+    shuffled unless the quiz file says otherwise (so the right answer is not always "A")."""
 
     questions: bool = False
-    options: bool = False
+    options: bool = True
 
 
 @dataclass(frozen=True)
@@ -106,10 +108,27 @@ class Quiz:
     shuffle: Shuffle = Shuffle()
     native_polls: bool = False  # Telegram: send questions as native quiz polls where they fit
     source: str = ""
+    pick: int | None = None  # questions drawn per attempt (None: all of them)
     _by_id: Mapping[str, Question] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_id", MappingProxyType({q.id: q for q in self.questions}))
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        """Every tag some question carries, sorted."""
+        return tuple(sorted({tag for q in self.questions for tag in q.tags}))
+
+    def tagged(self, tag: str | None) -> tuple[Question, ...]:
+        """The questions carrying ``tag`` (None: every question), in authoring order."""
+        if tag is None:
+            return self.questions
+        return tuple(q for q in self.questions if tag in q.tags)
+
+    def attempt_size(self, tag: str | None = None) -> int:
+        """How many questions an attempt plays: ``pick`` of the (tagged) questions, or all."""
+        pool = len(self.tagged(tag))
+        return pool if self.pick is None else min(self.pick, pool)
 
     def question(self, question_id: str) -> Question | None:
         return self._by_id.get(question_id)

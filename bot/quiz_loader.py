@@ -43,6 +43,9 @@ MAX_TEXT_CHARS = 10_000
 MAX_NESTING = 50
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 LANGUAGE_PATTERN = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})?$")
+# Tags are typed by players (``/quiz QUIZ #tag``): short, lowercase, and a Telegram hashtag.
+TAG_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_]{0,23}$")
+MAX_TAGS = 10  # per question
 
 QUIZ_KEYS = {
     "id",
@@ -54,9 +57,10 @@ QUIZ_KEYS = {
     "languages",
     "shuffle",
     "native_polls",
+    "pick",
     "questions",
 }
-QUESTION_KEYS = {"id", "kind", "text", "options", "correct", "answers", "explanation"}
+QUESTION_KEYS = {"id", "kind", "text", "options", "correct", "answers", "explanation", "tags"}
 QUESTION_KINDS = (CHOICE, TYPED)
 MAX_SPELLINGS = 100  # accepted spellings of a typed answer, per language
 OPTION_KEYS = {"id", "text", "note"}
@@ -370,6 +374,7 @@ class _Validator:
             self.error(self.line_of(doc, "native_polls", 1), "native_polls must be true or false")
             native_polls = False
         questions = self.questions(doc)
+        pick = self.pick(doc)
         if self.errors or title is None:
             return None
         return Quiz(
@@ -384,7 +389,24 @@ class _Validator:
             shuffle=shuffle,
             native_polls=native_polls,
             source=self.path,
+            pick=pick,
         )
+
+    def pick(self, doc: _Map) -> int | None:
+        """``pick: N``: draw N of the questions for each attempt (1 to the number of them)."""
+        value = doc.get("pick")
+        if value is None:
+            return None
+        items = doc.get("questions")
+        count = len(items) if isinstance(items, list) else 0
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= count:
+            self.error(
+                self.line_of(doc, "pick", 1),
+                f"pick {quote(value)} must be a whole number from 1 to {count} "
+                "(the number of questions)",
+            )
+            return None
+        return value
 
     def languages_of(self, doc: _Map) -> None:
         default = doc.get("default_language", "en")
@@ -417,7 +439,7 @@ class _Validator:
     def shuffle(self, doc: _Map) -> Shuffle:
         value = doc.get("shuffle")
         if value is None:
-            return Shuffle()
+            return Shuffle()  # the default: options shuffled, questions in order
         line = self.line_of(doc, "shuffle", 1)
         if isinstance(value, bool):
             return Shuffle(questions=value, options=value)
@@ -425,12 +447,13 @@ class _Validator:
             self.error(line, "shuffle must be true/false or {questions: bool, options: bool}")
             return Shuffle()
         self.unknown_keys(value, SHUFFLE_KEYS, "shuffle: ")
+        defaults = Shuffle()
         flags: dict[str, bool] = {}
         for key in SHUFFLE_KEYS:
-            flag = value.get(key, False)
+            flag = value.get(key, getattr(defaults, key))
             if not isinstance(flag, bool):
                 self.error(self.line_of(value, key, line), f"shuffle.{key} must be true or false")
-                flag = False
+                flag = getattr(defaults, key)
             flags[key] = flag
         return Shuffle(**flags)
 
@@ -501,10 +524,40 @@ class _Validator:
                 )
         if len(self.errors) == errors_before:
             self.indistinguishable(options, str(correct), correct_line, where)
+        tags = self.tags(item, where)
         if len(self.errors) > errors_before or not valid:
             return None
         assert text is not None and explanation is not None
-        return Question(question_id, text, tuple(options), str(correct), explanation)
+        return Question(question_id, text, tuple(options), str(correct), explanation, tags=tags)
+
+    def tags(self, item: _Map, where: str) -> tuple[str, ...]:
+        """``tags``: a list of short lowercase names (one tag need not be a list)."""
+        value = item.get("tags")
+        if value is None:
+            return ()
+        line = self.line_of(item, "tags", item.line)
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list):
+            self.error(line, f"{where}tags must be a list of names, e.g. [grammar, verbs]")
+            return ()
+        if len(value) > MAX_TAGS:
+            self.error(line, f"{where}{len(value)} tags; the limit is {MAX_TAGS}")
+            return ()
+        tags: list[str] = []
+        for index, tag in enumerate(value):
+            tag_line = self.line_of(value, index, line)
+            if not isinstance(tag, str) or not TAG_PATTERN.fullmatch(tag):
+                self.error(
+                    tag_line,
+                    f"{where}tag {quote(tag)} must be lowercase letters, digits and _ "
+                    '(at most 24, starting with a letter or digit), e.g. "grammar"',
+                )
+            elif tag in tags:
+                self.error(tag_line, f"{where}tag {quote(tag)} is listed twice")
+            else:
+                tags.append(tag)
+        return tuple(tags)
 
     def indistinguishable(self, options: list[Option], correct: str, line: int, where: str) -> None:
         """Refuse a correct option that reads like a wrong one (case and spacing aside) in
@@ -536,12 +589,15 @@ class _Validator:
         text = self.text(item, "text", where)
         explanation = self.text(item, "explanation", where, required=False)
         answers = self.accepted_answers(item, where)
+        tags = self.tags(item, where)
         if len(self.errors) > errors_before or not valid:
             return None
         assert text is not None and answers is not None
         if explanation is None:
             explanation = LocalizedText({self.default_language: ""}, self.default_language)
-        return Question(question_id, text, (), "", explanation, kind=TYPED, answers=answers)
+        return Question(
+            question_id, text, (), "", explanation, kind=TYPED, answers=answers, tags=tags
+        )
 
     def accepted_answers(self, item: _Map, where: str) -> AcceptedAnswers | None:
         """``answers``: a mapping of language to a list of spellings (a plain list is the

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from bot.bank_texts import normalize_tag, unknown_tag
 from bot.i18n import resolve_language, t
 from bot.quiz import Quiz
 from bot.review import next_review
@@ -78,6 +79,7 @@ class RoundStartOutcome(enum.StrEnum):
     ALREADY_RUNNING = "already_running"
     CHOOSE = "choose"
     UNKNOWN_QUIZ = "unknown_quiz"
+    UNKNOWN_TAG = "unknown_tag"  # the quiz has no question with that tag (the notice lists its)
     NO_QUIZZES = "no_quizzes"
 
 
@@ -221,8 +223,10 @@ class GroupRounds:
         quiz_id: str | None = None,
         *,
         time_limit: int | None = None,
+        tag: str | None = None,
     ) -> RoundStart:
-        """Start a round in a chat (one at a time per chat), or say why not."""
+        """Start a round in a chat (one at a time per chat), or say why not. With ``tag``
+        the round asks only the quiz's questions carrying it."""
         engine = self.engine
         ui = await engine.interface_language(starter)
         quizzes = engine.catalog.all()
@@ -240,6 +244,9 @@ class GroupRounds:
                     question=question,
                 )
             await engine._storage.end_round(running.id, RoundStatus.STOPPED, engine.clock())
+        if quiz_id is None and tag is not None:  # the one quiz that has the tag, if one does
+            having = [q.id for q in quizzes if normalize_tag(tag) in q.tags]
+            quiz_id = having[0] if len(having) == 1 else None
         if quiz_id is None:
             if len(quizzes) > 1:
                 summaries = tuple(engine.quizzes(ui))
@@ -256,13 +263,19 @@ class GroupRounds:
                 t("unknown_quiz", ui, quiz=quiz_id, available=available),
                 quizzes=tuple(engine.quizzes(ui)),
             )
+        if tag is not None:
+            tag = normalize_tag(tag)
+            if tag not in quiz.tags:
+                title = prepare(quiz.title.get(ui), ui)
+                notice = unknown_tag(quiz, title, tag, ui)
+                return RoundStart(RoundStartOutcome.UNKNOWN_TAG, ui, notice)
         limit = max(MIN_TIME_LIMIT, min(MAX_TIME_LIMIT, time_limit or DEFAULT_TIME_LIMIT))
         language = await engine.quiz_language(starter, quiz)
-        template = engine.plan_attempt(starter, quiz, chat_id)
         # A round shows one message to the whole chat, answered by buttons: typed-answer
-        # questions (a reply from each member) are left out of rounds.
-        typed = {q.id for q in quiz.questions if q.typed}
-        order = tuple(q for q in template.question_order if q not in typed)
+        # questions (a reply from each member) are left out of rounds. A bank's pick is
+        # drawn once, from the others, for the whole round: everyone plays the same questions.
+        template = engine.plan_attempt(starter, quiz, chat_id, tag=tag, choice_only=True)
+        order = template.question_order
         if not order:
             return RoundStart(RoundStartOutcome.NO_QUIZZES, ui, typed_t("round_typed_only", ui))
         await engine._storage.touch_user(starter.platform, starter.user_id, starter.display_name)
@@ -646,7 +659,7 @@ class GroupRounds:
         return Leaderboard(
             quiz.id,
             prepare(quiz.title.get(language), language),
-            len(quiz.questions),
+            quiz.attempt_size(),
             tuple(lines),
             language,
         )

@@ -110,6 +110,6 @@ def compute_stats(
         attempts=len(attempts),
         completed=len(completed),
         average_score=statistics.fmean(scores) if scores else None,
-        total_questions=len(quiz.questions),
+        total_questions=quiz.attempt_size(),  # per attempt: a bank's pick, not its size
         questions=tuple(questions),
     )

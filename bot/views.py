@@ -140,6 +140,7 @@ class StartOutcome(enum.StrEnum):
     RESUMED = "resumed"
     CHOOSE = "choose"  # several quizzes and none named: show ``quizzes``
     UNKNOWN_QUIZ = "unknown_quiz"
+    UNKNOWN_TAG = "unknown_tag"  # the quiz has no question with that tag (the notice lists its)
     NO_QUIZZES = "no_quizzes"
     NOTHING_DUE = "nothing_due"  # review: nothing to practise now (the notice says when)
     INVALID = "invalid"  # a retry of an attempt that is not the user's (a forged button)

@@ -79,7 +79,8 @@ async def _play(args: argparse.Namespace) -> int:
                 )
                 return EXIT_USAGE
             player = TerminalPlayer(app.engine, who, sys.stdin, sys.stdout, ctrl_c)
-            return await player.play(args.quiz, review=args.command == "review")
+            tag = getattr(args, "tag", None)  # `review` has no --tag
+            return await player.play(args.quiz, review=args.command == "review", tag=tag)
 
 
 async def _list(args: argparse.Namespace) -> int:
@@ -129,9 +130,11 @@ def _validate(args: argparse.Namespace) -> int:
         for problem in sorted(report.warnings):
             print(f"{problem} (warning)", file=sys.stderr)
     for quiz in report.quizzes:
+        bank = f", {quiz.pick} per attempt" if quiz.pick is not None else ""
+        tags = f", tags: {', '.join(quiz.tags)}" if quiz.tags else ""
         print(
-            f"ok: {quiz.source}: {quiz.id} ({len(quiz.questions)} questions, "
-            f"{', '.join(quiz.languages)})"
+            f"ok: {quiz.source}: {quiz.id} ({len(quiz.questions)} questions{bank}, "
+            f"{', '.join(quiz.languages)}{tags})"
         )
     if report.warnings and not args.warnings:
         print(f"{len(report.warnings)} missing translations (shown with --warnings)")
@@ -448,6 +451,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("quiz", nargs="?", help="quiz id (see `quizbot list`)")
     play.add_argument("--lang", help=f"language: {', '.join(LANGUAGE_NAMES)} (remembered)")
     play.add_argument("--user", help="whose progress to use (default: your login name)")
+    play.add_argument("--tag", help="play only the quiz's questions with this tag")
 
     review = commands.add_parser("review", help="practise the questions you missed")
     review.add_argument("quiz", nargs="?", help="one quiz (default: the one with most due)")

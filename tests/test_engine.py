@@ -201,6 +201,7 @@ def _tiny_quiz(tmp_path: Path, languages: str = "[en, ru]") -> Path:
             f"""\
             title: {{en: Tiny, ru: Крошка}}
             languages: {languages}
+            shuffle: {{options: false}}  # the options in the file's order
             questions:
               - id: q1
                 correct: a

@@ -17,6 +17,7 @@ QUIZ = textwrap.dedent(
       en: Tiny quiz
       ur: "چھوٹا کوئز API"
     languages: [en, ur]
+    shuffle: {options: false}  # the options are compared in the file's order
     questions:
       - id: q1
         correct: b

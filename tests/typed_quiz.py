@@ -15,6 +15,7 @@ TYPED_QUIZ = textwrap.dedent(
     default_language: en
     languages: [en, ru]
     title: {en: Music and games, ru: Музыка и игры}
+    shuffle: {options: false}  # the tests answer the choice question by its letter
     questions:
       - id: band
         kind: typed

@@ -1,6 +1,6 @@
-"""The slash commands: ``/quiz [quiz]``, ``/review [quiz]``, ``/round [quiz] [seconds]``,
-``/leaderboard [quiz]``, ``/progress``, ``/language``, ``/stop``, ``/help``, and for bot admins
-``/reload`` and ``/stats [quiz]``.
+"""The slash commands: ``/quiz [quiz] [tag]``, ``/review [quiz]``,
+``/round [quiz] [seconds] [tag]``, ``/leaderboard [quiz]``, ``/progress``, ``/language``,
+``/stop``, ``/help``, and for bot admins ``/reload`` and ``/stats [quiz]``.
 
 ``/round`` is a command of its own rather than an option of ``/quiz``: it is found in the
 command list under its own description, takes its own options (the time per question, which
@@ -41,11 +41,19 @@ async def quiz_autocomplete(
     return await handlers_for(interaction).quiz_choices(interaction, current)
 
 
-@app_commands.describe(quiz=description("cmd_quiz_option"))
-@app_commands.rename(quiz=name("quiz.quiz"))
-@app_commands.autocomplete(quiz=quiz_autocomplete)
-async def quiz_callback(interaction: discord.Interaction[Any], quiz: str | None = None) -> None:
-    await handlers_for(interaction).quiz(interaction, quiz)
+async def tag_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    return await handlers_for(interaction).tag_choices(interaction, current)
+
+
+@app_commands.describe(quiz=description("cmd_quiz_option"), tag=description("cmd_quiz_tag_option"))
+@app_commands.rename(quiz=name("quiz.quiz"), tag=name("quiz.tag"))
+@app_commands.autocomplete(quiz=quiz_autocomplete, tag=tag_autocomplete)
+async def quiz_callback(
+    interaction: discord.Interaction[Any], quiz: str | None = None, tag: str | None = None
+) -> None:
+    await handlers_for(interaction).quiz(interaction, quiz, tag)
 
 
 @app_commands.describe(quiz=description("cmd_quiz_option"))
@@ -59,14 +67,19 @@ Seconds = app_commands.Range[int, MIN_TIME_LIMIT, MAX_TIME_LIMIT]
 
 
 @app_commands.describe(
-    quiz=description("cmd_quiz_option"), seconds=description("cmd_round_seconds")
+    quiz=description("cmd_quiz_option"),
+    seconds=description("cmd_round_seconds"),
+    tag=description("cmd_quiz_tag_option"),
 )
-@app_commands.rename(quiz=name("round.quiz"), seconds=name("round.seconds"))
-@app_commands.autocomplete(quiz=quiz_autocomplete)
+@app_commands.rename(quiz=name("round.quiz"), seconds=name("round.seconds"), tag=name("round.tag"))
+@app_commands.autocomplete(quiz=quiz_autocomplete, tag=tag_autocomplete)
 async def round_callback(
-    interaction: discord.Interaction[Any], quiz: str | None = None, seconds: Seconds | None = None
+    interaction: discord.Interaction[Any],
+    quiz: str | None = None,
+    seconds: Seconds | None = None,
+    tag: str | None = None,
 ) -> None:
-    await handlers_for(interaction).round(interaction, quiz, seconds)
+    await handlers_for(interaction).round(interaction, quiz, seconds, tag)
 
 
 @app_commands.describe(quiz=description("cmd_quiz_option"))

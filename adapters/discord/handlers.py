@@ -62,6 +62,7 @@ from adapters.discord.round_rendering import announcement, ending_pages, leaderb
 from adapters.discord.texts import STRINGS as TEXTS
 from adapters.discord.texts import text
 from adapters.discord.translator import localize_commands
+from bot.bank_texts import normalize_tag
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.quiz_loader import LoadReport
@@ -313,12 +314,16 @@ class QuizHandlers:
 
     # -- starting -------------------------------------------------------------------------
 
-    async def quiz(self, interaction: discord.Interaction[Any], query: str | None) -> None:
-        """``/quiz [quiz]``: start or resume a quiz (or list them)."""
+    async def quiz(
+        self, interaction: discord.Interaction[Any], query: str | None, tag: str | None = None
+    ) -> None:
+        """``/quiz [quiz] [tag]``: start or resume a quiz (or list them); with a tag, play
+        only the quiz's questions carrying it."""
         async with self._handling(interaction):
             if not await self._allowed(interaction):
                 return
-            await self._start(interaction, await self._resolve_quiz(interaction, query))
+            quiz_id = await self._resolve_quiz(interaction, query)
+            await self._start(interaction, quiz_id, tag=tag)
 
     async def start_pressed(
         self, interaction: discord.Interaction[Any], quiz_id: str, owner_id: int | None
@@ -367,11 +372,15 @@ class QuizHandlers:
         ]
         return found[0] if len(found) == 1 else query
 
-    async def _start(self, interaction: discord.Interaction[Any], quiz_id: str | None) -> None:
+    async def _start(
+        self, interaction: discord.Interaction[Any], quiz_id: str | None, *, tag: str | None = None
+    ) -> None:
         who = participant(interaction)
         chat = str(interaction.channel_id) if interaction.channel_id else None
         result = await self._in_time(
-            interaction, self.engine.start(who, quiz_id, chat_id=chat), self._think(interaction)
+            interaction,
+            self.engine.start(who, quiz_id, chat_id=chat, tag=tag),
+            self._think(interaction),
         )
         await self._reply(
             interaction,
@@ -420,6 +429,26 @@ class QuizHandlers:
                 self._start_messages(interaction, result),
                 private=is_private_reply(interaction),
             )
+
+    async def tag_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Autocomplete for ``/quiz``'s tag: the tags of the quiz chosen so far (of the only
+        quiz, when none is), those containing the text first."""
+        query = getattr(interaction.namespace, "quiz", None)
+        quiz_id = await self._resolve_quiz(interaction, query if isinstance(query, str) else None)
+        quizzes = self.engine.catalog.all()
+        quiz = self.engine.catalog.get(quiz_id) if quiz_id else None
+        if quiz is None and not quiz_id and len(quizzes) == 1:
+            quiz = quizzes[0]
+        if quiz is None:
+            return []
+        needle = normalize_tag(current)
+        found = [tag for tag in quiz.tags if needle in tag]
+        found.sort(key=lambda tag: not tag.startswith(needle))
+        return [app_commands.Choice(name=tag, value=tag) for tag in found][
+            : rendering.CHOICES_LIMIT
+        ]
 
     async def quiz_choices(
         self, interaction: discord.Interaction[Any], current: str
@@ -607,15 +636,19 @@ class QuizHandlers:
     # -- group rounds ---------------------------------------------------------------------
 
     async def round(
-        self, interaction: discord.Interaction[Any], query: str | None, seconds: int | None
+        self,
+        interaction: discord.Interaction[Any],
+        query: str | None,
+        seconds: int | None,
+        tag: str | None = None,
     ) -> None:
-        """``/round [quiz] [seconds]``: the channel plays a quiz together."""
+        """``/round [quiz] [seconds] [tag]``: the channel plays a quiz (one topic of it)
+        together."""
         async with self._handling(interaction):
             if not await self._allowed(interaction):
                 return
-            await self._start_round(
-                interaction, await self._resolve_quiz(interaction, query), seconds
-            )
+            quiz_id = await self._resolve_quiz(interaction, query)
+            await self._start_round(interaction, quiz_id, seconds, tag=tag)
 
     async def round_start_pressed(
         self, interaction: discord.Interaction[Any], quiz_id: str, seconds: int | None
@@ -627,7 +660,12 @@ class QuizHandlers:
             await self._start_round(interaction, quiz_id, seconds)
 
     async def _start_round(
-        self, interaction: discord.Interaction[Any], quiz_id: str | None, seconds: int | None
+        self,
+        interaction: discord.Interaction[Any],
+        quiz_id: str | None,
+        seconds: int | None,
+        *,
+        tag: str | None = None,
     ) -> None:
         if interaction.guild_id is None or interaction.channel_id is None:
             await self._notice_in_time(interaction, "round_server_only")
@@ -639,7 +677,7 @@ class QuizHandlers:
         start = await self._in_time(
             interaction,
             self.engine.rounds.start(
-                PLATFORM, str(interaction.channel_id), who, quiz_id, time_limit=seconds
+                PLATFORM, str(interaction.channel_id), who, quiz_id, time_limit=seconds, tag=tag
             ),
             self._think(interaction, private=False),
         )

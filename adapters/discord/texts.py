@@ -18,6 +18,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "ur": "کون سا کوئز (تلاش کے لیے لکھنا شروع کریں)",
         "ru": "Какой тест (начните вводить для поиска)",
     },
+    "cmd_quiz_tag_option": {
+        "en": "Practise one topic: only questions with this tag",
+        "bn": "একটি বিষয় অনুশীলন: শুধু এই ট্যাগের প্রশ্ন",
+        "ur": "ایک موضوع کی مشق: صرف اس ٹیگ والے سوال",
+        "ru": "Тренировать одну тему: только вопросы с этим тегом",
+    },
     "cmd_language_option": {
         "en": "The language for quizzes and messages",
         "bn": "কুইজ ও বার্তার ভাষা",

@@ -42,10 +42,12 @@ NAMES: dict[str, dict[str, str]] = {
     "reload": {"en": "reload", "ru": "перезагрузка"},
     "stats": {"en": "stats", "ru": "статистика"},
     "quiz.quiz": {"en": "quiz", "ru": "тест"},
+    "quiz.tag": {"en": "tag", "ru": "тег"},
     "language.language": {"en": "language", "ru": "язык"},
     "review.quiz": {"en": "quiz", "ru": "тест"},
     "round.quiz": {"en": "quiz", "ru": "тест"},
     "round.seconds": {"en": "seconds", "ru": "секунды"},
+    "round.tag": {"en": "tag", "ru": "тег"},
     "leaderboard.quiz": {"en": "quiz", "ru": "тест"},
     "stats.quiz": {"en": "quiz", "ru": "тест"},
 }

@@ -54,6 +54,20 @@ SECONDS = re.compile(r"[0-9]{1,6}")
 StatsChart = Callable[[QuizStats], bytes]
 
 
+def split_tag(args: Sequence[str]) -> tuple[list[str], str | None]:
+    """``/quiz`` arguments without the topic to practise, and that topic: the first
+    ``#tag`` (what Telegram users type) or ``tag:NAME``; the engine checks the name."""
+    rest: list[str] = []
+    tag: str | None = None
+    for arg in args:
+        if arg.startswith("#") or arg.lower().startswith("tag:"):
+            if tag is None:
+                tag = arg[1:] if arg.startswith("#") else arg[4:]
+        else:
+            rest.append(arg)
+    return rest, tag
+
+
 class Commands:
     """The handlers of every command (each takes PTB's update and context)."""
 
@@ -115,7 +129,8 @@ class Commands:
         if args and args[0].lower() == "group":
             await self.group_round(context, chat, user, args[1:])
             return
-        await self.start_quiz(context, chat, user, args[0] if args else None)
+        rest, tag = split_tag(args)
+        await self.start_quiz(context, chat, user, rest[0] if rest else None, tag=tag)
 
     async def review(self, update: Update, context: Context) -> None:
         chat, user = update.effective_chat, update.effective_user
@@ -132,9 +147,11 @@ class Commands:
         chat: Chat,
         user: User,
         quiz_id: str | None,
+        *,
+        tag: str | None = None,
     ) -> None:
         who = participant(user)
-        result = await self.engine.start(who, quiz_id, chat_id=str(chat.id))
+        result = await self.engine.start(who, quiz_id, chat_id=str(chat.id), tag=tag)
         await self.after_start(context, chat, user, result)
 
     async def progress(self, update: Update, context: Context) -> None:
@@ -307,20 +324,28 @@ class Commands:
     async def group_round(
         self, context: Context, chat: Chat, user: User, args: Sequence[str]
     ) -> None:
-        """``/quiz group [quiz] [seconds]``: a round the whole group plays together."""
+        """``/quiz group [quiz] [seconds] [#tag]``: a round the whole group plays together."""
         if chat.type not in GROUP_CHATS:
             ui = await self.engine.interface_language(participant(user))
             await self.messenger.send(context, chat.id, notice(tt("round_group_only", ui), ui))
             return
-        quiz_id, seconds = _round_args(args)
-        await self.begin_round(context, chat, user, quiz_id, seconds)
+        rest, tag = split_tag(args)
+        quiz_id, seconds = _round_args(rest)
+        await self.begin_round(context, chat, user, quiz_id, seconds, tag=tag)
 
     async def begin_round(
-        self, context: Context, chat: Chat, user: User, quiz_id: str | None, seconds: int | None
+        self,
+        context: Context,
+        chat: Chat,
+        user: User,
+        quiz_id: str | None,
+        seconds: int | None,
+        *,
+        tag: str | None = None,
     ) -> None:
         who = participant(user)
         start = await self.engine.rounds.start(
-            PLATFORM, str(chat.id), who, quiz_id, time_limit=seconds
+            PLATFORM, str(chat.id), who, quiz_id, time_limit=seconds, tag=tag
         )
         lang = start.language
         if start.outcome in (RoundStartOutcome.CHOOSE, RoundStartOutcome.UNKNOWN_QUIZ):

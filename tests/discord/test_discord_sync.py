@@ -65,9 +65,11 @@ async def test_the_commands_as_registered(
         "en-GB": "Start or continue a quiz",
         "ru": "Начать или продолжить тест",
     }
-    (option,) = quiz["options"]
+    option, tag = quiz["options"]
     assert option["autocomplete"] is True and option["required"] is False
     assert option["name_localizations"] == {"en-US": "quiz", "en-GB": "quiz", "ru": "тест"}
+    assert tag["name"] == "tag" and tag["autocomplete"] is True and tag["required"] is False
+    assert tag["name_localizations"] == {"en-US": "tag", "en-GB": "tag", "ru": "тег"}
     (language,) = commands["language"]["options"]
     assert [(c["name"], c["value"]) for c in language["choices"]] == [
         ("English", "en"),
@@ -91,8 +93,8 @@ async def test_the_commands_as_registered(
     # Servers and bot DMs, except rounds, which are played in a server channel.
     assert commands["round"]["contexts"] == [0]
     assert all(c["contexts"] == [0, 1] for n, c in commands.items() if n != "round")
-    quiz_option, seconds = commands["round"]["options"]
-    assert quiz_option["autocomplete"] is True
+    quiz_option, seconds, round_tag = commands["round"]["options"]
+    assert quiz_option["autocomplete"] is True and round_tag["autocomplete"] is True
     assert (seconds["type"], seconds["min_value"], seconds["max_value"]) == (4, 5, 600)
     assert seconds["required"] is False and seconds["name_localizations"]["ru"] == "секунды"
     # Hidden from members without Administrator by default; everyone else's are visible.
