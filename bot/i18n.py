@@ -19,7 +19,7 @@ PLURAL_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 # language needs (see plural_category); t() picks the form, as gettext's ngettext does.
 STRINGS: dict[str, dict[str, Template]] = {
     "correct": {"en": "✅ Correct", "bn": "✅ সঠিক", "ur": "✅ درست", "ru": "✅ Верно"},
-    "wrong": {"en": "❌ Not quite", "bn": "❌ সঠিক নয়", "ur": "❌ درست نہیں", "ru": "❌ Не совсем"},
+    "wrong": {"en": "❌ Not quite", "bn": "❌ সঠিক নয়", "ur": "❌ درست نہیں", "ru": "❌ Неверно"},
     "question_progress": {
         "en": "Question {number}/{total}",
         "bn": "প্রশ্ন {number}/{total}",
@@ -48,7 +48,7 @@ STRINGS: dict[str, dict[str, Template]] = {
     "score": {
         "en": "Score: {correct}/{total} ({percent}%)",
         "bn": "স্কোর: {correct}/{total} ({percent}%)",
-        "ur": "سکور: {correct}/{total} ({percent}%)",
+        "ur": "اسکور: {correct}/{total} ({percent}%)",
         "ru": "Результат: {correct}/{total} ({percent}%)",
     },
     "retry": {
@@ -131,7 +131,7 @@ STRINGS: dict[str, dict[str, Template]] = {
     "stop_confirm": {
         "en": "Stop {title}? Your answers so far stay in your history.",
         "bn": "{title} থামাবেন? এখন পর্যন্ত দেওয়া উত্তরগুলো ইতিহাসে থাকবে।",
-        "ur": "{title} روک دیں؟ اب تک کے جوابات آپ کی تاریخ میں محفوظ رہیں گے۔",
+        "ur": "{title} روک دیں؟ اب تک کے جوابات آپ کے ریکارڈ میں محفوظ رہیں گے۔",
         "ru": "Остановить «{title}»? Уже данные ответы останутся в истории.",
     },
     "stop_yes": {"en": "Stop", "bn": "থামান", "ur": "روکیں", "ru": "Остановить"},
@@ -208,7 +208,7 @@ STRINGS: dict[str, dict[str, Template]] = {
         "bn": "/quiz — কুইজ শুরু বা চালিয়ে যান\n/progress — আপনার স্কোর\n"
         "/review — ভুল করা প্রশ্নগুলো আবার অনুশীলন করুন\n/language — ভাষা বদলান\n"
         "/stop — চলতি কুইজ থামান\n/help — এই সাহায্য",
-        "ur": "/quiz — کوئز شروع کریں یا جاری رکھیں\n/progress — آپ کے سکور\n"
+        "ur": "/quiz — کوئز شروع کریں یا جاری رکھیں\n/progress — آپ کے اسکور\n"
         "/review — غلط جوابات والے سوالات کی دوبارہ مشق\n/language — زبان تبدیل کریں\n"
         "/stop — موجودہ کوئز روکیں\n/help — یہ مدد",
         "ru": "/quiz — начать или продолжить тест\n/progress — ваши результаты\n"
@@ -323,11 +323,11 @@ STRINGS: dict[str, dict[str, Template]] = {
         "en": "No round is running in this chat.",
         "bn": "এই চ্যাটে কোনো রাউন্ড চলছে না।",
         "ur": "اس چیٹ میں کوئی راؤنڈ جاری نہیں ہے۔",
-        "ru": "В этом чате нет идущего раунда.",
+        "ru": "В этом чате сейчас нет раунда.",
     },
     "round_not_starter": {
         "en": "Only whoever started the round or a chat admin can stop it.",
-        "bn": "শুধু রাউন্ড শুরুকারী বা চ্যাট অ্যাডমিন এটি থামাতে পারেন।",
+        "bn": "যিনি রাউন্ড শুরু করেছেন তিনি বা চ্যাট অ্যাডমিনই শুধু এটি থামাতে পারেন।",
         "ur": "صرف راؤنڈ شروع کرنے والا یا چیٹ ایڈمن اسے روک سکتا ہے۔",
         "ru": "Остановить раунд может только тот, кто его начал, или администратор чата.",
     },
@@ -339,8 +339,8 @@ STRINGS: dict[str, dict[str, Template]] = {
     },
     "round_stopped": {
         "en": "⏹ Round stopped early: {title}",
-        "bn": "⏹ রাউন্ড আগেই থামানো হয়েছে: {title}",
-        "ur": "⏹ راؤنڈ پہلے ہی روک دیا گیا: {title}",
+        "bn": "⏹ রাউন্ড সময়ের আগেই থামানো হয়েছে: {title}",
+        "ur": "⏹ راؤنڈ وقت سے پہلے روک دیا گیا: {title}",
         "ru": "⏹ Раунд остановлен досрочно: {title}",
     },
     "round_answers_count": {
@@ -369,7 +369,7 @@ STRINGS: dict[str, dict[str, Template]] = {
     },
     "leaderboard_empty": {
         "en": "No completed attempts yet.",
-        "bn": "এখনও কোনো সম্পূর্ণ চেষ্টা নেই।",
+        "bn": "এখনও কোনো চেষ্টা শেষ হয়নি।",
         "ur": "ابھی تک کوئی مکمل کوشش نہیں۔",
         "ru": "Пока нет завершённых попыток.",
     },
@@ -401,13 +401,13 @@ STRINGS: dict[str, dict[str, Template]] = {
     "cmd_leaderboard": {
         "en": "Best scores (in a group: of its members)",
         "bn": "সেরা স্কোর (গ্রুপে: সেই গ্রুপের সদস্যদের)",
-        "ur": "بہترین سکور (گروپ میں: اس کے اراکین کے)",
+        "ur": "بہترین اسکور (گروپ میں: اس کے اراکین کے)",
         "ru": "Лучшие результаты (в группе — её участников)",
     },
     "cmd_progress": {
         "en": "Your attempts and scores",
         "bn": "আপনার চেষ্টা ও স্কোর",
-        "ur": "آپ کی کوششیں اور سکور",
+        "ur": "آپ کی کوششیں اور اسکور",
         "ru": "Ваши попытки и результаты",
     },
     "cmd_reload": {
@@ -470,7 +470,7 @@ STRINGS: dict[str, dict[str, Template]] = {
         "en": "Problems ({count}); a broken file keeps its previous version live:",
         "bn": "সমস্যা ({count}); ত্রুটিপূর্ণ ফাইলের আগের সংস্করণই চালু থাকে:",
         "ur": "مسائل ({count})؛ خراب فائل کا پچھلا ورژن فعال رہتا ہے:",
-        "ru": "Проблемы ({count}); у файла с ошибкой остаётся прежняя версия:",
+        "ru": "Проблемы ({count}); у файла с ошибкой в работе остаётся прежняя версия:",
     },
     "round_choose": {
         "en": "Choose the quiz for the group round:",
@@ -498,8 +498,8 @@ STRINGS: dict[str, dict[str, Template]] = {
     },
     "stats_summary": {
         "en": "Attempts: {attempts} · completed: {completed} · average score: {average}",
-        "bn": "চেষ্টা: {attempts} · সম্পূর্ণ: {completed} · গড় স্কোর: {average}",
-        "ur": "کوششیں: {attempts} · مکمل: {completed} · اوسط سکور: {average}",
+        "bn": "চেষ্টা: {attempts} · সম্পন্ন: {completed} · গড় স্কোর: {average}",
+        "ur": "کوششیں: {attempts} · مکمل: {completed} · اوسط اسکور: {average}",
         "ru": "Попыток: {attempts} · завершено: {completed} · средний балл: {average}",
     },
     "unknown_command": {

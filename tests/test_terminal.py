@@ -88,7 +88,7 @@ def play_interactively(db: Path, language: str, picks: list[str]) -> str:
 SCORE = {
     "en": "Score: 6/8 (75%)",
     "bn": "স্কোর: 6/8 (75%)",
-    "ur": "سکور: 6/8 (75%)",
+    "ur": "اسکور: 6/8 (75%)",
     "ru": "Результат: 6/8 (75%)",
 }
 WHY = {"en": "Why: ", "bn": "ব্যাখ্যা: ", "ur": "وضاحت: ", "ru": "Пояснение: "}

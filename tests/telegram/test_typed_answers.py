@@ -71,7 +71,7 @@ async def test_a_second_reply_or_redelivery_changes_nothing(
     update = api.text_update(user, me.chat, WRONG["band"], reply_to=question)
     api.enqueue(update)
     verdict = await me.message()
-    assert clean(verdict.text).startswith("❌ Не совсем")
+    assert clean(verdict.text).startswith("❌ Неверно")
     assert "Правильный ответ: Битлз" in clean(verdict.text)
     await me.message(asks_for_reply)
     api.enqueue({**update, "update_id": update["update_id"] + 1000})  # delivered again
