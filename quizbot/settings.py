@@ -56,6 +56,8 @@ class Settings:
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
     round_lease_seconds: float = 15.0
+    # How long one database call may wait before the user is asked to press again.
+    database_timeout: float = 5.0
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -130,6 +132,15 @@ class Settings:
             raise ConfigError(
                 "ROUND_LEASE_SECONDS", f"must be 3 to 300 seconds, not {lease_text!r}"
             )
+        timeout_text = get("DATABASE_TIMEOUT") or "5"
+        try:
+            database_timeout = float(timeout_text)
+        except ValueError:
+            database_timeout = 0.0
+        if not 0.5 <= database_timeout <= 60:
+            raise ConfigError(
+                "DATABASE_TIMEOUT", f"must be 0.5 to 60 seconds, not {timeout_text!r}"
+            )
         return cls(
             database_url=database_url,
             quiz_dir=quiz_dir,
@@ -149,6 +160,7 @@ class Settings:
             shard_count=shard_count,
             shard_ids=shard_ids,
             round_lease_seconds=lease,
+            database_timeout=database_timeout,
         )
 
 
