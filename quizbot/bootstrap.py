@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz_loader import LoadReport
-from bot.storage import Storage, storage_from_url
-from quizbot.settings import Settings, ephemeral_disk_warning
+from bot.storage import Storage, StorageError, storage_from_url
+from quizbot.settings import ConfigError, Settings, ephemeral_disk_warning
 
 log = logging.getLogger("quizbot")
 
@@ -31,7 +31,8 @@ class App:
 async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncIterator[App]:
     """Load the quizzes, open the storage and build the engine; close the storage at the end.
 
-    Broken quiz files are logged and left out; the others are served.
+    Broken quiz files are logged and left out; the others are served. A database that
+    cannot be opened or written raises ConfigError naming ``DATABASE_URL``.
     """
     warning = ephemeral_disk_warning(settings)
     if warning:
@@ -39,8 +40,11 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
     catalog, report = QuizCatalog.from_paths([settings.quiz_dir], cache_dir=settings.quiz_cache_dir)
     for problem in report.errors:
         log.error("quiz file skipped: %s", problem)
-    storage = storage or storage_from_url(settings.database_url)
-    await storage.open()
+    storage = storage or storage_from_url(settings.database_url, timeout=settings.database_timeout)
+    try:
+        await storage.open()
+    except StorageError as exc:
+        raise ConfigError("DATABASE_URL", str(exc)) from None
     try:
         yield App(settings, catalog, storage, QuizEngine(catalog, storage), report)
     finally:

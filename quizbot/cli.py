@@ -474,6 +474,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     }[args.command]
     try:
         return asyncio.run(handler(args))
+    except ConfigError as exc:  # found only when used, as an unusable database
+        print(f"quizbot: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     except BrokenPipeError:  # output piped into `head` and the like: not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
