@@ -8,6 +8,7 @@ presses, locale fallback, scores.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import logging
@@ -58,6 +59,7 @@ from bot.views import (
 
 Clock = Callable[[], datetime]
 log = logging.getLogger(__name__)
+FAILED_LANGUAGE_WAIT = 0.5  # seconds, see QuizEngine._failed
 MAX_ROW_ID = 2**63 - 1  # database ids are signed 64-bit integers
 # Reads per answer at most: a remembered state, a fresh one, one more if a write raced it.
 ANSWER_TRIES = 3
@@ -499,9 +501,12 @@ class QuizEngine:
 
     async def _failed(self, who: Participant, attempt_id: int) -> AnswerFeedback:
         log.exception("answer not stored (attempt %s)", attempt_id)
-        ui = DEFAULT_LANGUAGE
-        with contextlib.suppress(StorageError):
-            ui = await self.interface_language(who)
+        ui = resolve_language(None, who.language_tag, SUPPORTED_LANGUAGES, DEFAULT_LANGUAGE)
+        # The database just failed, maybe by not answering: ask it again only briefly, so the
+        # user hears "press again" within the storage's timeout, not twice that.
+        with contextlib.suppress(StorageError, TimeoutError):
+            async with asyncio.timeout(FAILED_LANGUAGE_WAIT):
+                ui = await self.interface_language(who)
         return AnswerFeedback(AnswerOutcome.FAILED, t("try_again", ui), ui)
 
     async def _answer_located(

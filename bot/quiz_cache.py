@@ -1,37 +1,41 @@
 """A cache of validated quiz files, so that a restart does not parse and validate again.
 
 One entry per quiz file, holding the :class:`~bot.quiz_loader.LoadReport` that validating it
-produced. An entry is used only when the file's size, modification time and content hash
-(BLAKE2b of its bytes) all match, and when it was written by the same loader code (a digest
-of the modules that validate); anything else -- a missing, mismatched, truncated or corrupt
-entry -- is ignored and the file is validated again, so the cache is never served stale.
+produced, as JSON. An entry is used only when the file's size, modification time and content
+hash (BLAKE2b of its bytes) all match, and when it was written by the same loader code (a
+digest of the modules that validate); anything else -- a missing, mismatched, truncated or
+corrupt entry -- is ignored and the file is validated again, so the cache is never served
+stale.
 
-Entries are pickles, so the directory is created private to its owner (0700): whoever can
-write it can run code as the bot. A cache that cannot be written is silently skipped.
+Entries are plain data, rebuilt through the quiz model's constructors with every field's type
+checked, so an entry someone else wrote can at worst be refused: it never runs code. A cache
+directory or entry not owned by this process's user, or writable by group or others, is not
+used, with a warning naming it. A cache that cannot be written is silently skipped.
 """
 
 from __future__ import annotations
 
 import contextlib
-import copyreg
 import hashlib
-import io
+import json
 import logging
 import os
-import pickle
+import stat
 import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from bot.quiz import AcceptedAnswers, LocalizedText, Option, Question, Quiz, Shuffle
+
 if TYPE_CHECKING:
-    from bot.quiz_loader import LoadReport
+    from bot.quiz_loader import LoadReport, QuizProblem
 
 log = logging.getLogger(__name__)
 
-FORMAT = b"quizbot-quiz-cache-1"
+FORMAT = b"quizbot-quiz-cache-2"
 ENV_VAR = "QUIZ_CACHE_DIR"
+SUFFIX = ".json"
 
 
 def default_cache_dir(env: Mapping[str, str]) -> Path | None:
@@ -48,30 +52,175 @@ def _code_digest() -> bytes:
     """A digest of the code that validates quizzes: changing it invalidates every entry."""
     import bot.answer_matching
     import bot.quiz
+    import bot.quiz_cache
     import bot.quiz_loader
 
     digest = hashlib.blake2b(FORMAT, digest_size=16)
-    for module in (bot.quiz, bot.quiz_loader, bot.answer_matching):
+    for module in (bot.quiz, bot.quiz_loader, bot.answer_matching, bot.quiz_cache):
         source = module.__file__
         digest.update(Path(source).read_bytes() if source else module.__name__.encode())
     return digest.digest()
 
 
-def _mappingproxy(items: dict[Any, Any]) -> MappingProxyType[Any, Any]:
-    return MappingProxyType(items)
+def _unsafe(info: os.stat_result) -> str | None:
+    """Why a file or directory with this status must not be trusted (None: it may)."""
+    if info.st_uid != os.geteuid():
+        return f"it is owned by uid {info.st_uid}, not by this process's user ({os.geteuid()})"
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return f"it is writable by group or others (mode {stat.S_IMODE(info.st_mode):o})"
+    return None
 
 
-def _reduce_mappingproxy(
-    proxy: MappingProxyType[Any, Any],
-) -> tuple[Callable[[dict[Any, Any]], MappingProxyType[Any, Any]], tuple[dict[Any, Any]]]:
-    return _mappingproxy, (dict(proxy),)
+class BadEntry(ValueError):
+    """A cache entry that is not what this code writes."""
 
 
-class _Pickler(pickle.Pickler):
-    def __init__(self, file: io.BytesIO) -> None:
-        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
-        # The quiz model's read-only mappings; registered for this pickler, not process-wide.
-        self.dispatch_table = {**copyreg.dispatch_table, MappingProxyType: _reduce_mappingproxy}
+def _need(value: Any, kind: type | tuple[type, ...]) -> Any:
+    # bool is an int in Python: an int field must not accept it, nor a bool field an int.
+    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in _kinds(kind)):
+        raise BadEntry(f"expected {kind}, got {type(value).__name__}")
+    return value
+
+
+def _kinds(kind: type | tuple[type, ...]) -> tuple[type, ...]:
+    return kind if isinstance(kind, tuple) else (kind,)
+
+
+def _text(value: Any) -> LocalizedText:
+    by_language, default = _need(value, list)
+    texts = {_need(k, str): _need(v, str) for k, v in _need(by_language, dict).items()}
+    if _need(default, str) not in texts:
+        raise BadEntry("a text lacks its default language")
+    return LocalizedText(texts, default)
+
+
+def _optional_text(value: Any) -> LocalizedText | None:
+    return None if value is None else _text(value)
+
+
+def _answers(value: Any) -> AcceptedAnswers | None:
+    if value is None:
+        return None
+    by_language, default = _need(value, list)
+    spellings = {
+        _need(k, str): tuple(_need(s, str) for s in _need(v, list))
+        for k, v in _need(by_language, dict).items()
+    }
+    if not spellings.get(_need(default, str)):
+        raise BadEntry("accepted answers lack their default language")
+    return AcceptedAnswers(spellings, default)
+
+
+def _option(value: Any) -> Option:
+    option_id, text, note = _need(value, list)
+    return Option(_need(option_id, str), _text(text), _optional_text(note))
+
+
+def _question(value: Any) -> Question:
+    q_id, text, options, correct, explanation, kind, answers = _need(value, list)
+    return Question(
+        _need(q_id, str),
+        _text(text),
+        tuple(_option(o) for o in _need(options, list)),
+        _need(correct, str),
+        _text(explanation),
+        kind=_need(kind, str),
+        answers=_answers(answers),
+    )
+
+
+def _quiz(value: Any) -> Quiz:
+    fields = _need(value, dict)
+    shuffle = _need(fields["shuffle"], list)
+    return Quiz(
+        id=_need(fields["id"], str),
+        title=_text(fields["title"]),
+        description=_optional_text(fields["description"]),
+        level=_need(fields["level"], (str, type(None))),
+        guide_url=_need(fields["guide_url"], (str, type(None))),
+        default_language=_need(fields["default_language"], str),
+        languages=tuple(_need(lang, str) for lang in _need(fields["languages"], list)),
+        questions=tuple(_question(q) for q in _need(fields["questions"], list)),
+        shuffle=Shuffle(questions=_need(shuffle[0], bool), options=_need(shuffle[1], bool)),
+        native_polls=_need(fields["native_polls"], bool),
+        source=_need(fields["source"], str),
+    )
+
+
+def _problem(value: Any) -> QuizProblem:
+    from bot.quiz_loader import QuizProblem
+
+    path, line, message = _need(value, list)
+    return QuizProblem(_need(path, str), _need(line, int), _need(message, str))
+
+
+def _text_data(text: LocalizedText | None) -> list[Any] | None:
+    return None if text is None else [dict(text.by_language), text.default_language]
+
+
+def _quiz_data(quiz: Quiz) -> dict[str, Any]:
+    return {
+        "id": quiz.id,
+        "title": _text_data(quiz.title),
+        "description": _text_data(quiz.description),
+        "level": quiz.level,
+        "guide_url": quiz.guide_url,
+        "default_language": quiz.default_language,
+        "languages": list(quiz.languages),
+        "questions": [
+            [
+                q.id,
+                _text_data(q.text),
+                [[o.id, _text_data(o.text), _text_data(o.note)] for o in q.options],
+                q.correct_option_id,
+                _text_data(q.explanation),
+                q.kind,
+                None
+                if q.answers is None
+                else [
+                    {k: list(v) for k, v in q.answers.by_language.items()},
+                    q.answers.default_language,
+                ],
+            ]
+            for q in quiz.questions
+        ],
+        "shuffle": [quiz.shuffle.questions, quiz.shuffle.options],
+        "native_polls": quiz.native_polls,
+        "source": quiz.source,
+    }
+
+
+def encode_report(key: list[Any], report: LoadReport) -> bytes:
+    """An entry: the key it is valid for and the report, as JSON."""
+    return json.dumps(
+        {
+            "key": key,
+            "quizzes": [_quiz_data(q) for q in report.quizzes],
+            "errors": [[p.path, p.line, p.message] for p in report.errors],
+            "warnings": [[p.path, p.line, p.message] for p in report.warnings],
+        },
+        ensure_ascii=False,
+        separators=(",", ":"),
+    ).encode()
+
+
+def decode_report(data: bytes, key: list[Any]) -> LoadReport | None:
+    """The report in an entry written for ``key`` (None: written for another key).
+
+    Raises :class:`BadEntry` (or ValueError) for anything this code does not write."""
+    from bot.quiz_loader import LoadReport
+
+    entry = _need(json.loads(data), dict)
+    if entry.get("key") != key:
+        return None
+    try:
+        return LoadReport(
+            quizzes=[_quiz(q) for q in _need(entry["quizzes"], list)],
+            errors=[_problem(p) for p in _need(entry["errors"], list)],
+            warnings=[_problem(p) for p in _need(entry["warnings"], list)],
+        )
+    except (KeyError, TypeError, IndexError) as exc:  # a field missing or of the wrong shape
+        raise BadEntry(str(exc)) from exc
 
 
 class QuizCache:
@@ -79,13 +228,39 @@ class QuizCache:
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self._code = _code_digest()
+        self._code = _code_digest().hex()
+        self._usable: bool | None = None  # decided at the first load
         self.hits = 0
         self.misses = 0
 
     def _entry(self, shown: str, path: Path) -> Path:
         key = hashlib.blake2b(f"{path.resolve()}\0{shown}".encode(), digest_size=16)
-        return self.directory / f"{key.hexdigest()}.pickle"
+        return self.directory / f"{key.hexdigest()}{SUFFIX}"
+
+    def usable(self) -> bool:
+        """Whether the directory is this user's alone (created so when missing); a directory
+        others could write is refused once, with a warning, and the cache goes unused."""
+        if self._usable is None:
+            with contextlib.suppress(OSError):
+                self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            try:
+                info = os.lstat(self.directory)
+            except OSError:
+                self._usable = False  # cannot be created: no cache, as before
+                return False
+            problem = _unsafe(info)
+            if problem is None and not stat.S_ISDIR(info.st_mode):
+                problem = "it is not a directory"
+            if problem is not None:
+                log.warning(
+                    "quiz cache directory %s is not used: %s (set %s to a directory only "
+                    "this user can write, or to empty for no cache)",
+                    self.directory,
+                    problem,
+                    ENV_VAR,
+                )
+            self._usable = problem is None
+        return self._usable
 
     def load(
         self, path: Path, shown: str, validate: Callable[[bytes], LoadReport]
@@ -95,12 +270,14 @@ class QuizCache:
         Returns None when the file cannot be read (the caller reports that itself).
         """
         try:
-            stat = path.stat()
+            info = path.stat()
             content = path.read_bytes()
         except OSError:
             return None
-        content_hash = hashlib.blake2b(content, digest_size=32).digest()
-        key = (self._code, shown, stat.st_size, stat.st_mtime_ns, content_hash)
+        if not self.usable():
+            return validate(content)
+        content_hash = hashlib.blake2b(content, digest_size=32).hexdigest()
+        key = [self._code, shown, info.st_size, info.st_mtime_ns, content_hash]
         entry = self._entry(shown, path)
         cached = self._read(entry, key)
         if cached is not None:
@@ -111,36 +288,39 @@ class QuizCache:
         self._write(entry, key, report)
         return report
 
-    def _read(self, entry: Path, key: tuple[Any, ...]) -> LoadReport | None:
-        from bot.quiz_loader import LoadReport
-
+    def _read(self, entry: Path, key: list[Any]) -> LoadReport | None:
         try:
-            data = entry.read_bytes()
+            fd = os.open(entry, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         except OSError:
             return None
+        with os.fdopen(fd, "rb") as file:
+            try:
+                info = os.fstat(fd)
+                problem = _unsafe(info) or (None if stat.S_ISREG(info.st_mode) else "not a file")
+                if problem is not None:
+                    log.warning("quiz cache entry %s is not used: %s", entry, problem)
+                    return None
+                data = file.read()
+            except OSError:
+                return None
         try:
-            stored_key, report = pickle.loads(data)
-        except Exception:  # truncated, corrupt or from another version: validate again
+            return decode_report(data, key)
+        except ValueError:  # truncated, corrupt or not ours: validate again
             log.debug("ignoring unreadable quiz cache entry %s", entry)
             return None
-        if stored_key != key or not isinstance(report, LoadReport):
-            return None
-        return report
 
-    def _write(self, entry: Path, key: tuple[Any, ...], report: LoadReport) -> None:
-        buffer = io.BytesIO()
+    def _write(self, entry: Path, key: list[Any], report: LoadReport) -> None:
         try:
-            _Pickler(buffer).dump((key, report))
-            self.directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            data = encode_report(key, report)
             # Written aside and renamed: a reader never sees half an entry.
             fd, tmp = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
             try:
                 with os.fdopen(fd, "wb") as out:
-                    out.write(buffer.getvalue())
+                    out.write(data)
                 os.replace(tmp, entry)
             except BaseException:
                 with contextlib.suppress(OSError):
                     os.unlink(tmp)
                 raise
-        except (OSError, pickle.PicklingError, TypeError, AttributeError) as exc:
+        except (OSError, TypeError, ValueError) as exc:
             log.debug("quiz cache not written (%s): %s", entry, exc)

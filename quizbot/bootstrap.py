@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz_loader import LoadReport
-from bot.storage import Storage, storage_from_url
+from bot.storage import Storage, StorageError, storage_from_url
 from quizbot.extras import require_extra
-from quizbot.settings import Settings, ephemeral_disk_warning
+from quizbot.settings import ConfigError, Settings, ephemeral_disk_warning
 
 log = logging.getLogger("quizbot")
 
@@ -33,7 +33,8 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
     """Load the quizzes, open the storage and build the engine; close the storage at the end.
 
     Broken quiz files are logged and left out; the others are served. A PostgreSQL
-    ``DATABASE_URL`` without the postgres extra raises :class:`~quizbot.extras.MissingExtra`.
+    ``DATABASE_URL`` without the postgres extra raises :class:`~quizbot.extras.MissingExtra`;
+    a database that cannot be opened or written raises ConfigError naming ``DATABASE_URL``.
     """
     if storage is None and settings.database_url.startswith(("postgres://", "postgresql://")):
         require_extra("postgres", "DATABASE_URL is a PostgreSQL URL")
@@ -43,8 +44,11 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
     catalog, report = QuizCatalog.from_paths([settings.quiz_dir], cache_dir=settings.quiz_cache_dir)
     for problem in report.errors:
         log.error("quiz file skipped: %s", problem)
-    storage = storage or storage_from_url(settings.database_url)
-    await storage.open()
+    storage = storage or storage_from_url(settings.database_url, timeout=settings.database_timeout)
+    try:
+        await storage.open()
+    except StorageError as exc:
+        raise ConfigError("DATABASE_URL", str(exc)) from None
     try:
         yield App(settings, catalog, storage, QuizEngine(catalog, storage), report)
     finally:

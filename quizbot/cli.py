@@ -539,7 +539,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     }[args.command]
     try:
         return asyncio.run(handler(args))
-    except MissingExtra as exc:
+    except (MissingExtra, ConfigError) as exc:  # ConfigError: found only when used (a database)
         print(f"quizbot: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # output piped into `head` and the like: not an error

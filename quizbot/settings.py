@@ -41,6 +41,7 @@ class Settings:
     telegram_api_base_url: str | None = None
     webhook_url: str | None = None
     webhook_secret: str | None = None
+    webhook_max_connections: int = 40  # setWebhook's max_connections: Telegram's 40 by default
     port: int = 8080
     # A web process (PORT set, as platforms do for web processes, or WEBHOOK_URL): `quizbot
     # run` serves GET /healthz on PORT, whichever bots run.
@@ -56,6 +57,8 @@ class Settings:
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
     round_lease_seconds: float = 15.0
+    # How long one database call may wait before the user is asked to press again.
+    database_timeout: float = 5.0
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -130,6 +133,21 @@ class Settings:
             raise ConfigError(
                 "ROUND_LEASE_SECONDS", f"must be 3 to 300 seconds, not {lease_text!r}"
             )
+        connections_text = get("WEBHOOK_MAX_CONNECTIONS") or "40"
+        if not connections_text.isdigit() or not 1 <= int(connections_text) <= 100:
+            raise ConfigError(
+                "WEBHOOK_MAX_CONNECTIONS",
+                f"must be 1 to 100 (Telegram's range), not {connections_text!r}",
+            )
+        timeout_text = get("DATABASE_TIMEOUT") or "5"
+        try:
+            database_timeout = float(timeout_text)
+        except ValueError:
+            database_timeout = 0.0
+        if not 0.5 <= database_timeout <= 60:
+            raise ConfigError(
+                "DATABASE_TIMEOUT", f"must be 0.5 to 60 seconds, not {timeout_text!r}"
+            )
         return cls(
             database_url=database_url,
             quiz_dir=quiz_dir,
@@ -138,6 +156,7 @@ class Settings:
             telegram_api_base_url=get("TELEGRAM_API_BASE_URL"),
             webhook_url=webhook_url,
             webhook_secret=get("WEBHOOK_SECRET"),
+            webhook_max_connections=int(connections_text),
             port=int(port_text),
             serve_http=get("PORT") is not None or webhook_url is not None,
             discord_token=get("DISCORD_BOT_TOKEN"),
@@ -149,6 +168,7 @@ class Settings:
             shard_count=shard_count,
             shard_ids=shard_ids,
             round_lease_seconds=lease,
+            database_timeout=database_timeout,
         )
 
 

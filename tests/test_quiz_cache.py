@@ -70,7 +70,7 @@ def test_a_file_that_became_broken_is_reported_not_served_from_the_cache(quizzes
 def test_a_corrupt_cache_entry_is_ignored_and_rebuilt(quizzes, tmp_path, damage):
     cache = tmp_path / "cache"
     good = load(quizzes, cache).all()
-    entries = list(cache.glob("*.pickle"))
+    entries = list(cache.glob("*.json"))
     assert entries
     for entry in entries:
         entry.write_bytes(damage)
@@ -83,7 +83,7 @@ def test_a_corrupt_cache_entry_is_ignored_and_rebuilt(quizzes, tmp_path, damage)
 def test_an_entry_written_for_another_file_is_not_used(quizzes, tmp_path):
     cache = tmp_path / "cache"
     load(quizzes, cache)
-    entries = sorted(cache.glob("*.pickle"))
+    entries = sorted(cache.glob("*.json"))
     assert len(entries) >= 2
     swapped = [e.read_bytes() for e in entries]
     for entry, data in zip(entries, swapped[1:] + swapped[:1], strict=True):
@@ -112,3 +112,73 @@ def test_the_cache_directory_comes_from_the_environment(tmp_path):
     # Parsed once with the other settings, and what `quizbot run` and `play` load with.
     settings = Settings.from_env({"QUIZ_CACHE_DIR": str(here), "QUIZ_DIR": str(QUIZ_DIR)})
     assert settings.quiz_cache_dir == here
+
+
+class _Payload:
+    """Runs code when unpickled: what a planted cache entry did to the pickle-based cache."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.write_text, (self.marker, "ran"))
+
+
+def _nobody() -> int:
+    import pwd
+
+    try:
+        return pwd.getpwnam("nobody").pw_uid
+    except KeyError:
+        return 65534
+
+
+def test_a_planted_entry_never_runs_code_and_the_quiz_still_loads(quizzes, tmp_path, caplog):
+    import pickle
+
+    cache = tmp_path / "cache"
+    good = load(quizzes, cache).all()
+    marker = tmp_path / "marker"
+    planted = pickle.dumps(_Payload(marker))
+    entries = [p for p in cache.iterdir() if not p.name.endswith(".tmp")]
+    assert entries
+    for entry in entries:  # every entry the cache reads, under every name it might use
+        for name in (entry, entry.with_suffix(".pickle")):
+            name.write_bytes(planted)
+    reloaded = load(quizzes, cache)
+    assert not marker.exists()
+    assert reloaded.all() == good
+    # Planted by another user (root can give a file away; others cannot, so skip there).
+    if os.geteuid() != 0:
+        pytest.skip("needs root to create a file owned by another uid")
+    for entry in cache.iterdir():
+        entry.write_bytes(planted)
+        os.chown(entry, _nobody(), -1)
+    with caplog.at_level("WARNING", logger="bot.quiz_cache"):
+        foreign = load(quizzes, cache)
+    assert not marker.exists()
+    assert foreign.all() == good and foreign.cache.hits == 0
+    warned = " ".join(r.getMessage() for r in caplog.records)
+    assert str(entries[0]) in warned and "owned by uid" in warned
+
+
+@pytest.mark.parametrize("how", ["world-writable", "foreign-owned"])
+def test_a_cache_directory_others_can_write_is_refused_with_a_warning(
+    quizzes, tmp_path, caplog, how
+):
+    cache = tmp_path / "shared"
+    good = load(quizzes, cache).all()
+    if how == "world-writable":
+        cache.chmod(0o777)
+    elif os.geteuid() == 0:
+        os.chown(cache, _nobody(), -1)
+    else:
+        pytest.skip("needs root to give a directory to another uid")
+    before = {p.name: p.read_bytes() for p in cache.iterdir()}
+    with caplog.at_level("WARNING", logger="bot.quiz_cache"):
+        catalog = load(quizzes, cache)
+    assert catalog.all() == good
+    assert (catalog.cache.hits, catalog.cache.misses) == (0, 0)  # neither read nor written
+    assert {p.name: p.read_bytes() for p in cache.iterdir()} == before
+    [warning] = [r.getMessage() for r in caplog.records]
+    assert str(cache) in warning and "QUIZ_CACHE_DIR" in warning

@@ -85,7 +85,8 @@ from bot.views import (
     StartResult,
 )
 
-DEFER_AFTER = 2.0  # seconds; Discord drops interactions not acknowledged within 3
+DEFER_AFTER = 1.0  # seconds; Discord drops interactions not acknowledged within 3, and
+# a burst of hundreds of defers needs the rest of that window to reach Discord
 UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9._-]")
 
 log = logging.getLogger("quizbot.discord")

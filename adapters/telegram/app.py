@@ -193,7 +193,8 @@ class TelegramAdapter:
                     log.info("telegram: web server on %s:%s", self.listen, self.settings.port)
                 on_update = functools.partial(self._queue_update, application)
                 self._webhook_path = urlsplit(webhook_url).path
-                web.mount(self._webhook_path, TelegramWebhook(secret, on_update).handle)
+                hook = TelegramWebhook(secret, on_update)
+                web.mount(self._webhook_path, hook.handle, authorized=hook.authorized)
             await application.initialize()
             await sync_commands(application.bot, self.engine, self.settings.admin_telegram_ids)
             await application.start()
@@ -204,6 +205,8 @@ class TelegramAdapter:
                     allowed_updates=ALLOWED_UPDATES,
                     # Updates sent while the bot was down are still handled.
                     drop_pending_updates=False,
+                    # Telegram's own bound on concurrent deliveries; the server caps the rest.
+                    max_connections=self.settings.webhook_max_connections,
                 )
                 log.info("telegram: webhook set")
             else:

@@ -28,9 +28,13 @@ class TelegramWebhook:
         self._secret = secret.encode()
         self._on_update = on_update
 
-    async def handle(self, request: web.Request) -> web.Response:
+    def authorized(self, request: web.Request) -> bool:
+        """Whether the request carries the secret token (judged from its headers alone)."""
         given = request.headers.get(SECRET_HEADER, "").encode()
-        if not hmac.compare_digest(given, self._secret):
+        return hmac.compare_digest(given, self._secret)
+
+    async def handle(self, request: web.Request) -> web.Response:
+        if not self.authorized(request):
             return web.Response(status=403)
         try:
             data = await request.json()

@@ -22,15 +22,20 @@ from bot.storage.sqlite import SQLiteStorage, sqlite_path_from_url
 SUPPORTED_SCHEMES = ("sqlite:///", "postgres://", "postgresql://")
 
 
-def storage_from_url(url: str) -> Storage:
-    """The backend for a SQLAlchemy-style ``DATABASE_URL`` (not yet opened)."""
+def storage_from_url(url: str, *, timeout: float | None = None) -> Storage:
+    """The backend for a SQLAlchemy-style ``DATABASE_URL`` (not yet opened).
+
+    ``timeout``: seconds a call may wait (PostgreSQL: each call, connecting and the pool
+    included; SQLite: for another writer's lock, per try); None: the backend's default."""
     if url.startswith("sqlite:///"):
-        return SQLiteStorage(sqlite_path_from_url(url))
+        if timeout is None:
+            return SQLiteStorage(sqlite_path_from_url(url))
+        return SQLiteStorage(sqlite_path_from_url(url), busy_timeout_ms=round(timeout * 1000))
     if url.startswith(("postgres://", "postgresql://")):
         # Imported here so that SQLite users need not install asyncpg.
         from bot.storage.postgres import PostgresStorage
 
-        return PostgresStorage(url)
+        return PostgresStorage(url) if timeout is None else PostgresStorage(url, timeout=timeout)
     scheme = url.split(":", 1)[0] if ":" in url else url
     raise ValueError(
         f'unsupported database URL scheme "{scheme}"; use sqlite:///relative.db, '

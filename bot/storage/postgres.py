@@ -58,6 +58,11 @@ MIGRATIONS: list[str] = migrations("postgres")
 
 MIGRATION_LOCK = 0x5155495A
 CONNECTION_RETRIES = 3
+# Seconds any one storage call may take, connecting and waiting for a pooled connection
+# included. A server that stops answering (a partition, a stuck failover, SIGSTOP) keeps its
+# sockets open, so without a bound every call, and the health check, would wait forever.
+DEFAULT_TIMEOUT = 5.0
+HEALTH_TIMEOUT = 1.5  # the health check's own bound: /healthz must answer within 2 s
 # A dropped connection (server restart, failover, idle timeout, pg_terminate_backend): the
 # transaction did not commit, or committed and lost its reply; both are safe to run again
 # because every write is idempotent (ON CONFLICT, compare-and-set updates).
@@ -78,12 +83,13 @@ R = TypeVar("R")
 def _retrying(
     method: Callable[Concatenate[PostgresStorage, P], Coroutine[Any, Any, R]],
 ) -> Callable[Concatenate[PostgresStorage, P], Coroutine[Any, Any, R]]:
-    """Run a storage call again on a fresh connection when the connection drops."""
+    """Run a storage call again on a fresh connection when the connection drops; a call
+    (each try) that takes longer than the storage's ``timeout`` fails with StorageError."""
 
     async def wrapper(self: PostgresStorage, /, *args: P.args, **kwargs: P.kwargs) -> R:
         for attempt in range(CONNECTION_RETRIES):
             try:
-                return await method(self, *args, **kwargs)
+                return await self._bounded(method(self, *args, **kwargs))
             except RETRYABLE as exc:
                 if attempt == CONNECTION_RETRIES - 1:
                     raise StorageError(f"PostgreSQL connection lost: {exc}") from exc
@@ -202,6 +208,12 @@ def _settle(
         done.set_result(outcome)
 
 
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    """Consume an abandoned call's outcome, so asyncio does not log it as never retrieved."""
+    if not task.cancelled():
+        task.exception()
+
+
 async def _keep_session(conn: asyncpg.Connection) -> None:
     """Return a connection to the pool as it is (asyncpg still rolls back an open
     transaction first). The only session state this backend sets is ``plan_cache_mode``
@@ -233,8 +245,11 @@ SELECT
 class PostgresStorage(Storage):
     """Storage in a PostgreSQL database, through an asyncpg connection pool."""
 
-    def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10) -> None:
+    def __init__(
+        self, url: str, *, min_size: int = 1, max_size: int = 10, timeout: float = DEFAULT_TIMEOUT
+    ) -> None:
         self.url = normalize_postgres_url(url)
+        self.timeout = timeout
         self._min_size = min_size
         self._max_size = max_size
         self._pool: asyncpg.Pool | None = None
@@ -249,13 +264,18 @@ class PostgresStorage(Storage):
                 max_size=self._max_size,
                 reset=_keep_session,
                 init=_configure_session,
+                timeout=self.timeout,  # connecting
             )
+        except TimeoutError:
+            raise StorageError(
+                f"cannot connect to PostgreSQL: no answer within {self.timeout:g} s"
+            ) from None
         except (OSError, asyncpg.PostgresError) as exc:
             raise StorageError(f"cannot connect to PostgreSQL: {exc}") from None
         await self._migrate()
 
     async def _migrate(self) -> None:
-        async with self.pool.acquire() as conn, conn.transaction():
+        async with self._acquire() as conn, conn.transaction():
             await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
             await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
             version = await conn.fetchval("SELECT version FROM schema_version")
@@ -277,6 +297,27 @@ class PostgresStorage(Storage):
             raise StorageError("the storage is not open")
         return self._pool
 
+    async def _bounded(self, call: Coroutine[Any, Any, R]) -> R:
+        """``call``'s result, or StorageError after ``timeout`` seconds (not retried: the
+        server is stuck, not gone). The call is cancelled but not waited for: releasing its
+        connection waits for the cancellation to reach the server, up to ``timeout`` more."""
+        task = asyncio.ensure_future(call)
+        try:
+            done, _ = await asyncio.wait((task,), timeout=self.timeout)
+        except BaseException:
+            task.cancel()
+            raise
+        if not done:
+            task.cancel()
+            task.add_done_callback(_retrieve)
+            raise StorageError(f"PostgreSQL did not answer within {self.timeout:g} s")
+        return task.result()
+
+    def _acquire(self) -> Any:
+        # The bound also limits how long a release waits for a timed-out query's cancellation
+        # before the connection is dropped, so a stuck server cannot keep the pool's slots.
+        return self.pool.acquire(timeout=self.timeout)
+
     async def close(self) -> None:
         if self._answer_writer is not None:  # answers already queued are still written
             with contextlib.suppress(Exception):
@@ -287,7 +328,7 @@ class PostgresStorage(Storage):
             self._pool = None
 
     async def _fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
-        async with self.pool.acquire() as conn:
+        async with self._acquire() as conn:
             return list(await conn.fetch(sql, *args))
 
     @_retrying
@@ -297,8 +338,9 @@ class PostgresStorage(Storage):
 
     async def healthy(self) -> bool:
         try:
-            rows = await self._fetch("SELECT 1")
-        except (OSError, asyncpg.PostgresError, StorageError):
+            async with asyncio.timeout(min(self.timeout, HEALTH_TIMEOUT)):
+                rows = await asyncio.shield(self._fetch("SELECT 1"))
+        except (OSError, asyncpg.PostgresError, StorageError, TimeoutError):
             return False
         return bool(rows)
 
@@ -314,12 +356,12 @@ class PostgresStorage(Storage):
 
     @_retrying
     async def touch_user(self, platform: str, user_id: str, display_name: str | None) -> None:
-        async with self.pool.acquire() as conn:
+        async with self._acquire() as conn:
             await conn.execute(UPSERT_USER, platform, user_id, display_name)
 
     @_retrying
     async def set_language(self, platform: str, user_id: str, language: str | None) -> None:
-        async with self.pool.acquire() as conn, conn.transaction():
+        async with self._acquire() as conn, conn.transaction():
             await conn.execute(UPSERT_USER, platform, user_id, None)
             await conn.execute(
                 "UPDATE users SET language = $3 WHERE platform = $1 AND user_id = $2",
@@ -330,7 +372,7 @@ class PostgresStorage(Storage):
 
     @_retrying
     async def create_attempt(self, new: NewAttempt) -> tuple[AttemptRecord, bool]:
-        async with self.pool.acquire() as conn, conn.transaction():
+        async with self._acquire() as conn, conn.transaction():
             await conn.execute(UPSERT_USER, new.platform, new.user_id, None)
             row = await conn.fetchrow(
                 "INSERT INTO attempts (platform, user_id, chat_id, quiz_id, question_order, "
@@ -416,7 +458,15 @@ class PostgresStorage(Storage):
     async def _write_answers(self) -> None:
         while self._pending:
             batch, self._pending = self._pending[:MAX_BATCH], self._pending[MAX_BATCH:]
-            await self._write_batch(batch)
+            try:
+                await self._write_batch(batch)
+            except StorageError as exc:
+                # Unreachable or stuck: the answers queued meanwhile would only wait as long
+                # again for the same fate, so they fail now too (their users press again).
+                waiting, self._pending = self._pending, []
+                for write in waiting:
+                    _settle(write.done, exc)
+                return
 
     async def _write_batch(self, batch: list[_AnswerWrite]) -> None:
         try:
@@ -478,7 +528,7 @@ class PostgresStorage(Storage):
             )
             for column, value in zip(columns, values, strict=True):
                 column.append(value)
-        async with self.pool.acquire() as conn:
+        async with self._acquire() as conn:
             return list(await conn.fetch(RECORD_ANSWERS, *columns))
 
     @_retrying
@@ -492,7 +542,7 @@ class PostgresStorage(Storage):
 
     @_retrying
     async def finish_attempt(self, attempt_id: int, status: AttemptStatus, at: datetime) -> bool:
-        async with self.pool.acquire() as conn:
+        async with self._acquire() as conn:
             result = await conn.execute(
                 "UPDATE attempts SET status = $2, finished_at = $3, updated_at = $3 "
                 "WHERE id = $1 AND status = 'active'",
@@ -560,7 +610,7 @@ class PostgresStorage(Storage):
 
     @_retrying
     async def create_round(self, new: NewRound) -> tuple[RoundRecord, bool]:
-        async with self.pool.acquire() as conn, conn.transaction():
+        async with self._acquire() as conn, conn.transaction():
             row = await conn.fetchrow(
                 "INSERT INTO rounds (platform, chat_id, quiz_id, starter_id, language, "
                 "question_order, option_order, time_limit_seconds, status, current, "
@@ -613,7 +663,7 @@ class PostgresStorage(Storage):
 
     @_retrying
     async def record_round_answer(self, answer: RoundAnswer) -> tuple[RoundAnswer, bool]:
-        async with self.pool.acquire() as conn, conn.transaction():
+        async with self._acquire() as conn, conn.transaction():
             # Lock the round row so that an answer and the question's close serialize.
             open_question = await conn.fetchval(
                 "SELECT 1 FROM rounds WHERE id = $1 AND status = 'active' AND current = $2 "
@@ -661,7 +711,7 @@ class PostgresStorage(Storage):
     async def advance_round(
         self, round_id: int, number: int, started_at: datetime, deadline: datetime
     ) -> bool:
-        async with self.pool.acquire() as conn:
+        async with self._acquire() as conn:
             result = await conn.execute(
                 "UPDATE rounds SET current = current + 1, question_started_at = $3, "
                 "deadline = $4 WHERE id = $1 AND status = 'active' AND current = $2",
@@ -676,7 +726,7 @@ class PostgresStorage(Storage):
     async def end_round(
         self, round_id: int, status: RoundStatus, at: datetime, number: int | None = None
     ) -> bool:
-        async with self.pool.acquire() as conn:
+        async with self._acquire() as conn:
             # One statement: the end and the history copy it owes commit together.
             result = await conn.execute(
                 "WITH ended AS (UPDATE rounds SET status = $2, finished_at = $3 WHERE id = $1 "
@@ -699,7 +749,7 @@ class PostgresStorage(Storage):
 
     @_retrying
     async def set_value(self, scope: str, key: str, value: str | None) -> None:
-        async with self.pool.acquire() as conn:
+        async with self._acquire() as conn:
             if value is None:
                 await conn.execute("DELETE FROM kv WHERE scope = $1 AND key = $2", scope, key)
                 return
@@ -716,7 +766,7 @@ class PostgresStorage(Storage):
 
     @_retrying
     async def claim_round(self, round_id: int, owner: str, now: datetime, until: datetime) -> bool:
-        async with self.pool.acquire() as conn:
+        async with self._acquire() as conn:
             result = await conn.execute(
                 "INSERT INTO round_leases (round_id, owner, expires_at) VALUES ($1, $2, $3) "
                 "ON CONFLICT (round_id) DO UPDATE SET owner = EXCLUDED.owner, "
@@ -731,7 +781,7 @@ class PostgresStorage(Storage):
 
     @_retrying
     async def release_round(self, round_id: int, owner: str) -> None:
-        async with self.pool.acquire() as conn:
+        async with self._acquire() as conn:
             await conn.execute(
                 "DELETE FROM round_leases WHERE round_id = $1 AND owner = $2", round_id, owner
             )
@@ -752,7 +802,7 @@ class PostgresStorage(Storage):
         next_opens: datetime | None,
         next_deadline: datetime | None,
     ) -> bool:
-        async with self.pool.acquire() as conn, conn.transaction():
+        async with self._acquire() as conn, conn.transaction():
             if next_opens is None:
                 result = await conn.execute(
                     "UPDATE rounds SET status = 'finished', finished_at = $3 "
@@ -798,7 +848,7 @@ class PostgresStorage(Storage):
 
     @_retrying
     async def mark_outbox_sent(self, entry_id: int, at: datetime, message_id: str | None) -> bool:
-        async with self.pool.acquire() as conn:
+        async with self._acquire() as conn:
             result = await conn.execute(
                 "UPDATE round_outbox SET sent_at = $2, message_id = $3 "
                 "WHERE id = $1 AND sent_at IS NULL",

@@ -154,15 +154,23 @@ class SQLiteStorage(Storage):
         self._writer_task: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
-        if self.path != ":memory:":
-            _create_private_file(Path(self.path))
-        self._writer = _Connection(self.path, self.busy_timeout_ms)
+        """Open, migrate and check that a write commits; a file, directory or disk that does
+        not allow it fails here with one StorageError naming the path and the reason."""
         try:
+            if self.path != ":memory:":
+                _create_private_file(Path(self.path))
+            self._writer = _Connection(self.path, self.busy_timeout_ms)
             await self._writer.open()
             await self._writer.run(_migrate)
+            await self._writer.run(_probe_write)
+        except (OSError, sqlite3.Error) as exc:
+            await self._close_writer()
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise StorageError(
+                f"cannot use the SQLite database {_absolute(self.path)}: {reason}{_hint(reason)}"
+            ) from None
         except BaseException:
-            await self._writer.close()
-            self._writer = None
+            await self._close_writer()
             raise
         # :memory: databases are private to a connection, so reads share the writer there.
         if self.path == ":memory:":
@@ -171,6 +179,12 @@ class SQLiteStorage(Storage):
             self._reader = _Connection(self.path, self.busy_timeout_ms)
             await self._reader.open()
         self._writer_task = asyncio.create_task(self._write_loop(), name="sqlite-writer")
+
+    async def _close_writer(self) -> None:
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await self._writer.close()
+            self._writer = None
 
     async def close(self) -> None:
         if self._writer_task is not None:
@@ -251,11 +265,17 @@ class SQLiteStorage(Storage):
             raise StorageError("the storage is not open")
         return self._reader
 
+    async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        try:
+            return await self._read_conn().run(fn)
+        except sqlite3.Error as exc:  # a broken disk or file: the caller's usual failure
+            raise StorageError(f"could not read {self.path}: {exc}") from exc
+
     async def _fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         # One step, in the reader's thread: a statement left open between execute() and fetch
         # (while hundreds of reads interleave) keeps the reader on an old snapshot, and a
         # confirmed answer would look unanswered to the very next read.
-        return await self._read_conn().run(lambda conn: conn.execute(sql, params).fetchall())
+        return await self._read(lambda conn: conn.execute(sql, params).fetchall())
 
     async def schema_version(self) -> int:
         rows = await self._fetchall("SELECT version FROM schema_version")
@@ -306,7 +326,7 @@ class SQLiteStorage(Storage):
                 [review_item_from(r) for r in review],
             )
 
-        return await self._read_conn().run(read)
+        return await self._read(read)
 
     async def get_attempt(self, attempt_id: int) -> AttemptRecord | None:
         rows = await self._fetchall("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
@@ -831,6 +851,32 @@ def _migrate(conn: sqlite3.Connection) -> None:
         with contextlib.suppress(sqlite3.Error):
             conn.execute("ROLLBACK")
         raise
+
+
+def _probe_write(conn: sqlite3.Connection) -> None:
+    """Commit a write that changes nothing, so a database that cannot take writes (read-only
+    file or directory, full disk) is found at start rather than at the first answer."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("UPDATE schema_version SET version = version")
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _absolute(path: str) -> str:
+    return os.path.abspath(path)
+
+
+def _hint(reason: str) -> str:
+    reason = reason.lower()
+    if "readonly" in reason or "read-only" in reason or "unable to open" in reason:
+        return " (the file and its directory must be writable: SQLite adds -wal and -shm files)"
+    if "full" in reason or "no space" in reason:
+        return " (the disk is full)"
+    return ""
 
 
 def _create_private_file(path: Path) -> None:
