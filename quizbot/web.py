@@ -27,6 +27,9 @@ HEALTH_PATH = "/healthz"
 HEALTH_TIMEOUT = 1.5  # seconds: a slower database is unhealthy; /healthz answers within 2 s
 MAX_BODY = 1024 * 1024  # an update is a few kilobytes; refuse anything absurd early
 MAX_CONNECTIONS = 256  # Telegram opens at most 100 (WEBHOOK_MAX_CONNECTIONS, 40 by default)
+# asyncio accepts up to `backlog` sockets in one go before any protocol sees them, and closes
+# refused ones a loop turn later: a small backlog bounds the descriptors held beyond the cap.
+ACCEPT_BACKLOG = 32
 IDLE_TIMEOUT = 5.0  # seconds a connection may spend outside a request (headers included)
 BODY_TIMEOUT = 5.0  # seconds for a webhook's body, once its headers are accepted
 
@@ -139,7 +142,11 @@ class WebServer:
         try:
             # aiohttp's own TCPSite, but with every connection going through _accept.
             self._server = await asyncio.get_running_loop().create_server(
-                lambda: self._accept(protocols), host, port, reuse_address=True
+                lambda: self._accept(protocols),
+                host,
+                port,
+                reuse_address=True,
+                backlog=ACCEPT_BACKLOG,
             )
         except BaseException:
             await runner.cleanup()
