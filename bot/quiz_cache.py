@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-FORMAT = b"quizbot-quiz-cache-2"
+FORMAT = b"quizbot-quiz-cache-3"  # 3: tags and pick
 ENV_VAR = "QUIZ_CACHE_DIR"
 SUFFIX = ".json"
 
@@ -117,7 +117,7 @@ def _option(value: Any) -> Option:
 
 
 def _question(value: Any) -> Question:
-    q_id, text, options, correct, explanation, kind, answers = _need(value, list)
+    q_id, text, options, correct, explanation, kind, answers, tags = _need(value, list)
     return Question(
         _need(q_id, str),
         _text(text),
@@ -126,6 +126,7 @@ def _question(value: Any) -> Question:
         _text(explanation),
         kind=_need(kind, str),
         answers=_answers(answers),
+        tags=tuple(_need(tag, str) for tag in _need(tags, list)),
     )
 
 
@@ -144,6 +145,7 @@ def _quiz(value: Any) -> Quiz:
         shuffle=Shuffle(questions=_need(shuffle[0], bool), options=_need(shuffle[1], bool)),
         native_polls=_need(fields["native_polls"], bool),
         source=_need(fields["source"], str),
+        pick=_need(fields["pick"], (int, type(None))),
     )
 
 
@@ -181,12 +183,14 @@ def _quiz_data(quiz: Quiz) -> dict[str, Any]:
                     {k: list(v) for k, v in q.answers.by_language.items()},
                     q.answers.default_language,
                 ],
+                list(q.tags),
             ]
             for q in quiz.questions
         ],
         "shuffle": [quiz.shuffle.questions, quiz.shuffle.options],
         "native_polls": quiz.native_polls,
         "source": quiz.source,
+        "pick": quiz.pick,
     }
 
 

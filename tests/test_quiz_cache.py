@@ -12,6 +12,7 @@ import pytest
 from bot.catalog import QuizCatalog
 from bot.quiz_cache import default_cache_dir
 from quizbot.settings import Settings
+from tests.banks import BANK, BANK_PICK, write_bank
 from tests.conftest import QUIZ_DIR, SEED_QUIZ
 
 
@@ -182,3 +183,16 @@ def test_a_cache_directory_others_can_write_is_refused_with_a_warning(
     assert {p.name: p.read_bytes() for p in cache.iterdir()} == before
     [warning] = [r.getMessage() for r in caplog.records]
     assert str(cache) in warning and "QUIZ_CACHE_DIR" in warning
+
+
+def test_a_cached_bank_keeps_its_pick_and_tags(quizzes, tmp_path):
+    # Every field the loader sets must survive the cache: a restart that dropped the tags
+    # would refuse "/quiz bank #gamma", one that dropped pick would play all 30 questions.
+    write_bank(quizzes)
+    uncached, _ = QuizCatalog.from_paths([quizzes], cache_dir=None)
+    load(quizzes, tmp_path / "cache")
+    again = load(quizzes, tmp_path / "cache")
+    assert again.cache.hits == len(list(quizzes.glob("*.yaml")))
+    bank = again.get(BANK)
+    assert bank is not None and bank.pick == BANK_PICK and "gamma" in bank.tags
+    assert again.all() == uncached.all()
