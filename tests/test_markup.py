@@ -66,3 +66,18 @@ def test_terminal_blocks_indented_and_never_wrapped() -> None:
         ("        x = `y` & 1", True),
         ("Done.", False),
     ]
+
+
+def test_terminal_say_wraps_text_but_not_code(monkeypatch) -> None:
+    import io
+
+    from adapters import terminal
+
+    monkeypatch.setattr(terminal, "terminal_width", lambda stream: 20)  # a 20-column terminal
+    out = io.StringIO()
+    player = terminal.TerminalPlayer(None, None, io.StringIO(), out)  # type: ignore[arg-type]
+    long_line = "result = compute(alpha, beta, gamma, delta)"
+    player.say(f"Which words wrap here and which stay?\n```py\n{long_line}\n```", "ur")
+    lines = out.getvalue().split("\n")
+    assert f"    {long_line}" in lines  # whole, unmarked, indented
+    assert all(line.startswith(RLM) for line in lines[:2])  # the Urdu-direction text lines
