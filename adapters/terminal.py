@@ -23,6 +23,7 @@ import unicodedata
 from collections.abc import Iterator
 from typing import TextIO
 
+from bot import markup
 from bot.engine import QuizEngine
 from bot.i18n import t, translate
 from bot.text_direction import LRI, PDI, paragraph
@@ -222,6 +223,35 @@ def wrap(line: str, width: int) -> list[str]:
     return balanced
 
 
+CODE_INDENT = "    "
+
+
+def code_lines(text: str) -> list[tuple[str, bool]]:
+    """``text``'s lines as (line, is code): a fenced block's lines indented, without its fences;
+    inline code stays as written, backticks and all."""
+    if "```" not in text:
+        return [(line, False) for line in text.split("\n")]
+    lines: list[tuple[str, bool]] = []
+    current = ""
+    for span in markup.parse(text):
+        if isinstance(span, markup.Block):
+            # The line break before the fence ends the text's last line; text before a fence
+            # on its line ("  A. ") stays a line of its own.
+            head = current.removesuffix("\n")
+            if current:
+                lines += [(line, False) for line in head.split("\n")]
+            lines += [(CODE_INDENT + line if line else "", True) for line in span.code.split("\n")]
+            current = ""
+            continue
+        piece = markup.source([span])
+        if lines and lines[-1][1] and not current:  # the closing fence's own line break
+            piece = piece.removeprefix("\n")
+        current += piece
+    if current or not lines:
+        lines += [(line, False) for line in current.split("\n")]
+    return lines
+
+
 def terminal_width(stream: TextIO) -> int | None:
     """The columns to wrap ``stream``'s lines to: its terminal's width less one (emoji and
     some scripts are drawn wider by some terminals than they measure), None when it is not
@@ -256,10 +286,17 @@ class TerminalPlayer:
         self.ctrl_c = ctrl_c or CtrlC()
 
     def say(self, text: str = "", language: str = "en") -> None:
+        """Write ``text`` wrapped to the terminal; a code block's lines are never wrapped and
+        get no direction mark (both would change the code)."""
         width = terminal_width(self.stdout)
-        if width is not None:
-            text = "\n".join(part for line in text.split("\n") for part in wrap(line, width))
-        self.stdout.write(paragraph(text, language) + "\n")
+        out = []
+        for line, code in code_lines(text):
+            if code:
+                out.append(line)
+                continue
+            for part in wrap(line, width) if width is not None else [line]:
+                out.append(paragraph(part, language))
+        self.stdout.write("\n".join(out) + "\n")
         self.stdout.flush()
 
     async def ask(self, prompt: str, language: str) -> str:
@@ -438,4 +475,4 @@ class TerminalPlayer:
         )
         for mark in result.marks:
             sign = "✓" if mark.correct else ("✗" if mark.correct is False else "·")
-            self.say(f"  {sign} {mark.number}. {mark.text}", lang)
+            self.say(f"  {sign} {mark.number}. {markup.one_line(mark.text)}", lang)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from bot import markup
 from bot.answer_matching import MAX_TYPED_CHARS, normalize
 from bot.quiz import (
     CHOICE,
@@ -326,6 +327,13 @@ class _Validator:
                     text_line,
                     f"{where}{key} ({language}) is {len(text)} characters; "
                     f"the limit is {MAX_TEXT_CHARS}",
+                )
+                continue
+            if markup.unclosed_fence(text):
+                self.error(
+                    text_line,
+                    f"{where}{key} ({language}) opens a code block (```) that is never closed:"
+                    " end it with a line of ```",
                 )
                 continue
             texts[language] = text.strip()

@@ -10,12 +10,17 @@ bracket outside an isolate but not one inside it, so "(RNG)" isolated as "(" + [
 as "RNG))". A parenthesised group with no right-to-left letters is part of the Latin run next to
 it ("(RNG)", "(p-1)/m", "scaler.step(optimizer)"); one that contains Urdu keeps both brackets
 outside, in the surrounding right-to-left text, and only the Latin words inside are isolated.
+
+Code (see :mod:`bot.markup`) is never changed: inline code is isolated as a whole, backticks
+and all, and the lines of a fenced block get no marks (they would be copied with the code).
 """
 
 from __future__ import annotations
 
 import functools
 import re
+
+from bot import markup
 
 RTL_LANGUAGES = frozenset({"ar", "fa", "he", "ur", "ps", "sd", "yi"})
 RLM = "\u200f"  # RIGHT-TO-LEFT MARK
@@ -55,7 +60,17 @@ def isolate_ltr_runs(text: str) -> str:
     so they keep their order inside RTL text."""
     if LRI in text:  # already prepared
         return text
-    return _LATIN_RUN.sub(_isolate, text)
+    if "`" not in text:
+        return _LATIN_RUN.sub(_isolate, text)
+    parts = []
+    for span in markup.parse(text):
+        if isinstance(span, markup.Text):
+            parts.append(_LATIN_RUN.sub(_isolate, span.text))
+        elif isinstance(span, markup.Code):
+            parts.append(f"{LRI}{markup.inline_source(span.code)}{PDI}")
+        else:
+            parts.append(markup.source([span]))
+    return "".join(parts)
 
 
 def prepare(text: str, language: str) -> str:
@@ -68,7 +83,23 @@ def paragraph(text: str, language: str) -> str:
     with a letter label, emoji or digit is still laid out right to left."""
     if not is_rtl(language):
         return text
-    return "\n".join(f"{RLM}{line}" if line else line for line in text.split("\n"))
+    lines = text.split("\n")
+    code = block_lines(text) if "```" in text else frozenset()
+    return "\n".join(
+        f"{RLM}{line}" if line and index not in code else line for index, line in enumerate(lines)
+    )
+
+
+def block_lines(text: str) -> frozenset[int]:
+    """The numbers of the lines of ``text`` inside a fenced code block: its code and closing
+    fence, and its opening fence when nothing comes before it on its line."""
+    numbers: set[int] = set()
+    for start, end in markup.block_ranges(text):
+        first = text.count("\n", 0, start)
+        last = first + text.count("\n", start, end)
+        line_start = text.rfind("\n", 0, start) + 1
+        numbers.update(range(first if not text[line_start:start].strip() else first + 1, last + 1))
+    return frozenset(numbers)
 
 
 def strip_controls(text: str) -> str:

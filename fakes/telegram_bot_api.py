@@ -3,11 +3,12 @@
 It listens on a loopback port, answers like Telegram (``{"ok": true, "result": ...}`` with real
 Message, Poll and User objects), serves updates the test injects through ``getUpdates`` (long
 polling aware), records every call, and rejects what Telegram rejects: text over 4096 characters
-after entity parsing, malformed HTML, callback_data over 64 bytes, empty button text, edits to
-identical content ("message is not modified"), poll limits, answering a callback query twice,
-and more than 20 messages and edits a minute in one group (429, as Telegram does). It can answer
-the next calls of a method with 429 Too Many Requests and a ``retry_after``, delay a method,
-and say who administers a group (``getChatMember``).
+after entity parsing, malformed HTML (and, stricter than Telegram, which drops them silently,
+entities nested inside or around ``code``/``pre``), callback_data over 64 bytes, empty button
+text, edits to identical content ("message is not modified"), poll limits, answering a callback
+query twice, and more than 20 messages and edits a minute in one group (429, as Telegram does).
+It can answer the next calls of a method with 429 Too Many Requests and a ``retry_after``,
+delay a method, and say who administers a group (``getChatMember``).
 """
 
 from __future__ import annotations
@@ -113,10 +114,12 @@ def bad_request(description: str) -> ApiError:
 
 def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
     """Text and entities as Telegram derives them from HTML parse mode; strict about bare
-    ``<`` and ``&`` and unbalanced or unsupported tags, like Telegram."""
+    ``<`` and ``&`` and unbalanced or unsupported tags, like Telegram. ``<pre><code
+    class="language-x">`` gives one ``pre`` entity with its language. Code and pre may neither
+    contain nor be part of another entity (Telegram's rule; it would drop one of them)."""
     out: list[str] = []
     offset = 0  # UTF-16 position in the output
-    stack: list[tuple[str, int]] = []
+    stack: list[tuple[str, int, str]] = []  # (tag, output offset, attributes)
     entities: list[dict[str, Any]] = []
     i = 0
     while i < len(source):
@@ -134,7 +137,8 @@ def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
                     f'can\'t parse entities: Unsupported start tag "{name}" at byte offset {byte}'
                 )
             if not closing:
-                stack.append((name, offset))
+                _check_code_nesting(stack, name, byte)
+                stack.append((name, offset, match.group(3) or ""))
             else:
                 if not stack or stack[-1][0] != name:
                     expected = stack[-1][0] if stack else ""
@@ -142,11 +146,21 @@ def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
                         f"can't parse entities: Unmatched end tag at byte offset {byte}, "
                         f'expected "</{expected}>", found "</{name}>"'
                     )
-                _, start = stack.pop()
-                if offset > start:
-                    entities.append(
-                        {"type": HTML_TAGS[name], "offset": start, "length": offset - start}
-                    )
+                _, start, attributes = stack.pop()
+                language = re.search(r'class="language-([^"]+)"', attributes)
+                if name == "code" and stack and stack[-1][0] == "pre":
+                    if language:  # the language of the enclosing pre; no entity of its own
+                        stack[-1] = (*stack[-1][:2], f'language="{language.group(1)}"')
+                elif offset > start:
+                    entity: dict[str, Any] = {
+                        "type": HTML_TAGS[name],
+                        "offset": start,
+                        "length": offset - start,
+                    }
+                    known = re.search(r'language="([^"]+)"', attributes)
+                    if name == "pre" and known:
+                        entity["language"] = known.group(1)
+                    entities.append(entity)
             i += match.end()
             continue
         if char == "&":
@@ -178,6 +192,19 @@ def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
         )
     entities.sort(key=lambda e: (e["offset"], -e["length"]))
     return "".join(out), entities
+
+
+def _check_code_nesting(stack: list[tuple[str, int, str]], name: str, byte: int) -> None:
+    code_like = {"code", "pre"}
+    open_tags = [tag for tag, _, _ in stack]
+    code_in_pre = name == "code" and open_tags[-1:] == ["pre"]
+    if code_in_pre:
+        return
+    if any(tag in code_like for tag in open_tags) or (name in code_like and open_tags):
+        raise bad_request(
+            f'can\'t parse entities: "{name}" can\'t be nested with "{open_tags[-1]}" '
+            f"at byte offset {byte}"
+        )
 
 
 @dataclass

@@ -2,7 +2,9 @@
 possible answer, what the adapters would send stays within the platforms' limits.
 
 The limits here are Telegram's and Discord's own numbers, not the adapters' constants, so a
-renderer that drifts past a platform limit fails here even if it agrees with itself.
+renderer that drifts past a platform limit fails here even if it agrees with itself. Telegram
+text is measured after entity parsing by the fake Bot API's parser (which also rejects
+malformed HTML); the same checks run on a test quiz with code in every text.
 """
 
 from __future__ import annotations
@@ -16,7 +18,10 @@ from adapters.telegram.polls import plan_poll
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
+from bot.text_direction import LRI, PDI, RLM
 from bot.views import AnswerFeedback, Participant, QuizResult
+from fakes.telegram_bot_api import parse_html
+from tests.code_quiz import CODE_QUIZ, code_catalog
 from tests.conftest import QUIZ_DIR, FakeClock
 
 TELEGRAM_TEXT = 4096
@@ -26,15 +31,22 @@ DISCORD_CONTENT = 2000
 DISCORD_EMBEDS_PER_MESSAGE, DISCORD_EMBED_TOTAL = 10, 6000
 DISCORD_TITLE, DISCORD_DESCRIPTION, DISCORD_FIELDS = 256, 4096, 25
 DISCORD_FIELD_NAME, DISCORD_FIELD_VALUE, DISCORD_FOOTER, DISCORD_AUTHOR = 256, 1024, 2048, 256
+CONTROLS = {RLM, LRI, PDI}
 DISCORD_LABEL, DISCORD_CUSTOM_ID, DISCORD_ROWS, DISCORD_PER_ROW = 80, 100, 5, 5
 
 
 def telegram_ok(rendered: telegram_rendering.Rendered | str) -> None:
     html = rendered if isinstance(rendered, str) else rendered.html
     for chunk in telegram_rendering.split_html(html):
-        assert 0 < len(telegram_rendering.plain_text(chunk)) <= TELEGRAM_TEXT
-    markup = None if isinstance(rendered, str) else rendered.markup
-    for row in markup.inline_keyboard if markup else ():
+        text, entities = parse_html(chunk)  # raises on HTML Telegram would not parse
+        units = text.encode("utf-16-le")
+        assert 0 < len(units) // 2 <= TELEGRAM_TEXT
+        for entity in entities:
+            if entity["type"] in ("code", "pre"):  # code exactly as written: no direction marks
+                start, end = 2 * entity["offset"], 2 * (entity["offset"] + entity["length"])
+                assert not set(units[start:end].decode("utf-16-le")) & CONTROLS
+    keyboard = None if isinstance(rendered, str) else rendered.markup
+    for row in keyboard.inline_keyboard if keyboard else ():
         for button in row:
             assert button.text.strip()
             assert len(str(button.callback_data).encode()) <= TELEGRAM_CALLBACK_BYTES
@@ -53,6 +65,9 @@ def discord_ok(pages: list[list]) -> None:
             for field in embed.fields:
                 assert 0 < len(field.name) <= DISCORD_FIELD_NAME
                 assert 0 < len(field.value) <= DISCORD_FIELD_VALUE
+            for value in [embed.description or "", *(f.value for f in embed.fields)]:
+                # Every code block closed where it opens: a split never leaves a fence open.
+                assert value.count("```") % 2 == 0, value
 
 
 def discord_view_ok(view) -> None:
@@ -72,6 +87,17 @@ def quiz_cases() -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(("quiz_id", "language"), quiz_cases())
 async def test_everything_sent_for_a_quiz_fits_both_platforms(catalog, storage, quiz_id, language):
+    await check_everything_fits(catalog, storage, quiz_id, language)
+
+
+@pytest.mark.parametrize("language", ["en", "ur"])
+async def test_everything_sent_for_a_quiz_with_code_fits_both_platforms(
+    tmp_path, storage, language
+):
+    await check_everything_fits(code_catalog(tmp_path), storage, CODE_QUIZ, language)
+
+
+async def check_everything_fits(catalog, storage, quiz_id, language):
     engine = QuizEngine(catalog, storage, clock=FakeClock())
     quiz = catalog.get(quiz_id)
     # Every option of every question, right and wrong, by one user each.

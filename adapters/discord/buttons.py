@@ -27,6 +27,7 @@ from typing import Any, Protocol, Self, cast
 import discord
 
 from adapters.discord.rendering import truncate
+from bot import markup
 from bot.rounds import RoundQuestion
 from bot.views import AnswerFeedback, OptionView, QuestionView, QuizSummary
 
@@ -276,8 +277,8 @@ def _frozen(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:
 
 
 def option_label(letter: str, option_text: str) -> str:
-    """``A. option text`` when it fits a button label, else just ``A``."""
-    full = f"{letter}. {option_text}"
+    """``A. option text`` (code shown plain) when it fits a button label, else just ``A``."""
+    full = f"{letter}. {markup.plain(option_text)}"
     return full if len(full) <= BUTTON_LABEL_LIMIT and "\n" not in full else letter
 
 
@@ -345,7 +346,7 @@ def round_choose_view(quizzes: Sequence[QuizSummary], seconds: int | None) -> di
     """One round-start button per quiz, at most 25."""
     items: list[discord.ui.Item[Any]] = []
     for index, quiz in enumerate(quizzes[: ROWS * BUTTONS_PER_ROW]):
-        label = truncate(quiz.title, BUTTON_LABEL_LIMIT)
+        label = truncate(markup.plain(quiz.title), BUTTON_LABEL_LIMIT)
         items.append(RoundStartButton(quiz.id, seconds, label=label, row=index // BUTTONS_PER_ROW))
     return _frozen(items)
 
@@ -368,6 +369,6 @@ def choose_view(quizzes: Sequence[QuizSummary]) -> discord.ui.View:
     """One start button per quiz, at most 25 (5 rows of 5)."""
     items: list[discord.ui.Item[Any]] = []
     for index, quiz in enumerate(quizzes[: ROWS * BUTTONS_PER_ROW]):
-        label = truncate(quiz.title, BUTTON_LABEL_LIMIT)
+        label = truncate(markup.plain(quiz.title), BUTTON_LABEL_LIMIT)
         items.append(StartButton(quiz.id, label=label, row=index // BUTTONS_PER_ROW))
     return _frozen(items)

@@ -62,6 +62,7 @@ from adapters.discord.round_rendering import announcement, ending_pages, leaderb
 from adapters.discord.texts import STRINGS as TEXTS
 from adapters.discord.texts import text
 from adapters.discord.translator import localize_commands
+from bot import markup
 from bot.bank_texts import normalize_tag
 from bot.engine import QuizEngine
 from bot.i18n import t
@@ -465,7 +466,7 @@ class QuizHandlers:
             if needle and needle not in title.casefold() and needle not in summary.id:
                 continue
             line = t("quiz_summary", language, title=summary.title, count=summary.question_count)
-            name = rendering.truncate(line, rendering.CHOICE_NAME_LIMIT)
+            name = rendering.truncate(markup.plain(line), rendering.CHOICE_NAME_LIMIT)
             choices.append(app_commands.Choice(name=name, value=summary.id))
         return choices[: rendering.CHOICES_LIMIT]
 

@@ -6,13 +6,16 @@ text is split at paragraph, line or word boundaries into a description (4096) an
 (1024), embeds hold at most 25 fields and a message at most 10 embeds and 6000 characters in
 all; whatever does not fit continues in the next embed or the next message.
 
-Quiz texts are escaped for Markdown (a ``data_loader`` must not turn italic); right-to-left
+Quiz texts are escaped for Markdown (a ``data_loader`` must not turn italic), their code
+(:mod:`bot.markup`) becomes inline code and fenced blocks, and a block cut by a split is closed
+and opened again with its language in the next piece; right-to-left
 text gets a right-to-left mark at the start of every line and of every split piece, and
 left-to-right isolates are kept balanced across splits.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -20,6 +23,7 @@ import discord
 
 from adapters.discord.texts import text
 from adapters.discord.translator import ADMIN_COMMANDS, COMMANDS, command_name, localize_commands
+from bot import markup
 from bot.i18n import t
 from bot.presenters import progress_lines
 from bot.text_direction import LRI, PDI, RLM, is_rtl, paragraph
@@ -67,6 +71,39 @@ def md(value: str) -> str:
     return discord.utils.escape_markdown(value)
 
 
+_LANGUAGE = re.compile(r"[A-Za-z0-9_+#.-]{1,32}")
+ZWSP = "\u200b"  # breaks a backtick run that would end the code early; Discord has no escape
+
+
+def mdx(value: str) -> str:
+    """Quiz text as Markdown: text shown literally, code as inline code or a fenced block."""
+    if "`" not in value:
+        return md(value)
+    parts = []
+    for span in markup.parse(value):
+        if isinstance(span, markup.Text):
+            parts.append(md(span.text))
+        elif isinstance(span, markup.Code):
+            parts.append(inline_code(span.code))
+        else:
+            language = span.language if _LANGUAGE.fullmatch(span.language) else ""
+            code = span.code.replace("```", f"``{ZWSP}`")
+            parts.append(f"```{language}\n{code}\n```")
+    return "".join(parts)
+
+
+def inline_code(code: str) -> str:
+    """``code`` as Discord inline code: in single backticks, or in double ones with a space
+    inside each end when it holds a backtick."""
+    if not code.strip():
+        return code
+    if "`" not in code:
+        return f"`{code}`"
+    while "``" in code:
+        code = code.replace("``", f"`{ZWSP}`")
+    return f"`` {code} ``"
+
+
 def truncate(value: str, limit: int) -> str:
     """``value`` cut to ``limit`` characters with an ellipsis, isolates kept balanced."""
     if len(value) <= limit:
@@ -82,6 +119,9 @@ def notice(value: str) -> str:
     return truncate(value, CONTENT_LIMIT)
 
 
+_CLOSE = "\n```"
+
+
 def _cut_point(value: str, budget: int) -> int:
     window = value[: budget + 1]
     for separator in ("\n\n", "\n", ". ", " "):
@@ -94,14 +134,34 @@ def _cut_point(value: str, budget: int) -> int:
     return cut
 
 
+def _blocks(value: str) -> list[tuple[int, int, str]]:
+    """Where the fenced blocks of Markdown ``value`` are: (start, end, language)."""
+    if "```" not in value:
+        return []
+    languages = [s.language for s in markup.parse(value) if isinstance(s, markup.Block)]
+    ranges = markup.block_ranges(value)
+    return [(a, b, lang) for (a, b), lang in zip(ranges, languages, strict=True)]
+
+
 def split_text(value: str, limit: int, *, rtl: bool = False) -> list[str]:
     """``value`` in pieces of at most ``limit`` characters, cut at the widest boundary that
-    leaves a piece at least half full: paragraph, line, sentence, word, else anywhere."""
+    leaves a piece at least half full: before a code block, paragraph, line, sentence, word,
+    else anywhere. A block cut in two is closed at the cut and opened again after it."""
     budget = limit - 3 if rtl else limit  # room for a mark and a re-opened/closed isolate
     pieces = []
     rest = value.strip()
     while len(rest) > budget:
-        cut = _cut_point(rest, budget)
+        blocks = _blocks(rest)
+        before = [a for a, _, _ in blocks if budget // 2 <= a <= budget and rest[a - 1] == "\n"]
+        room = budget - len(_CLOSE) if blocks else budget
+        cut = before[-1] if before else _cut_point(rest, room)
+        inside = next(((a, lang) for a, b, lang in blocks if a < cut < b), None)
+        if inside is not None and cut > inside[0] + len(f"```{inside[1]}\n"):
+            pieces.append(rest[:cut].rstrip("\n") + _CLOSE)
+            rest = f"```{inside[1]}\n" + rest[cut:].removeprefix("\n")
+            continue
+        if inside is not None and inside[0] > 0:  # a cut in the opening fence: before it
+            cut = inside[0]
         pieces.append(rest[:cut].rstrip())
         rest = rest[cut:].lstrip()
     if rest:
@@ -242,16 +302,16 @@ def _heading(question: QuestionView, *, answered: bool = False) -> str:
 def question_pages(question: QuestionView) -> list[Page]:
     """The question with its options lettered in the description."""
     lang = question.language
-    options = "\n".join(f"**{o.letter}.** {md(o.text)}" for o in question.options)
+    options = "\n".join(f"**{o.letter}.** {mdx(o.text)}" for o in question.options)
     sections = [
-        Section(paragraph(md(question.text), lang)),
+        Section(paragraph(mdx(question.text), lang)),
         Section(paragraph(options, lang)),
     ]
     return pack(
         sections,
         colour=QUESTION_COLOUR,
         title=paragraph(_heading(question), lang),
-        author=question.quiz_title,
+        author=markup.plain(question.quiz_title),
         rtl=question.rtl,
     )
 
@@ -271,30 +331,38 @@ def feedback_pages(feedback: AnswerFeedback) -> list[Page]:
             mark = "❌"
         else:
             mark = "▫️"
-        lines.append(f"{mark} **{option.letter}.** {md(option.text)}")
+        lines.append(f"{mark} **{option.letter}.** {mdx(option.text)}")
     sections = [
-        Section(paragraph(md(question.text), lang)),
+        Section(paragraph(mdx(question.text), lang)),
         Section(paragraph("\n".join(lines), lang)),
     ]
     if not feedback.correct and chosen is not None:
-        yours = md(chosen.text)
+        yours = mdx(chosen.text)
         if feedback.wrong_note:
-            yours += "\n\n" + md(feedback.wrong_note)
+            yours += "\n\n" + mdx(feedback.wrong_note)
         name = t("your_answer", lang, answer=chosen.letter)
         sections.append(Section(paragraph(yours, lang), paragraph(name, lang)))
     if right is not None:
         name = t("correct_answer", lang, answer=right.letter)
-        sections.append(Section(paragraph(md(right.text), lang), paragraph(name, lang)))
+        sections.append(Section(paragraph(mdx(right.text), lang), paragraph(name, lang)))
     if feedback.explanation:
         name = t("explanation", lang)
-        sections.append(Section(paragraph(md(feedback.explanation), lang), paragraph(name, lang)))
+        sections.append(Section(paragraph(mdx(feedback.explanation), lang), paragraph(name, lang)))
     return pack(
         sections,
         colour=RIGHT_COLOUR if feedback.correct else WRONG_COLOUR,
         title=paragraph(f"{_heading(question, answered=True)} · {feedback.notice}", lang),
-        author=question.quiz_title,
+        author=markup.plain(question.quiz_title),
         rtl=question.rtl,
     )
+
+
+def mark_text(value: str, limit: int = 120) -> str:
+    """A question on one line of a list, at most about ``limit`` characters, code kept."""
+    flat = markup.one_line(value)
+    if len(markup.plain(flat)) <= limit:
+        return mdx(flat)
+    return md(truncate(" ".join(markup.plain(flat).split()), limit))
 
 
 def _mark(correct: bool | None) -> str:
@@ -305,7 +373,7 @@ def result_pages(result: QuizResult) -> list[Page]:
     """The score and a ✓/✗ line per question."""
     lang = result.language
     score = t("score", lang, correct=result.correct, total=result.total, percent=result.percent)
-    lines = [f"{_mark(m.correct)} {m.number}. {md(truncate(m.text, 120))}" for m in result.marks]
+    lines = [f"{_mark(m.correct)} {m.number}. {mark_text(m.text)}" for m in result.marks]
     sections = [
         Section(paragraph(f"**{score}**\n{progress_bar(result.correct, result.total)}", lang)),
         Section(paragraph("\n".join(lines), lang)),
@@ -313,7 +381,7 @@ def result_pages(result: QuizResult) -> list[Page]:
     return pack(
         sections,
         colour=RESULT_COLOUR,
-        title=paragraph(t("result_title", lang, title=result.quiz_title), lang),
+        title=paragraph(markup.plain(t("result_title", lang, title=result.quiz_title)), lang),
         rtl=result.rtl,
     )
 
@@ -337,7 +405,7 @@ def choose_pages(
     """A list of quizzes to pick from (the buttons carry the first ``shown``)."""
     lines = []
     for quiz in quizzes:
-        title = f"**{md(quiz.title)}**"
+        title = f"**{mdx(quiz.title)}**"
         line = t("quiz_summary", language, title=title, count=quiz.question_count)
         if quiz.level:
             line += f" · {t(f'level_{quiz.level}', language)}"

@@ -18,12 +18,14 @@ from adapters.discord.rendering import (
     Page,
     Section,
     md,
+    mdx,
     merge_pages,
     pack,
     truncate,
     with_status,
 )
 from adapters.discord.texts import text
+from bot import markup
 from bot.i18n import t
 from bot.presenters import MEDALS, duration, leaderboard_lines
 from bot.rounds import Leaderboard, RoundEnd, RoundQuestion, RoundReveal, ScoreLine
@@ -62,14 +64,14 @@ def round_question_pages(question: RoundQuestion, answered: int, status: str) ->
     """A round's question for the whole channel; ``status`` under the answer count (when it
     closes, or that it closed). The last page is the message with the buttons."""
     lang = question.language
-    options = "\n".join(f"**{o.letter}.** {md(o.text)}" for o in question.options)
+    options = "\n".join(f"**{o.letter}.** {mdx(o.text)}" for o in question.options)
     progress = t("question_progress", lang, number=question.number, total=question.total)
     heading = f"{progress}  {progress_bar(question.number - 1, question.total)}"
     pages = pack(
-        [Section(paragraph(md(question.text), lang)), Section(paragraph(options, lang))],
+        [Section(paragraph(mdx(question.text), lang)), Section(paragraph(options, lang))],
         colour=QUESTION_COLOUR,
         title=paragraph(heading, lang),
-        author=question.quiz_title,
+        author=markup.plain(question.quiz_title),
         rtl=question.rtl,
     )
     name = paragraph(t("round_answers_count", lang, count=answered), lang)
@@ -95,16 +97,16 @@ def reveal_pages(reveal: RoundReveal) -> list[Page]:
     for count in reveal.counts:
         mark = "✅" if count.correct else "▫️"
         bar = progress_bar(count.count, answered, width=10) if answered else "▱" * 10
-        lines.append(f"{mark} **{count.option.letter}.** {md(count.option.text)}")
+        lines.append(f"{mark} **{count.option.letter}.** {mdx(count.option.text)}")
         lines.append(f"{bar} {count.count}")
     sections = [
-        Section(paragraph(md(reveal.question_text), lang)),
+        Section(paragraph(mdx(reveal.question_text), lang)),
         Section(paragraph("\n".join(lines), lang)),
     ]
     if reveal.explanation:
         sections.append(
             Section(
-                paragraph(md(reveal.explanation), lang), paragraph(t("explanation", lang), lang)
+                paragraph(mdx(reveal.explanation), lang), paragraph(t("explanation", lang), lang)
             )
         )
     scores = (
@@ -165,7 +167,7 @@ def leaderboard_pages(
             sections.append(Section(paragraph(_board_lines(here, lang), lang), name))
         name = paragraph(text("leaderboard_everyone", language), language)
         sections.append(Section(paragraph(_board_lines(everyone, lang), lang), name))
-        title = t("leaderboard_title", lang, title=everyone.quiz_title)
+        title = markup.plain(t("leaderboard_title", lang, title=everyone.quiz_title))
         pages += pack(
             sections, colour=RESULT_COLOUR, title=paragraph(title, lang), rtl=is_rtl(lang)
         )
@@ -174,4 +176,4 @@ def leaderboard_pages(
 
 def announcement(question: RoundQuestion, notice: str) -> str:
     """What the channel sees when a round starts (before its first question)."""
-    return f"**{md(question.quiz_title)}**\n{notice}"
+    return f"**{mdx(question.quiz_title)}**\n{notice}"

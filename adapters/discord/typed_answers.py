@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any, Self
 import discord
 
 from adapters.discord import buttons, rendering
-from adapters.discord.rendering import Page, Section, md, pack, truncate
+from adapters.discord.rendering import Page, Section, md, mdx, pack, truncate
+from bot import markup
 from bot.answer_matching import MAX_TYPED_CHARS
 from bot.i18n import t
 from bot.text_direction import paragraph
@@ -51,14 +52,14 @@ def question_pages(question: QuestionView) -> list[Page]:
     """The question and how to answer it."""
     lang = question.language
     sections = [
-        Section(paragraph(md(question.text), lang)),
+        Section(paragraph(mdx(question.text), lang)),
         Section(paragraph(typed_t("typed_hint", lang), lang)),
     ]
     return pack(
         sections,
         colour=rendering.QUESTION_COLOUR,
         title=paragraph(_heading(question), lang),
-        author=question.quiz_title,
+        author=markup.plain(question.quiz_title),
         rtl=question.rtl,
     )
 
@@ -68,22 +69,22 @@ def feedback_pages(feedback: AnswerFeedback) -> list[Page]:
     question = feedback.question
     assert question is not None
     lang = question.language
-    sections = [Section(paragraph(md(question.text), lang))]
+    sections = [Section(paragraph(mdx(question.text), lang))]
     if feedback.typed_answer is not None:
         name = typed_t("typed_field", lang)
         sections.append(Section(paragraph(md(feedback.typed_answer), lang), paragraph(name, lang)))
     if not feedback.correct and feedback.accepted_answer is not None:
         name = typed_t("typed_correct", lang)
-        answer = md(feedback.accepted_answer)
+        answer = mdx(feedback.accepted_answer)
         sections.append(Section(paragraph(answer, lang), paragraph(name, lang)))
     if feedback.explanation:
         name = t("explanation", lang)
-        sections.append(Section(paragraph(md(feedback.explanation), lang), paragraph(name, lang)))
+        sections.append(Section(paragraph(mdx(feedback.explanation), lang), paragraph(name, lang)))
     return pack(
         sections,
         colour=rendering.RIGHT_COLOUR if feedback.correct else rendering.WRONG_COLOUR,
         title=paragraph(f"{_heading(question, answered=True)} · {feedback.notice}", lang),
-        author=question.quiz_title,
+        author=markup.plain(question.quiz_title),
         rtl=question.rtl,
     )
 

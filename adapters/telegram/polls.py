@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 
 from adapters.telegram.rendering import progress_line, utf16_len
+from bot import markup
 from bot.text_direction import paragraph
 from bot.views import QuestionView
 
@@ -37,9 +38,14 @@ class PollPlan:
 
 def plan_poll(question: QuestionView, correct_option_id: str, explanation: str) -> PollPlan | None:
     """The quiz poll for ``question``, or None when it does not fit Telegram's poll limits
-    (then the question goes out with buttons)."""
+    (then the question goes out with buttons). A poll shows no formatting: inline code is
+    shown plain, and a question or option with a code block goes out with buttons, where the
+    block keeps its lines."""
     lang = question.language
-    options = tuple(paragraph(o.text, lang) for o in question.options)
+    texts = (question.text, *(o.text for o in question.options))
+    if any(isinstance(s, markup.Block) for text in texts for s in markup.parse(text)):
+        return None
+    options = tuple(paragraph(markup.plain(o.text), lang) for o in question.options)
     if not MIN_OPTIONS <= len(options) <= MAX_OPTIONS:
         return None
     if any(not o.strip() or utf16_len(o) > MAX_OPTION for o in options):
@@ -47,9 +53,10 @@ def plan_poll(question: QuestionView, correct_option_id: str, explanation: str) 
     index = next((i for i, o in enumerate(question.options) if o.id == correct_option_id), None)
     if index is None:
         return None
+    plain_text = markup.plain(question.text)
     candidates = (
-        f"{progress_line(question)}\n{question.text}",
-        f"{question.number}/{question.total}. {question.text}",
+        f"{progress_line(question)}\n{plain_text}",
+        f"{question.number}/{question.total}. {plain_text}",
     )
     text = next(
         (paragraph(c, lang) for c in candidates if utf16_len(paragraph(c, lang)) <= MAX_QUESTION),
@@ -63,10 +70,13 @@ def plan_poll(question: QuestionView, correct_option_id: str, explanation: str) 
 
 def shorten_explanation(text: str, language: str) -> tuple[str, bool]:
     """The explanation within the poll limits (200 characters, 2 line feeds), and whether it
-    is complete. A shortened one ends at a word with an ellipsis."""
-    text = text.strip()
+    is complete. A shortened one ends at a word with an ellipsis. Code is shown plain; one with
+    a code block counts as shortened, so the full one, formatted, follows the answer."""
+    has_block = any(isinstance(s, markup.Block) for s in markup.parse(text))
+    text = markup.plain(text).strip()
     full = paragraph(text, language)
-    if utf16_len(full) <= MAX_EXPLANATION and text.count("\n") <= MAX_EXPLANATION_LINE_FEEDS:
+    fits = utf16_len(full) <= MAX_EXPLANATION and text.count("\n") <= MAX_EXPLANATION_LINE_FEEDS
+    if fits and not has_block:
         return full, True
     flat = " ".join(text.split())
     cut = flat[:MAX_EXPLANATION]

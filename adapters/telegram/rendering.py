@@ -1,7 +1,9 @@
 """Engine views as Telegram messages: HTML text (everything escaped) and inline keyboards.
 
-Pure functions: no network, no storage. Tags never span a line break, so a message can be cut
-at any line; :func:`split_html` still closes and reopens tags when it has to cut inside a line.
+Pure functions: no network, no storage. Tags never span a line break except a code block's
+``<pre>``, so a message can be cut at any line outside one; :func:`split_html` prefers to cut
+before a block and closes and reopens tags when it has to cut inside a line or a block.
+Code in quiz texts (:mod:`bot.markup`) becomes ``<code>`` and ``<pre>``; buttons show it plain.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from adapters.telegram import callback_data as cb
 from adapters.telegram.texts import command_descriptions, tt
+from bot import markup
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, t
 from bot.presenters import progress_lines
-from bot.text_direction import paragraph, strip_controls
+from bot.text_direction import RLM, is_rtl, paragraph, strip_controls
 from bot.views import (
     AnswerFeedback,
     OptionView,
@@ -78,14 +81,52 @@ def wrap_lines(tag: str, escaped: str) -> str:
     )
 
 
-def _direction(html_text: str, language: str) -> str:
-    """Right-to-left paragraphs where the language needs them."""
-    return paragraph(html_text, language)
+_LANGUAGE = re.compile(r"[A-Za-z0-9_+#.-]{1,32}")
+
+
+def rich(text: str, tag: str | None = None) -> str:
+    """Quiz text with code as HTML: ``<code>`` inline, ``<pre>`` blocks (with the language
+    when it is a plain word), everything else escaped and, with ``tag``, wrapped line by line
+    in it. Code is never inside another tag: Telegram lets no entity contain code."""
+    if "`" not in text:
+        return wrap_lines(tag, esc(text)) if tag else esc(text)
+    parts = []
+    for span in markup.parse(text):
+        if isinstance(span, markup.Text):
+            parts.append(wrap_lines(tag, esc(span.text)) if tag else esc(span.text))
+        elif isinstance(span, markup.Code):
+            parts.append(f"<code>{esc(span.code)}</code>" if span.code else "")
+        elif _LANGUAGE.fullmatch(span.language):
+            parts.append(
+                f'<pre><code class="language-{span.language}">{esc(span.code)}</code></pre>'
+            )
+        else:
+            parts.append(f"<pre>{esc(span.code)}</pre>")
+    return "".join(parts)
+
+
+def direction(html_text: str, language: str) -> str:
+    """Right-to-left paragraphs where the language needs them; the lines of a ``<pre>`` block
+    get no mark (it would be part of the code)."""
+    if not is_rtl(language) or "<pre" not in html_text:
+        return paragraph(html_text, language)
+    lines = []
+    inside = False
+    for line in html_text.split("\n"):
+        opens, closes = line.count("<pre"), line.count("</pre>")
+        code_line = inside or line.startswith("<pre")
+        lines.append(line if code_line or not line else RLM + line)
+        inside = inside + opens - closes > 0 if (opens or closes) else inside
+    return "\n".join(lines)
+
+
+_direction = direction
 
 
 def button_label(text: str, language: str, limit: int = MAX_BUTTON_LABEL) -> str:
-    """Button text: one line, not empty, shortened with an ellipsis when very long."""
-    label = " ".join(text.split()) or "…"
+    """Button text: one line without markup, not empty, shortened with an ellipsis when very
+    long."""
+    label = " ".join(markup.plain(text).split()) or "…"
     if len(label) > limit:
         label = label[: limit - 1].rstrip() + "…"
     return paragraph(label, language)
@@ -106,33 +147,51 @@ def toast(text: str) -> str:
 _TOKEN = re.compile(r"<[^>]*>|&#?[A-Za-z0-9]+;|.", re.S)
 _OPEN = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)[^>]*>")
 _CLOSE = re.compile(r"</([A-Za-z][A-Za-z0-9-]*)\s*>")
-_BREAKS = ("\n\n", "\n", " ")
+_BREAKS = ("block", "\n\n", "\n", " ", "pre")
 
 
 def split_html(html_text: str, limit: int = MAX_MESSAGE) -> list[str]:
     """Cut ``html_text`` into messages of at most ``limit`` visible characters.
 
-    Cuts at the last paragraph break, else line break, else space that leaves the chunk at
-    least half full; a single word longer than ``limit`` is cut anywhere outside a tag or
-    entity. Tags open at a cut are closed at its end and reopened in the next chunk.
+    Cuts before a code block or at the last paragraph break, else line break, else space
+    outside a block that leaves the chunk at least half full; else at a line break inside a
+    block; a single word longer than ``limit`` is cut anywhere outside a tag or entity. Tags
+    open at a cut are closed at its end and reopened in the next chunk; a block cut in two
+    keeps its language, indentation and blank lines in both halves.
     """
     text = html_text.strip()
     if visible_length(text) <= limit:
         return [text] if text else []
     tokens = _TOKEN.findall(text)
     weights = [0 if tok.startswith("<") else utf16_len(html.unescape(tok)) for tok in tokens]
-    chunks: list[str] = []
+    in_pre = []  # whether each token is inside a <pre> block
+    depth = 0
+    for token in tokens:
+        if token.startswith("</pre"):
+            depth -= 1
+        in_pre.append(depth > 0)
+        if token.startswith("<pre"):
+            depth += 1
+    chunks: list[tuple[int, int]] = []
     start = 0
     while start < len(tokens):
-        # Skip the whitespace a cut leaves at the start of the next chunk.
-        while start < len(tokens) and tokens[start] in ("\n", " "):
+        # Skip the whitespace a cut leaves at the start of the next chunk (one line break
+        # inside a block, where indentation is part of the code).
+        if start < len(tokens) and in_pre[start] and tokens[start] == "\n":
+            start += 1
+        while start < len(tokens) and not in_pre[start] and tokens[start] in ("\n", " "):
             start += 1
         used = 0
         end = start
         last_break: dict[str, tuple[int, int]] = {}  # separator -> (token index, visible used)
         while end < len(tokens) and used + weights[end] <= limit:
             token = tokens[end]
-            if token == "\n":
+            if in_pre[end]:
+                if token == "\n":
+                    last_break["pre"] = (end, used)
+            elif token.startswith("<pre") and end > start:
+                last_break["block"] = (end, used)
+            elif token == "\n":
                 double = end > start and tokens[end - 1] == "\n"
                 last_break["\n\n" if double else "\n"] = (end - 1 if double else end, used)
             elif token == " ":
@@ -149,9 +208,18 @@ def split_html(html_text: str, limit: int = MAX_MESSAGE) -> list[str]:
                 max((pos for pos, _ in last_break.values()), default=end),
             )
             end = max(cut, start + 1)
-        chunks.append("".join(tokens[start:end]))
+        chunks.append((start, end))
         start = end
-    return _balance_tags([c.strip() for c in chunks if c.strip()])
+    pieces = []
+    for first, stop in chunks:
+        chunk = "".join(tokens[first:stop])
+        if not (first < len(tokens) and in_pre[first]):
+            chunk = chunk.lstrip()
+        if not in_pre[stop - 1]:
+            chunk = chunk.rstrip()
+        if chunk.strip():
+            pieces.append(chunk)
+    return _balance_tags(pieces)
 
 
 def _balance_tags(chunks: Sequence[str]) -> list[str]:
@@ -178,7 +246,9 @@ def _balance_tags(chunks: Sequence[str]) -> list[str]:
 
 def options_fit_buttons(options: Sequence[OptionView]) -> bool:
     """Whether every option fits comfortably on a button of its own."""
-    return all(len(strip_controls(o.text)) <= BUTTON_OPTION_CHARS for o in options)
+    return all(
+        len(strip_controls(o.text)) <= BUTTON_OPTION_CHARS and "```" not in o.text for o in options
+    )
 
 
 def options_on_buttons(question: QuestionView) -> bool:
@@ -195,7 +265,7 @@ def _head(question: QuestionView, owner: str | None) -> list[str]:
     lines = [esc(progress_line(question))]
     if owner:
         lines.append(esc(tt("owner_line", question.language, name=owner)))
-    return [*lines, "", wrap_lines("b", esc(question.text))]
+    return [*lines, "", rich(question.text, "b")]
 
 
 def option_line(option: OptionView) -> str:
@@ -216,7 +286,7 @@ def question_message(question: QuestionView, owner: str | None = None) -> Render
             rows.append([InlineKeyboardButton(label, callback_data=data)])
     else:
         lines.append("")
-        lines.extend(esc(option_line(o)) for o in question.options)
+        lines.extend(rich(option_line(o)) for o in question.options)
         buttons = [
             InlineKeyboardButton(
                 option.letter,
@@ -234,14 +304,14 @@ def feedback_lines(feedback: AnswerFeedback) -> list[str]:
     lang = feedback.language
     lines = [esc(feedback.notice if feedback.correct is None else _verdict(feedback))]
     if feedback.chosen is not None:
-        lines.append(esc(t("your_answer", lang, answer=option_line(feedback.chosen))))
+        lines.append(rich(t("your_answer", lang, answer=option_line(feedback.chosen))))
     if not feedback.correct and feedback.correct_option is not None:
         answer = option_line(feedback.correct_option)
-        lines.append(wrap_lines("b", esc(t("correct_answer", lang, answer=answer))))
+        lines.append(rich(t("correct_answer", lang, answer=answer), "b"))
     if not feedback.correct and feedback.wrong_note:
-        lines.append(wrap_lines("i", esc(feedback.wrong_note)))
+        lines.append(rich(feedback.wrong_note, "i"))
     if feedback.explanation:
-        lines += ["", f"<b>{esc(t('explanation', lang))}:</b> {esc(feedback.explanation)}"]
+        lines += ["", f"<b>{esc(t('explanation', lang))}:</b> {rich(feedback.explanation)}"]
     return lines
 
 
@@ -255,7 +325,7 @@ def answered_question(feedback: AnswerFeedback, owner: str | None = None) -> str
     lines = _head(feedback.question, owner)
     if not options_on_buttons(feedback.question):
         lines.append("")
-        lines.extend(esc(option_line(o)) for o in feedback.question.options)
+        lines.extend(rich(option_line(o)) for o in feedback.question.options)
     lines += ["", *feedback_lines(feedback)]
     return _direction("\n".join(lines), feedback.language)
 
@@ -272,7 +342,7 @@ def result_message(result: QuizResult, owner: str | None = None) -> Rendered:
     """Score and per-question marks, with buttons to retry (not after a review) or to pick
     another quiz."""
     lang = result.language
-    lines = [f"🏁 <b>{esc(t('result_title', lang, title=result.quiz_title))}</b>"]
+    lines = ["🏁 " + rich(t("result_title", lang, title=result.quiz_title), "b")]
     if owner:
         lines.append(esc(tt("owner_line", lang, name=owner)))
     score = t("score", lang, correct=result.correct, total=result.total, percent=result.percent)
@@ -283,7 +353,7 @@ def result_message(result: QuizResult, owner: str | None = None) -> Rendered:
     ]
     for mark in result.marks:
         sign = "✓" if mark.correct else ("✗" if mark.correct is False else "·")
-        lines.append(esc(f"{sign} {mark.number}. {' '.join(mark.text.split())}"))
+        lines.append(rich(f"{sign} {mark.number}. {markup.one_line(mark.text)}"))
     row = [
         InlineKeyboardButton(
             button_label(t("other_quiz", lang), lang),
@@ -296,8 +366,8 @@ def result_message(result: QuizResult, owner: str | None = None) -> Rendered:
             callback_data=cb.encode(cb.Retry(result.attempt_id)),
         )
         row.insert(0, retry)
-    markup = InlineKeyboardMarkup([row])
-    return Rendered(_direction("\n".join(lines), lang), markup)
+    keyboard = InlineKeyboardMarkup([row])
+    return Rendered(_direction("\n".join(lines), lang), keyboard)
 
 
 def _level(summary: QuizSummary, language: str) -> str | None:
@@ -323,9 +393,9 @@ def picker_message(
     for number, quiz in enumerate(quizzes, start=1):
         summary = t("quiz_summary", language, title=quiz.title, count=quiz.question_count)
         level = _level(quiz, language)
-        lines.append(f"{number}. {esc(summary)}" + (f" · {esc(level)}" if level else ""))
-    markup = _quiz_buttons(quizzes, language, user_id, play=False)
-    return Rendered(_direction("\n".join(lines), language), markup)
+        lines.append(f"{number}. {rich(summary)}" + (f" · {esc(level)}" if level else ""))
+    keyboard = _quiz_buttons(quizzes, language, user_id, play=False)
+    return Rendered(_direction("\n".join(lines), language), keyboard)
 
 
 def start_message(quizzes: Sequence[QuizSummary], language: str, user_id: int) -> Rendered:
@@ -336,17 +406,15 @@ def start_message(quizzes: Sequence[QuizSummary], language: str, user_id: int) -
         for quiz in quizzes:
             summary = t("quiz_summary", language, title=quiz.title, count=quiz.question_count)
             level = _level(quiz, language)
-            lines.append(
-                "• " + wrap_lines("b", esc(summary)) + (f" · {esc(level)}" if level else "")
-            )
+            lines.append("• " + rich(summary, "b") + (f" · {esc(level)}" if level else ""))
             if quiz.description:
-                lines.append(wrap_lines("i", esc(quiz.description)))
+                lines.append(rich(quiz.description, "i"))
         lines.append("")
         lines.append(esc(tt("start_hint", language)))
     else:
         lines.append(esc(t("no_quizzes", language)))
-    markup = _quiz_buttons(quizzes, language, user_id, play=True) if quizzes else None
-    return Rendered(_direction("\n".join(lines), language), markup)
+    keyboard = _quiz_buttons(quizzes, language, user_id, play=True) if quizzes else None
+    return Rendered(_direction("\n".join(lines), language), keyboard)
 
 
 def help_message(language: str, *, admin: bool = False) -> str:
@@ -382,7 +450,7 @@ def language_picker(language: str, user_id: int) -> Rendered:
 
 
 def stop_confirmation(title: str, attempt_id: int, language: str) -> Rendered:
-    markup = InlineKeyboardMarkup(
+    keyboard = InlineKeyboardMarkup(
         [
             [
                 InlineKeyboardButton(
@@ -396,8 +464,8 @@ def stop_confirmation(title: str, attempt_id: int, language: str) -> Rendered:
             ]
         ]
     )
-    text = _direction(esc(t("stop_confirm", language, title=title)), language)
-    return Rendered(text, markup)
+    text = _direction(rich(t("stop_confirm", language, title=title)), language)
+    return Rendered(text, keyboard)
 
 
 def mode_name(poll: bool, language: str) -> str:
@@ -405,7 +473,7 @@ def mode_name(poll: bool, language: str) -> str:
 
 
 def mode_picker(poll: bool, language: str) -> Rendered:
-    markup = InlineKeyboardMarkup(
+    keyboard = InlineKeyboardMarkup(
         [
             [
                 InlineKeyboardButton(
@@ -418,7 +486,7 @@ def mode_picker(poll: bool, language: str) -> Rendered:
         ]
     )
     text = esc(tt("mode_prompt", language, mode=mode_name(poll, language)))
-    return Rendered(_direction(text, language), markup)
+    return Rendered(_direction(text, language), keyboard)
 
 
 def notice(text: str, language: str) -> str:

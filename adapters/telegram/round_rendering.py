@@ -1,7 +1,8 @@
 """Group rounds, leaderboards and the admin reports as Telegram messages.
 
-Pure functions like :mod:`adapters.telegram.rendering`: HTML with everything escaped, tags that
-never span a line break, right-to-left paragraphs where the language needs them.
+Pure functions like :mod:`adapters.telegram.rendering`: HTML with everything escaped, code in
+quiz texts as ``<code>``/``<pre>``, tags that never span a line break outside a code block,
+right-to-left paragraphs where the language needs them.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from adapters.telegram.rendering import (
     MAX_MESSAGE,
     Rendered,
     button_label,
+    direction,
     esc,
     option_line,
     options_fit_buttons,
+    rich,
     visible_length,
     wrap_lines,
 )
@@ -28,7 +31,7 @@ from bot.presenters import MEDALS, leaderboard_lines, stats_hardest, stats_summa
 from bot.quiz_loader import LoadReport
 from bot.rounds import Leaderboard, RoundEnd, RoundQuestion, RoundReveal, ScoreLine
 from bot.stats import QuizStats
-from bot.text_direction import paragraph, prepare
+from bot.text_direction import prepare
 from bot.views import QuizSummary, progress_bar
 
 SCOREBOARD_TOP = 10  # lines of the scoreboard after each question
@@ -77,10 +80,10 @@ def _progress(question: RoundQuestion) -> str:
 
 def round_body(question: RoundQuestion) -> str:
     """Progress, question and (when the buttons carry only letters) the options."""
-    lines = [_progress(question), "", wrap_lines("b", esc(question.text))]
+    lines = [_progress(question), "", rich(question.text, "b")]
     if not options_fit_buttons(question.options):
         lines.append("")
-        lines.extend(esc(option_line(o)) for o in question.options)
+        lines.extend(rich(option_line(o)) for o in question.options)
     return "\n".join(lines)
 
 
@@ -106,7 +109,7 @@ def round_live(
     """The message that shows the countdown and the answer count (and is edited)."""
     head = round_body(question) if with_body else _progress(question)
     html = head + "\n\n" + round_status(question, answered, seconds_left)
-    return paragraph(html, question.language)
+    return direction(html, question.language)
 
 
 # -- reveal and ending -----------------------------------------------------------------------
@@ -133,24 +136,24 @@ def round_reveal(reveal: RoundReveal, top: int = SCOREBOARD_TOP) -> str:
     answer = t("correct_answer", lang, answer=option_line(reveal.correct_option))
     lines = [
         wrap_lines("b", esc(f"📣 {label}")),
-        esc(reveal.question_text),
+        rich(reveal.question_text),
         "",
-        wrap_lines("b", esc(answer)),
+        rich(answer, "b"),
     ]
     if reveal.explanation:
-        lines.append(f"<b>{esc(t('explanation', lang))}:</b> {esc(reveal.explanation)}")
+        lines.append(f"<b>{esc(t('explanation', lang))}:</b> {rich(reveal.explanation)}")
     lines.append("")
     answered = sum(c.count for c in reveal.counts)
     lines.append(esc(t("round_answers_count", lang, count=answered)))
     for count in reveal.counts:
         mark = "✅" if count.correct else "▫️"
-        lines.append(esc(f"{mark} {option_line(count.option)} — {count.count}"))
+        lines.append(rich(f"{mark} {option_line(count.option)} — {count.count}"))
     lines += ["", f"<b>{esc(t('scoreboard', lang))}</b>"]
     if reveal.scoreboard:
         lines += _score_lines(reveal.scoreboard, lang, top, reveal.number)
     else:
         lines.append(esc(tt("round_no_answers", lang)))
-    return paragraph("\n".join(lines), lang)
+    return direction("\n".join(lines), lang)
 
 
 def round_end(end: RoundEnd) -> str:
@@ -161,7 +164,7 @@ def round_end(end: RoundEnd) -> str:
         lines += _score_lines(end.scoreboard, lang, None, end.total)
     else:
         lines.append(esc(tt("round_no_answers", lang)))
-    return paragraph("\n".join(lines), lang)
+    return direction("\n".join(lines), lang)
 
 
 def round_picker(
@@ -172,10 +175,10 @@ def round_picker(
     rows = []
     for number, quiz in enumerate(quizzes, start=1):
         summary = t("quiz_summary", language, title=quiz.title, count=quiz.question_count)
-        lines.append(f"{number}. {esc(summary)}")
+        lines.append(f"{number}. {rich(summary)}")
         data = cb.encode(cb.PickRound(quiz.id, user_id))
         rows.append([InlineKeyboardButton(button_label(quiz.title, language), callback_data=data)])
-    return Rendered(paragraph("\n".join(lines), language), InlineKeyboardMarkup(rows))
+    return Rendered(direction("\n".join(lines), language), InlineKeyboardMarkup(rows))
 
 
 # -- leaderboards ----------------------------------------------------------------------------
@@ -188,11 +191,11 @@ def leaderboard_message(boards: Sequence[Leaderboard], language: str, *, here: b
     for board in boards:
         lang = board.language
         title = t("leaderboard_title", lang, title=board.quiz_title)
-        lines = [wrap_lines("b", esc(title)), esc(f"({scope})")]
+        lines = [rich(title, "b"), esc(f"({scope})")]
         lines += [esc(line) for line in leaderboard_lines(board, lang, name=_name)]
-        blocks.append(paragraph("\n".join(lines), lang))
+        blocks.append(direction("\n".join(lines), lang))
     if not blocks:
-        return paragraph(esc(t("no_quizzes", language)), language)
+        return direction(esc(t("no_quizzes", language)), language)
     return "\n\n".join(blocks)
 
 
@@ -207,7 +210,7 @@ def reload_report(report: LoadReport, live: int, language: str) -> str:
         lines += [f"<code>{esc(' '.join(str(p).split()))}</code>" for p in report.errors]
     else:
         lines.append(esc(tt("reload_clean", language)))
-    return paragraph("\n".join(lines), language)
+    return direction("\n".join(lines), language)
 
 
 def stats_report(stats: Sequence[QuizStats], language: str) -> str:
@@ -218,8 +221,8 @@ def stats_report(stats: Sequence[QuizStats], language: str) -> str:
     for quiz in stats:
         lines += [
             "",
-            wrap_lines("b", esc(prepare(quiz.title, language))),
+            rich(prepare(quiz.title, language), "b"),
             esc(stats_summary(quiz, language)),
             esc(stats_hardest(quiz, language)),
         ]
-    return paragraph("\n".join(lines), language)
+    return direction("\n".join(lines), language)

@@ -17,17 +17,17 @@ from telegram import ForceReply, Message, Update
 from telegram.constants import ChatType, ParseMode
 
 from adapters.telegram.rendering import (
+    direction,
     esc,
     notice,
     progress_line,
+    rich,
     split_html,
-    wrap_lines,
 )
 from adapters.telegram.shared import Context, participant
 from adapters.telegram.texts import tt
 from bot.engine import QuizEngine
 from bot.i18n import t
-from bot.text_direction import paragraph
 from bot.typed_texts import typed_t
 from bot.views import AnswerFeedback, AnswerOutcome, Participant, QuestionView
 
@@ -46,8 +46,8 @@ def typed_question_html(question: QuestionView, owner: str | None = None) -> str
     lines = [esc(progress_line(question))]
     if owner:
         lines.append(esc(tt("owner_line", lang, name=owner)))
-    lines += ["", wrap_lines("b", esc(question.text)), "", esc(typed_t("typed_reply_hint", lang))]
-    return paragraph("\n".join(lines), lang)
+    lines += ["", rich(question.text, "b"), "", esc(typed_t("typed_reply_hint", lang))]
+    return direction("\n".join(lines), lang)
 
 
 def typed_feedback_html(feedback: AnswerFeedback) -> str:
@@ -59,10 +59,10 @@ def typed_feedback_html(feedback: AnswerFeedback) -> str:
         lines.append(esc(t("your_answer", lang, answer=feedback.typed_answer)))
     if not feedback.correct and feedback.accepted_answer is not None:
         answer = t("correct_answer", lang, answer=feedback.accepted_answer)
-        lines.append(wrap_lines("b", esc(answer)))
+        lines.append(rich(answer, "b"))
     if feedback.explanation:
-        lines += ["", f"<b>{esc(t('explanation', lang))}:</b> {esc(feedback.explanation)}"]
-    return paragraph("\n".join(lines), lang)
+        lines += ["", f"<b>{esc(t('explanation', lang))}:</b> {rich(feedback.explanation)}"]
+    return direction("\n".join(lines), lang)
 
 
 async def send_typed_question(
