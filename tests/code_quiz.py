@@ -40,6 +40,8 @@ def code_quiz() -> dict[str, object]:
         "id": CODE_QUIZ,
         "default_language": "en",
         "languages": ["en", "ur"],
+        # The tests read the buttons in the file's order (options shuffle by default).
+        "shuffle": {"options": False},
         "title": _text("Code `<&>` quiz", "کوڈ `<&>` کوئز"),
         "description": _text("Reading `x < y && z` and blocks.", "`x < y && z` اور بلاک پڑھنا۔"),
         "questions": [
