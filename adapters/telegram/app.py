@@ -38,6 +38,7 @@ from adapters.telegram.messenger import Messenger
 from adapters.telegram.rendering import toast
 from adapters.telegram.shared import PLATFORM, Context, Handler, TelegramApplication, participant
 from adapters.telegram.texts import tt
+from adapters.telegram.transport import AiohttpRequest
 from adapters.telegram.typed_answers import TypedAnswers
 from adapters.telegram.update_processor import PerUserUpdateProcessor
 from adapters.telegram.webhook import TelegramWebhook
@@ -126,6 +127,9 @@ class TelegramAdapter:
             .token(self.token)
             .base_url(self.base_url)
             .base_file_url(file_url_for(self.base_url))
+            # aiohttp instead of PTB's httpx: it holds under hundreds of concurrent requests.
+            .request(AiohttpRequest())
+            .get_updates_request(AiohttpRequest(connection_pool_size=1))
             .rate_limiter(
                 BudgetedRateLimiter(
                     self.budget,
