@@ -8,6 +8,11 @@ identical content ("message is not modified"), poll limits, answering a callback
 and more than 20 messages and edits a minute in one group (429, as Telegram does). It can answer
 the next calls of a method with 429 Too Many Requests and a ``retry_after``, delay a method,
 and say who administers a group (``getChatMember``).
+
+Once a webhook is set and :meth:`FakeBotApi.deliver_webhook_to` names a loopback stand-in for
+its HTTPS URL, updates are POSTed there as Telegram does: with the secret token, over up to
+``max_connections`` (default 40) concurrent connections, again after a failure, and a Bot API
+method in a response's JSON body is carried out (recorded with ``via_webhook``).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 
 TOKEN = "123456789:AAFakeTokenForTestsOnly_abcdefghijklm"
@@ -40,6 +46,9 @@ POLL_EXPLANATION = 200
 POLL_EXPLANATION_LINE_FEEDS = 2
 POLL_OPTIONS = (2, 10)
 GROUP_LIMIT = 20  # messages and edits per minute in one group
+WEBHOOK_CONNECTIONS = 40  # setWebhook's default max_connections
+MAX_WEBHOOK_CONNECTIONS = 100
+WEBHOOK_ATTEMPTS = 5  # deliveries of one update before the fake gives up on it
 # What counts towards GROUP_LIMIT.
 SENDING_METHODS = {
     "sendMessage",
@@ -192,6 +201,7 @@ class ApiCall:
     error_code: int | None = None
     description: str | None = None
     at: float = field(default_factory=time.monotonic)
+    via_webhook: bool = False  # made in the response to a webhook call, not as a request
 
 
 @dataclass
@@ -295,6 +305,13 @@ class FakeBotApi:
         self._call_event = asyncio.Event()
         self._closing = False
         self._runner: web.AppRunner | None = None
+        self.webhook_target: str | None = None  # where webhook updates are POSTed
+        self.undelivered: list[dict[str, Any]] = []  # webhook updates given up on
+        self.webhook_peak = 0  # most webhook calls in flight at once
+        self._webhook_in_flight = 0
+        self._webhook_event = asyncio.Event()
+        self._deliverers: list[asyncio.Task[None]] = []
+        self._webhook_http: aiohttp.ClientSession | None = None
         self.port = 0
 
     # -- server ------------------------------------------------------------------------------
@@ -315,6 +332,14 @@ class FakeBotApi:
     async def close(self) -> None:
         self._closing = True
         self._update_event.set()
+        self._webhook_event.set()
+        for task in self._deliverers:
+            task.cancel()
+        for task in self._deliverers:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._webhook_http is not None:
+            await self._webhook_http.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -325,10 +350,22 @@ class FakeBotApi:
                 {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401
             )
         params = await self._params(request)
+        status, body = await self._call(method, params)
+        return web.json_response(body, status=status)
+
+    async def _call(
+        self, method: str, params: dict[str, Any], *, via_webhook: bool = False
+    ) -> tuple[int, dict[str, Any]]:
+        """Carry out one Bot API call; its HTTP status and JSON body."""
         if method in self.delays:
             await asyncio.sleep(self.delays[method])
         call = ApiCall(
-            index=len(self.calls), method=method, params=params, ok=False, at=self.stamp()
+            index=len(self.calls),
+            method=method,
+            params=params,
+            ok=False,
+            at=self.stamp(),
+            via_webhook=via_webhook,
         )
         try:
             self._check_group_rate(method, params)
@@ -353,13 +390,90 @@ class FakeBotApi:
             }
             if error.parameters:
                 body["parameters"] = error.parameters
-            return web.json_response(body, status=error.code)
+            return error.code, body
         call.ok, call.result = True, result
         self._record(call)
         group = self._group_id(params)
         if method in SENDING_METHODS and group is not None:
             self._group_sends[group].append(call.at)
-        return web.json_response({"ok": True, "result": result})
+        return 200, {"ok": True, "result": result}
+
+    # -- webhook delivery -----------------------------------------------------------------------
+
+    def deliver_webhook_to(self, url: str) -> None:
+        """POST updates to ``url`` (loopback) while a webhook is set, as Telegram would to the
+        webhook's URL."""
+        self.webhook_target = url
+        if not self._deliverers:
+            self._deliverers = [
+                asyncio.create_task(self._deliverer(slot))
+                for slot in range(MAX_WEBHOOK_CONNECTIONS)
+            ]
+
+    def _webhook_connections(self) -> int:
+        try:
+            wanted = int(self.webhook.get("max_connections") or WEBHOOK_CONNECTIONS)
+        except (TypeError, ValueError):
+            wanted = WEBHOOK_CONNECTIONS
+        return max(1, min(wanted, MAX_WEBHOOK_CONNECTIONS))
+
+    async def _deliverer(self, slot: int) -> None:
+        """One of Telegram's connections to the bot: takes the oldest undelivered update."""
+        attempts: dict[int, int] = {}
+        while not self._closing:
+            target = self.webhook_target
+            if (
+                not target
+                or not self.webhook.get("url")
+                or not self.updates
+                or slot >= self._webhook_connections()
+            ):
+                self._webhook_event.clear()
+                await self._webhook_event.wait()
+                continue
+            update = self.updates.pop(0)
+            self._webhook_in_flight += 1
+            self.webhook_peak = max(self.webhook_peak, self._webhook_in_flight)
+            try:
+                delivered = await self._post_update(target, update)
+            finally:
+                self._webhook_in_flight -= 1
+            if delivered:
+                continue
+            update_id = int(update["update_id"])
+            attempts[update_id] = attempts.get(update_id, 0) + 1
+            if attempts[update_id] >= WEBHOOK_ATTEMPTS:
+                self.undelivered.append(update)
+                continue
+            self.updates.insert(0, update)
+            await asyncio.sleep(0.1)
+
+    async def _post_update(self, target: str, update: dict[str, Any]) -> bool:
+        if self._webhook_http is None:
+            self._webhook_http = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=MAX_WEBHOOK_CONNECTIONS)
+            )
+        headers = {}
+        if self.webhook.get("secret_token"):
+            headers["X-Telegram-Bot-Api-Secret-Token"] = str(self.webhook["secret_token"])
+        try:
+            async with self._webhook_http.post(
+                target, json=update, headers=headers, timeout=aiohttp.ClientTimeout(total=60)
+            ) as response:
+                if not 200 <= response.status < 300:
+                    return False
+                raw = await response.read()
+        except (aiohttp.ClientError, TimeoutError):
+            return False
+        if raw.strip():
+            try:
+                reply = json.loads(raw)
+            except ValueError:
+                return True  # Telegram ignores a body it cannot read
+            if isinstance(reply, dict) and isinstance(reply.get("method"), str):
+                params = {k: v for k, v in reply.items() if k != "method"}
+                await self._call(reply["method"], params, via_webhook=True)
+        return True
 
     @staticmethod
     def _group_id(params: dict[str, Any]) -> int | None:
@@ -473,6 +587,7 @@ class FakeBotApi:
     def enqueue(self, update: dict[str, Any]) -> None:
         self.updates.append(update)
         self._update_event.set()
+        self._webhook_event.set()
 
     def send_text(
         self,
@@ -856,6 +971,7 @@ class FakeBotApi:
         if params.get("drop_pending_updates"):
             self.updates.clear()
         self.webhook = {"url": url, "secret_token": secret, **params}
+        self._webhook_event.set()
         return True
 
     def api_deleteWebhook(self, params: dict[str, Any]) -> Any:

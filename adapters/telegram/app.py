@@ -41,7 +41,7 @@ from adapters.telegram.texts import tt
 from adapters.telegram.transport import AiohttpRequest
 from adapters.telegram.typed_answers import TypedAnswers
 from adapters.telegram.update_processor import PerUserUpdateProcessor
-from adapters.telegram.webhook import TelegramWebhook
+from adapters.telegram.webhook import TelegramWebhook, WebhookReplies
 from bot.engine import QuizEngine
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
 from bot.rate_limit import CommandRateLimiter
@@ -106,6 +106,8 @@ class TelegramAdapter:
         self.web = web
         self._own_web: WebServer | None = None
         self._webhook_path: str | None = None
+        # Presses acknowledged in the webhook's response (webhook mode only).
+        self.replies = WebhookReplies()
         if round_clock is None:
             self.budget = ChatBudget(
                 self.timing.chat_budget, self.timing.window, speed=self.timing.speed
@@ -128,7 +130,9 @@ class TelegramAdapter:
             .base_url(self.base_url)
             .base_file_url(file_url_for(self.base_url))
             # aiohttp instead of PTB's httpx: it holds under hundreds of concurrent requests.
-            .request(AiohttpRequest())
+            .request(
+                AiohttpRequest(divert=self.replies.divert if self.settings.webhook_url else None)
+            )
             .get_updates_request(AiohttpRequest(connection_pool_size=1))
             .rate_limiter(
                 BudgetedRateLimiter(
@@ -197,7 +201,8 @@ class TelegramAdapter:
                     log.info("telegram: web server on %s:%s", self.listen, self.settings.port)
                 on_update = functools.partial(self._queue_update, application)
                 self._webhook_path = urlsplit(webhook_url).path
-                web.mount(self._webhook_path, TelegramWebhook(secret, on_update).handle)
+                hook = TelegramWebhook(secret, on_update, self.replies)
+                web.mount(self._webhook_path, hook.handle)
             await application.initialize()
             await sync_commands(application.bot, self.engine, self.settings.admin_telegram_ids)
             await application.start()

@@ -21,6 +21,7 @@ are turned into PTB's exceptions by ``BaseRequest`` itself, as for any transport
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp
@@ -35,6 +36,10 @@ POOL_TIMEOUT_MESSAGE = (
     "Pool timeout: All connections in the connection pool are occupied. Request was *not* "
     "sent to Telegram. Consider adjusting the connection pool size or the pool timeout."
 )
+
+
+# What may answer a request in place of the network (see AiohttpRequest).
+Divert = Callable[[str, RequestData | None], bytes | None]
 
 
 def _total(*parts: float | None) -> float | None:
@@ -55,6 +60,7 @@ class AiohttpRequest(BaseRequest):
 
     __slots__ = (
         "_connect_timeout",
+        "_divert",
         "_keepalive",
         "_media_write_timeout",
         "_pool",
@@ -74,7 +80,10 @@ class AiohttpRequest(BaseRequest):
         pool_timeout: float | None = 1.0,
         media_write_timeout: float | None = 20.0,
         keepalive_timeout: float = KEEPALIVE_S,
+        divert: Divert | None = None,
     ) -> None:
+        """``divert(url, request_data)`` may answer a request instead of the network: it
+        returns the response body (status 200), or None to let the request go out."""
         if connection_pool_size < 1:
             raise ValueError("connection_pool_size must be at least 1")
         self._pool_size = connection_pool_size
@@ -86,6 +95,7 @@ class AiohttpRequest(BaseRequest):
         self._keepalive = keepalive_timeout
         self._pool = asyncio.Semaphore(connection_pool_size)
         self._session: aiohttp.ClientSession | None = None
+        self._divert = divert
 
     @property
     def read_timeout(self) -> float | None:
@@ -126,6 +136,8 @@ class AiohttpRequest(BaseRequest):
         session = self._session
         if session is None or session.closed:
             raise RuntimeError("This AiohttpRequest is not initialized!")
+        if self._divert is not None and (answered := self._divert(url, request_data)):
+            return 200, answered
         files = request_data.multipart_data if request_data else None
         if isinstance(read_timeout, DefaultValue):
             read_timeout = self._read_timeout
