@@ -13,7 +13,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import ROOT, answers, memory, startup, telegram
+from bench import ROOT, answers, closed_loop, memory, startup, telegram
 from bench.report import (
     STATUS_ERROR,
     Json,
@@ -26,13 +26,14 @@ from bench.report import (
     write_readme,
 )
 
-ALL = ("a", "b", "c", "d", "e")
+ALL = ("a", "b", "c", "d", "e", "f")
 TITLES = {
     "a": "Engine + SQLite: answers",
     "b": telegram.TITLE,
     "c": "Memory",
     "d": "Start-up",
     "e": "Engine + PostgreSQL: answers",
+    "f": closed_loop.TITLE,
 }
 
 
@@ -67,7 +68,9 @@ def parser() -> argparse.ArgumentParser:
         description="quizbot benchmarks; every figure is a ratio to a baseline run alongside.",
     )
     p.add_argument("--quick", action="store_true", help="small sizes, for CI")
-    p.add_argument("--only", type=_only, default=ALL, metavar="a,b,c,d,e", help="benchmarks to run")
+    p.add_argument(
+        "--only", type=_only, default=ALL, metavar="a,b,c,d,e,f", help="benchmarks to run"
+    )
     p.add_argument(
         "--out",
         type=Path,
@@ -105,6 +108,13 @@ def parser() -> argparse.ArgumentParser:
         default=None,
         metavar="N",
         help="users pressing at once in b (default 500; quick 50)",
+    )
+    p.add_argument(
+        "--loop-users",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="users in f's runs with the limiter off (default 1000; quick 100)",
     )
     p.add_argument(
         "--profile",
@@ -147,6 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         "c": lambda: memory.run(args.quick, progress, args.tmp_dir),
         "d": lambda: startup.run(args.quick, progress, args.quizzes, args.questions, args.tmp_dir),
         "e": lambda: answers.run_postgres(size, progress),
+        "f": lambda: closed_loop.run(args.quick, progress, args.tmp_dir, args.loop_users),
     }
     machine = machine_info()
     sections: list[Json] = []

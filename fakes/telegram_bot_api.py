@@ -120,6 +120,16 @@ def bad_request(description: str) -> ApiError:
     return ApiError(400, f"Bad Request: {description}")
 
 
+_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)(\s[^<>]*)?>")
+_REFERENCE = re.compile(r"&(#[0-9]{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z]+);")
+_SPECIAL = re.compile(r"[<&]")
+
+
+def _byte_offset(source: str, index: int) -> int:
+    """Where ``source[index]`` starts in UTF-8, as Telegram's error messages count."""
+    return len(source[:index].encode())
+
+
 def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
     """Text and entities as Telegram derives them from HTML parse mode; strict about bare
     ``<`` and ``&`` and unbalanced or unsupported tags, like Telegram."""
@@ -130,17 +140,18 @@ def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
     i = 0
     while i < len(source):
         char = source[i]
-        byte = len(source[:i].encode())
         if char == "<":
-            match = re.match(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)(\s[^<>]*)?>", source[i:])
+            match = _TAG.match(source, i)
             if not match:
                 raise bad_request(
-                    f"can't parse entities: Unexpected character '<' at byte offset {byte}"
+                    "can't parse entities: Unexpected character '<' at byte offset "
+                    f"{_byte_offset(source, i)}"
                 )
             closing, name = match.group(1) == "/", match.group(2).lower()
             if name not in HTML_TAGS:
                 raise bad_request(
-                    f'can\'t parse entities: Unsupported start tag "{name}" at byte offset {byte}'
+                    f'can\'t parse entities: Unsupported start tag "{name}" at byte offset '
+                    f"{_byte_offset(source, i)}"
                 )
             if not closing:
                 stack.append((name, offset))
@@ -148,7 +159,8 @@ def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
                 if not stack or stack[-1][0] != name:
                     expected = stack[-1][0] if stack else ""
                     raise bad_request(
-                        f"can't parse entities: Unmatched end tag at byte offset {byte}, "
+                        "can't parse entities: Unmatched end tag at byte offset "
+                        f"{_byte_offset(source, i)}, "
                         f'expected "</{expected}>", found "</{name}>"'
                     )
                 _, start = stack.pop()
@@ -156,13 +168,14 @@ def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
                     entities.append(
                         {"type": HTML_TAGS[name], "offset": start, "length": offset - start}
                     )
-            i += match.end()
+            i = match.end()
             continue
         if char == "&":
-            match = re.match(r"&(#[0-9]{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z]+);", source[i:])
+            match = _REFERENCE.match(source, i)
             if not match:
                 raise bad_request(
-                    f"can't parse entities: Unexpected character '&' at byte offset {byte}"
+                    "can't parse entities: Unexpected character '&' at byte offset "
+                    f"{_byte_offset(source, i)}"
                 )
             ref = match.group(1)
             if ref.startswith("#x"):
@@ -175,11 +188,14 @@ def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
                 raise bad_request(f'can\'t parse entities: Unsupported HTML entity "&{ref};"')
             out.append(decoded)
             offset += utf16_len(decoded)
-            i += match.end()
+            i = match.end()
             continue
-        out.append(char)
-        offset += utf16_len(char)
-        i += 1
+        special = _SPECIAL.search(source, i)
+        end = special.start() if special else len(source)
+        plain = source[i:end]  # up to the next tag or reference, taken whole
+        out.append(plain)
+        offset += utf16_len(plain)
+        i = end
     if stack:
         raise bad_request(
             "can't parse entities: Can't find end tag corresponding to start tag "
@@ -305,6 +321,7 @@ class FakeBotApi:
         self._call_event = asyncio.Event()
         self._closing = False
         self._runner: web.AppRunner | None = None
+        self.listeners: list[Callable[[ApiCall], None]] = []  # told of every call, as made
         self.webhook_target: str | None = None  # where webhook updates are POSTed
         self.undelivered: list[dict[str, Any]] = []  # webhook updates given up on
         self.webhook_peak = 0  # most webhook calls in flight at once
@@ -537,6 +554,8 @@ class FakeBotApi:
     def _record(self, call: ApiCall) -> None:
         self.calls.append(call)
         self._call_event.set()
+        for listener in self.listeners:
+            listener(call)
 
     # -- test side: users, chats and updates -----------------------------------------------------
 

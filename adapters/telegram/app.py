@@ -84,12 +84,15 @@ class TelegramAdapter:
         stats_chart: StatsChart | None = None,
         limiter: CommandRateLimiter | None = None,
         web: WebServer | None = None,
+        message_rate: float = 30.0,
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for /stats;
         ``limiter`` caps each user's commands (so one user cannot spend the bot's sending
         budget for everyone); ``round_clock`` (tests: a ManualClock, also the engine's) times
         group rounds and their send budget; ``web`` is the runner's HTTP server, which webhook mode
-        shares (without one, webhook mode starts its own on ``PORT``, with /healthz)."""
+        shares (without one, webhook mode starts its own on ``PORT``, with /healthz);
+        ``message_rate`` is the overall messages a second (Telegram's 30; 0 turns the pacing
+        off, for benchmarks of the software alone)."""
         if not settings.telegram_token:
             raise ValueError("TELEGRAM_BOT_TOKEN is not set")
         self.engine = engine
@@ -101,6 +104,7 @@ class TelegramAdapter:
         self.max_retries = max_retries
         self.timing = round_timing or RoundTiming()
         self.limiter = limiter or CommandRateLimiter()
+        self.message_rate = message_rate
         self.application: TelegramApplication | None = None
         # The process's HTTP server, where webhook mode mounts its path (None: started here).
         self.web = web
@@ -137,7 +141,7 @@ class TelegramAdapter:
             .rate_limiter(
                 BudgetedRateLimiter(
                     self.budget,
-                    overall_max_rate=30,  # Telegram's limits: 30 messages a second,
+                    overall_max_rate=self.message_rate,  # Telegram's: 30 messages a second,
                     overall_time_period=1 / speed,
                     group_max_rate=20,  # 20 a minute in one group
                     group_time_period=60 / speed,
