@@ -139,7 +139,10 @@ class Watcher:
         return future
 
 
-async def run_one(plan: Plan, workdir: Path, progress: Callable[[str], None]) -> Json:
+async def run_one(
+    plan: Plan, workdir: Path, progress: Callable[[str], None], profile: Path | None = None
+) -> Json:
+    """One run; ``profile``: a cProfile of the bot over the timed phase is written there."""
     from bench.answers import question_count, seed_catalog
     from fakes.telegram_bot_api import FakeBotApi
     from fakes.telegram_chatter import button_for, is_question
@@ -157,7 +160,7 @@ async def run_one(plan: Plan, workdir: Path, progress: Callable[[str], None]) ->
         extra += ["--webhook-port", str(port)]
     run_dir = workdir / plan.name
     run_dir.mkdir()
-    bot = BotProcess("ours", api.base_url, run_dir, extra=extra)
+    bot = BotProcess("ours", api.base_url, run_dir, profile, extra=extra)
     # Limiter on: a user waits for two messages behind every other user's two.
     per_step = 30.0 + (4 * plan.users / CAP if plan.limited else plan.users / 20)
     try:
@@ -177,6 +180,8 @@ async def run_one(plan: Plan, workdir: Path, progress: Callable[[str], None]) ->
         await asyncio.sleep(1.5)  # the limiter's burst allowance is back
         progress(f"closed loop {plan.name}: {plan.users:,} users play {questions} questions")
         assert bot.proc is not None
+        if profile is not None:
+            await bot.command("profile on")
         cpu_before = _cpu_s(bot.proc.pid)
         mark = len(api.calls)
         began = time.monotonic()
@@ -203,6 +208,8 @@ async def run_one(plan: Plan, workdir: Path, progress: Callable[[str], None]) ->
         await asyncio.gather(*(play(p, m) for p, m in zip(players, shown, strict=True)))
         ended = time.monotonic()
         cpu = _cpu_s(bot.proc.pid) - cpu_before
+        if profile is not None:
+            await bot.command("profile off")
         calls = api.calls[mark:]
         await bot.stop()
     finally:

@@ -21,8 +21,10 @@ are turned into PTB's exceptions by ``BaseRequest`` itself, as for any transport
 from __future__ import annotations
 
 import asyncio
+import urllib.request
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode, urlsplit
 
 import aiohttp
 from telegram._utils.defaultvalue import DefaultValue
@@ -38,6 +40,7 @@ POOL_TIMEOUT_MESSAGE = (
 )
 
 
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 # What may answer a request in place of the network (see AiohttpRequest).
 Divert = Callable[[str, RequestData | None], bytes | None]
 
@@ -66,6 +69,7 @@ class AiohttpRequest(BaseRequest):
         "_pool",
         "_pool_size",
         "_pool_timeout",
+        "_proxies",
         "_read_timeout",
         "_session",
         "_write_timeout",
@@ -96,6 +100,7 @@ class AiohttpRequest(BaseRequest):
         self._pool = asyncio.Semaphore(connection_pool_size)
         self._session: aiohttp.ClientSession | None = None
         self._divert = divert
+        self._proxies: dict[tuple[str, str], str | None] = {}
 
     @property
     def read_timeout(self) -> float | None:
@@ -108,10 +113,10 @@ class AiohttpRequest(BaseRequest):
             connector = aiohttp.TCPConnector(
                 limit=self._pool_size, limit_per_host=0, keepalive_timeout=self._keepalive
             )
-            # trust_env: HTTPS_PROXY and NO_PROXY are honoured, as httpx does by default.
+            # Not trust_env: aiohttp would then look up netrc and the proxy variables in a
+            # thread on every request; _proxy() reads them once per host instead.
             self._session = aiohttp.ClientSession(
                 connector=connector,
-                trust_env=True,
                 headers={"User-Agent": self.USER_AGENT},
                 auto_decompress=True,
             )
@@ -121,6 +126,17 @@ class AiohttpRequest(BaseRequest):
         session, self._session = self._session, None
         if session is not None and not session.closed:
             await session.close()
+
+    def _proxy(self, url: str) -> str | None:
+        """The proxy for ``url`` from HTTP(S)_PROXY and NO_PROXY, as httpx honours them."""
+        split = urlsplit(url)
+        key = (split.scheme, split.hostname or "")
+        if key not in self._proxies:
+            proxy = urllib.request.getproxies().get(split.scheme)
+            if proxy and split.hostname and urllib.request.proxy_bypass(split.hostname):
+                proxy = None
+            self._proxies[key] = proxy or None
+        return self._proxies[key]
 
     async def do_request(
         self,
@@ -162,8 +178,8 @@ class AiohttpRequest(BaseRequest):
                 for name, (filename, content, mimetype) in files.items():
                     form.add_field(name, content, filename=filename, content_type=mimetype)
                 body = form
-            else:
-                body = request_data.json_parameters  # sent as a urlencoded form, like httpx
+            else:  # a urlencoded form, like httpx (aiohttp's FormData costs more)
+                body = urlencode(request_data.json_parameters).encode()
         try:
             async with asyncio.timeout(pool_timeout):
                 await self._pool.acquire()
@@ -171,7 +187,13 @@ class AiohttpRequest(BaseRequest):
             raise TimedOut(message=POOL_TIMEOUT_MESSAGE) from err
         try:
             async with session.request(
-                method, url, data=body, timeout=timeout, allow_redirects=False
+                method,
+                url,
+                data=body,
+                headers=FORM if isinstance(body, bytes) else None,
+                timeout=timeout,
+                allow_redirects=False,
+                proxy=self._proxy(url),
             ) as response:
                 return response.status, await response.read()
         except TimeoutError as err:  # aiohttp's timeouts are TimeoutErrors too

@@ -159,3 +159,14 @@ async def test_the_bot_talks_to_telegram_over_aiohttp(
     assert isinstance(bot._request[0], AiohttpRequest)
     assert bot._request[0] is not bot.request
     await api.wait_for("getUpdates")
+
+
+def test_proxies_come_from_the_environment_like_httpx(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("http_proxy", "https_proxy", "no_proxy", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(name.upper(), raising=False)
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example.org:3128")
+    monkeypatch.setenv("NO_PROXY", "localhost,127.0.0.1")
+    request = AiohttpRequest()
+    assert request._proxy("https://api.telegram.org/bot1/getMe") == "http://proxy.example.org:3128"
+    assert request._proxy("http://127.0.0.1:8081/bot1/getMe") is None
