@@ -125,13 +125,16 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--tmp-dir", default=None, help="where databases and quiz files are made")
     p.add_argument(
-        "--write-readme",
+        "--write-results",
+        "--write-readme",  # its former name, when the table was in the README
+        dest="write_readme",
         nargs="?",
         type=Path,
-        const=ROOT / "README.md",
+        const=ROOT / "docs" / "benchmarks.md",
         default=None,
         metavar="FILE",
-        help="rewrite the results table between FILE's markers (default README.md; full size)",
+        help="rewrite the results table between FILE's markers (default docs/benchmarks.md; "
+        "full size)",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     return p
@@ -141,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     cli = parser()
     args = cli.parse_args(argv)
     if args.write_readme is not None and args.quick:
-        cli.error("--write-readme records full-size runs only; drop --quick")
+        cli.error("--write-results records full-size runs only; drop --quick")
     began = time.perf_counter()
 
     def progress(message: str) -> None:

@@ -1,4 +1,5 @@
-"""(b) Telegram end to end: a burst of button presses, our bot vs. a bare python-telegram-bot.
+"""(b) Telegram end to end: a burst of button presses, our bot vs. a bare python-telegram-bot
+and vs. a raw aiohttp client.
 
 What is measured
     The real bot -- :class:`~adapters.telegram.TelegramAdapter` (python-telegram-bot's
@@ -24,32 +25,37 @@ What is measured
       next question's buttons (quick 2 rounds, full 3). Presses per second is the median of
       the rounds; p50/p95 are over all presses of all rounds.
     * quiet period: a burst starts only once its bot has been idle for 5.5 s, past the 5 s
-      after which its HTTP client (httpx, as python-telegram-bot configures it) drops idle
-      connections -- the users were reading the question. Every burst of either side thus
-      starts from the same state: no open connection but the long poll's. (Bursts that
-      found a pool still warm from the previous one ran in a different regime, up to 4x
-      faster or slower, which made the ratio depend on the order of the rounds.)
+      after which its HTTP client (the adapter's aiohttp transport, which keeps httpx's
+      keep-alive) drops idle connections -- the users were reading the question. Every
+      burst of every side thus starts from the same state: no open connection but the long
+      poll's. (Bursts that found a pool still warm from the previous one ran in a different
+      regime, up to 4x faster or slower, which made the ratio depend on the order of the
+      rounds.)
 
 Baseline: a bare python-telegram-bot application that only acknowledges
     Built by the adapter's own :meth:`~adapters.telegram.TelegramAdapter.build_application`
     (on an engine, as usual, that is never used), then stripped of every handler but one
     ``CallbackQueryHandler`` calling ``query.answer()``, and started the way the adapter
     starts (same polling timeout and ``allowed_updates``). So it has, by construction, the
-    same builder settings: base URL, HTTP client and connection pool, the same
-    ``AIORateLimiter`` and the same per-user update processor (``MAX_CONCURRENT_UPDATES`` at once).
-    Keeping the rate limiter on both sides is the fair comparison: it is what the real bot
-    runs with, and it does not throttle the bare side at all, because python-telegram-bot
-    applies its overall limit (30 requests/s, Telegram's) only to requests with a
-    ``chat_id`` -- ``answerCallbackQuery`` has none. What it throttles is our bot's follow-up
-    edits and messages (two per press), so the ratio shows whether acknowledgements get
-    stuck behind them.
+    same builder settings: base URL, HTTP transport (the adapter's aiohttp ``BaseRequest``,
+    so the baseline is PTB at its best, not on its default httpx that collapses under
+    hundreds of requests) and connection pool, the same rate limiter and the same per-user
+    update processor (``MAX_CONCURRENT_UPDATES`` at once). Keeping the rate limiter on both
+    sides is the fair comparison: it is what the real bot runs with, and it does not throttle
+    the bare side at all, because acknowledgements are not paced. What it throttles is our
+    bot's follow-up edits and messages (two per press), so the ratio shows whether
+    acknowledgements get stuck behind them.
+
+The machine's limit: a raw aiohttp client
+    ``--side raw``: no python-telegram-bot; one aiohttp session long-polls getUpdates and
+    answers each press at once. It shows what is left for PTB and the bot on this machine.
 
     It gets the same presses on the same question messages (copies of the ones our bot
     sent), against its own instance of the fake server, in the same rounds; which side goes
-    first alternates per round.
+    first rotates per round.
 
 Processes
-    Each bot runs in its own process (``python -m bench.telegram --side ours|bare ...``), as it
+    Each bot runs in its own process (``python -m bench.telegram --side ours|bare|raw``), as it
     would in production; the fake servers and the driver share the benchmark's process, so
     the fake's own cost (parsing, JSON) is not charged to the bot on a two-core machine. The
     fake's long-poll wait is capped at :data:`MAX_POLL_WAIT` (it returns at once when updates
