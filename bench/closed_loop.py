@@ -60,6 +60,7 @@ CAP = 30.0  # Telegram's messages a second, what the limiter paces to
 CAP_SHARE = 0.9
 LANGUAGE = "en"
 FIRST_USER_ID = 800_000_001
+STALL_S = 30.0  # a user waiting this long for one acknowledgement or message gives up
 FOLLOW_UPS = ("sendMessage", "editMessageText", "editMessageReplyMarkup")
 
 
@@ -101,6 +102,7 @@ class Player:
     user: dict[str, Any]
     chat_id: int
     acks_ms: list[float] = field(default_factory=list)
+    pressed: dict[int, float] = field(default_factory=dict)  # update id -> when pressed
     next_ms: list[float] = field(default_factory=list)
     finished: bool = False
 
@@ -111,6 +113,7 @@ class Watcher:
 
     def __init__(self, api: Any) -> None:
         self.acks: dict[str, asyncio.Future[float]] = {}
+        self.delivered: dict[int, float] = {}  # update id -> when getUpdates handed it out
         self.messages: dict[int, asyncio.Future[Any]] = {}
         self.api = api
         api.listeners.append(self.seen)
@@ -118,7 +121,10 @@ class Watcher:
     def seen(self, call: Any) -> None:
         if not call.ok:
             return
-        if call.method == "answerCallbackQuery":
+        if call.method == "getUpdates":
+            for update in call.result:
+                self.delivered.setdefault(int(update["update_id"]), time.monotonic())
+        elif call.method == "answerCallbackQuery":
             future = self.acks.pop(str(call.params.get("callback_query_id")), None)
             if future is not None and not future.done():
                 future.set_result(call.at)
@@ -161,8 +167,9 @@ async def run_one(
     run_dir = workdir / plan.name
     run_dir.mkdir()
     bot = BotProcess("ours", api.base_url, run_dir, profile, extra=extra)
-    # Limiter on: a user waits for two messages behind every other user's two.
-    per_step = 30.0 + (4 * plan.users / CAP if plan.limited else plan.users / 20)
+    # How long one wait may take before the user gives up (and does not finish); limiter on,
+    # a user waits for two messages behind every other user's two.
+    per_step = STALL_S + (4 * plan.users / CAP if plan.limited else 0.0)
     try:
         await bot.start()
         if port is not None:
@@ -175,7 +182,7 @@ async def run_one(
         firsts = [watcher.message(p.chat_id) for p in players]
         for player in players:
             api.send_text(player.user, api.private_chat(player.user), f"/quiz {SEED_QUIZ}")
-        shown = await asyncio.wait_for(asyncio.gather(*firsts), per_step + plan.users / 10)
+        shown = await asyncio.wait_for(asyncio.gather(*firsts), per_step + plan.users / 20)
         assert all(is_question(m) for m in shown)
         await asyncio.sleep(1.5)  # the limiter's burst allowance is back
         progress(f"closed loop {plan.name}: {plan.users:,} users play {questions} questions")
@@ -185,7 +192,6 @@ async def run_one(
         cpu_before = _cpu_s(bot.proc.pid)
         mark = len(api.calls)
         began = time.monotonic()
-        deadline = began + per_step * questions
 
         async def play(player: Player, message: Any) -> None:
             for number in range(questions):
@@ -193,13 +199,13 @@ async def run_one(
                 following = watcher.message(player.chat_id)
                 pressed = time.monotonic()
                 query_id, update = api.press_update(player.user, message, data)
+                player.pressed[int(update["update_id"])] = pressed
                 acked = watcher.ack(query_id)
                 api.enqueue(update)
-                remaining = deadline - time.monotonic()
                 try:
-                    at = await asyncio.wait_for(acked, max(0.1, remaining))
+                    at = await asyncio.wait_for(acked, per_step)
                     player.acks_ms.append((at - pressed) * 1000)
-                    message = await asyncio.wait_for(following, max(0.1, deadline - at))
+                    message = await asyncio.wait_for(following, per_step)
                 except TimeoutError:
                     return
                 player.next_ms.append((time.monotonic() - pressed) * 1000)
@@ -219,6 +225,12 @@ async def run_one(
     acks = [ms for p in players for ms in p.acks_ms]
     nexts = [ms for p in players for ms in p.next_ms]
     answers = len(acks)
+    waits = [  # long polling: how long presses waited at the Bot API for a getUpdates
+        (watcher.delivered[u] - at) * 1000
+        for p in players
+        for u, at in p.pressed.items()
+        if u in watcher.delivered
+    ]
     wall = ended - began
     sent = [c for c in calls if c.ok and c.method in FOLLOW_UPS]
     return {
@@ -244,6 +256,8 @@ async def run_one(
         "webhook_peak_connections": api.webhook_peak,
         "undelivered_updates": len(api.undelivered),
         "mean_ack_ms": statistics.fmean(acks) if acks else None,
+        "polled_after_p50_ms": percentile(waits, 50) if waits else None,
+        "polled_after_p99_ms": percentile(waits, 99) if waits else None,
     }
 
 

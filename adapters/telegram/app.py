@@ -135,7 +135,13 @@ class TelegramAdapter:
             .base_file_url(file_url_for(self.base_url))
             # aiohttp instead of PTB's httpx: it holds under hundreds of concurrent requests.
             .request(
-                AiohttpRequest(divert=self.replies.divert if self.settings.webhook_url else None)
+                AiohttpRequest(
+                    # A request waits for a free connection rather than fail after PTB's 1 s:
+                    # under a burst a dropped follow-up is a user who never sees the next
+                    # question. The read timeouts keep the pool draining.
+                    pool_timeout=None,
+                    divert=self.replies.divert if self.settings.webhook_url else None,
+                )
             )
             .get_updates_request(AiohttpRequest(connection_pool_size=1))
             .rate_limiter(

@@ -203,3 +203,33 @@ async def test_the_fake_delivers_webhook_updates_over_at_most_max_connections(
     finally:
         release.set()
         await runner.cleanup()
+
+
+async def test_a_burst_of_presses_is_acknowledged_before_the_follow_ups_go_out(
+    api: FakeBotApi, engine: QuizEngine, catalog: QuizCatalog, launch: Launch
+) -> None:
+    """Even with nothing pacing the follow-ups (limiter off), 150 presses at once stop their
+    spinners before any of them gets its edit and next question: they share one event loop."""
+    await launch(engine, message_rate=0)
+    quiz = catalog.get(SEED_QUIZ)
+    assert quiz is not None
+    people = [chatter(api, 6600 + i, f"Q{i}") for i in range(150)]
+    for person in people:
+        person.send(f"/quiz {SEED_QUIZ}")
+    asked = [await p.question(within=15) for p in people]
+    mark = len(api.calls)
+    for person, message in zip(people, asked, strict=True):
+        person.press(message, button_for(message, quiz, "en", True))
+    await api.wait_for(
+        "sendMessage",
+        lambda c: int(c.params["chat_id"]) == people[-1].chat_id and c.index > mark,
+        after=mark,
+        within=20,
+    )
+    for person in people:
+        await person.question(within=20)
+    calls = [c for c in api.calls[mark:] if c.ok]
+    acks = [c.index for c in calls if c.method == "answerCallbackQuery"]
+    follow_ups = [c.index for c in calls if c.method in ("editMessageText", "sendMessage")]
+    assert len(acks) == 150 and len(follow_ups) == 300
+    assert max(acks) < min(follow_ups)
