@@ -4,10 +4,11 @@ Every figure is measured side by side with a baseline in the same run and report
 to it, because absolute times on a shared machine drift:
 
 * ``a`` -- engine + SQLite answering vs. raw aiosqlite insert+commit (:mod:`bench.answers`)
-* ``b`` -- Telegram end to end: a press burst vs. a bare PTB app (:mod:`bench.telegram`)
+* ``b`` -- Telegram: press bursts vs. a bare PTB app and raw aiohttp (:mod:`bench.telegram`)
 * ``c`` -- resident memory of users mid-attempt vs. an idle process (:mod:`bench.memory`)
 * ``d`` -- start-up: loading generated quizzes vs. a libyaml parse (:mod:`bench.startup`)
 * ``e`` -- the same as ``a`` on PostgreSQL vs. raw asyncpg (:mod:`bench.answers`)
+* ``f`` -- Telegram closed loop: users taking the whole quiz (:mod:`bench.closed_loop`)
 
 The table goes to standard output and the figures, with machine information, to a JSON file
 (``bench/results/latest.json`` by default). The exit status is 1 only when a correctness check

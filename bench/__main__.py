@@ -13,7 +13,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import ROOT, answers, memory, startup, telegram
+from bench import ROOT, answers, closed_loop, memory, startup, telegram
 from bench.report import (
     STATUS_ERROR,
     Json,
@@ -26,13 +26,14 @@ from bench.report import (
     write_readme,
 )
 
-ALL = ("a", "b", "c", "d", "e")
+ALL = ("a", "b", "c", "d", "e", "f")
 TITLES = {
     "a": "Engine + SQLite: answers",
     "b": telegram.TITLE,
     "c": "Memory",
     "d": "Start-up",
     "e": "Engine + PostgreSQL: answers",
+    "f": closed_loop.TITLE,
 }
 
 
@@ -67,7 +68,9 @@ def parser() -> argparse.ArgumentParser:
         description="quizbot benchmarks; every figure is a ratio to a baseline run alongside.",
     )
     p.add_argument("--quick", action="store_true", help="small sizes, for CI")
-    p.add_argument("--only", type=_only, default=ALL, metavar="a,b,c,d,e", help="benchmarks to run")
+    p.add_argument(
+        "--only", type=_only, default=ALL, metavar="a,b,c,d,e,f", help="benchmarks to run"
+    )
     p.add_argument(
         "--out",
         type=Path,
@@ -107,6 +110,13 @@ def parser() -> argparse.ArgumentParser:
         help="users pressing at once in b (default 500; quick 50)",
     )
     p.add_argument(
+        "--loop-users",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="users in f's runs with the limiter off (default 1000; quick 100)",
+    )
+    p.add_argument(
         "--profile",
         type=Path,
         default=None,
@@ -115,13 +125,16 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--tmp-dir", default=None, help="where databases and quiz files are made")
     p.add_argument(
-        "--write-readme",
+        "--write-results",
+        "--write-readme",  # its former name, when the table was in the README
+        dest="write_readme",
         nargs="?",
         type=Path,
-        const=ROOT / "README.md",
+        const=ROOT / "docs" / "benchmarks.md",
         default=None,
         metavar="FILE",
-        help="rewrite the results table between FILE's markers (default README.md; full size)",
+        help="rewrite the results table between FILE's markers (default docs/benchmarks.md; "
+        "full size)",
     )
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     return p
@@ -131,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     cli = parser()
     args = cli.parse_args(argv)
     if args.write_readme is not None and args.quick:
-        cli.error("--write-readme records full-size runs only; drop --quick")
+        cli.error("--write-results records full-size runs only; drop --quick")
     began = time.perf_counter()
 
     def progress(message: str) -> None:
@@ -147,6 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         "c": lambda: memory.run(args.quick, progress, args.tmp_dir),
         "d": lambda: startup.run(args.quick, progress, args.quizzes, args.questions, args.tmp_dir),
         "e": lambda: answers.run_postgres(size, progress),
+        "f": lambda: closed_loop.run(args.quick, progress, args.tmp_dir, args.loop_users),
     }
     machine = machine_info()
     sections: list[Json] = []

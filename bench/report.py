@@ -277,9 +277,9 @@ def render_table(data: Json) -> str:
     return "\n".join(out)
 
 
-# -- the README's results table ---------------------------------------------------------------
+# -- the results table of docs/benchmarks.md (formerly the README's) ------------------------
 
-README_START = "<!-- bench:results:start (written by python -m bench --write-readme) -->"
+README_START = "<!-- bench:results:start (written by python -m bench --write-results) -->"
 README_END = "<!-- bench:results:end -->"
 # Figures without a target that the README shows too.
 README_EXTRA = ("startup.quizzes_100.first_start_seconds", "startup.quizzes_1000.seconds")

@@ -9,6 +9,11 @@ text, edits to identical content ("message is not modified"), poll limits, answe
 query twice, and more than 20 messages and edits a minute in one group (429, as Telegram does).
 It can answer the next calls of a method with 429 Too Many Requests and a ``retry_after``,
 delay a method, and say who administers a group (``getChatMember``).
+
+Once a webhook is set and :meth:`FakeBotApi.deliver_webhook_to` names a loopback stand-in for
+its HTTPS URL, updates are POSTed there as Telegram does: with the secret token, over up to
+``max_connections`` (default 40) concurrent connections, again after a failure, and a Bot API
+method in a response's JSON body is carried out (recorded with ``via_webhook``).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 
 TOKEN = "123456789:AAFakeTokenForTestsOnly_abcdefghijklm"
@@ -41,6 +47,9 @@ POLL_EXPLANATION = 200
 POLL_EXPLANATION_LINE_FEEDS = 2
 POLL_OPTIONS = (2, 10)
 GROUP_LIMIT = 20  # messages and edits per minute in one group
+WEBHOOK_CONNECTIONS = 40  # setWebhook's default max_connections
+MAX_WEBHOOK_CONNECTIONS = 100
+WEBHOOK_ATTEMPTS = 5  # deliveries of one update before the fake gives up on it
 # What counts towards GROUP_LIMIT.
 SENDING_METHODS = {
     "sendMessage",
@@ -112,6 +121,16 @@ def bad_request(description: str) -> ApiError:
     return ApiError(400, f"Bad Request: {description}")
 
 
+_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)(\s[^<>]*)?>")
+_REFERENCE = re.compile(r"&(#[0-9]{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z]+);")
+_SPECIAL = re.compile(r"[<&]")
+
+
+def _byte_offset(source: str, index: int) -> int:
+    """Where ``source[index]`` starts in UTF-8, as Telegram's error messages count."""
+    return len(source[:index].encode())
+
+
 def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
     """Text and entities as Telegram derives them from HTML parse mode; strict about bare
     ``<`` and ``&`` and unbalanced or unsupported tags, like Telegram. ``<pre><code
@@ -124,26 +143,28 @@ def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
     i = 0
     while i < len(source):
         char = source[i]
-        byte = len(source[:i].encode())
         if char == "<":
-            match = re.match(r"<(/?)([a-zA-Z][a-zA-Z0-9-]*)(\s[^<>]*)?>", source[i:])
+            match = _TAG.match(source, i)
             if not match:
                 raise bad_request(
-                    f"can't parse entities: Unexpected character '<' at byte offset {byte}"
+                    "can't parse entities: Unexpected character '<' at byte offset "
+                    f"{_byte_offset(source, i)}"
                 )
             closing, name = match.group(1) == "/", match.group(2).lower()
             if name not in HTML_TAGS:
                 raise bad_request(
-                    f'can\'t parse entities: Unsupported start tag "{name}" at byte offset {byte}'
+                    f'can\'t parse entities: Unsupported start tag "{name}" at byte offset '
+                    f"{_byte_offset(source, i)}"
                 )
             if not closing:
-                _check_code_nesting(stack, name, byte)
+                _check_code_nesting(stack, name, _byte_offset(source, i))
                 stack.append((name, offset, match.group(3) or ""))
             else:
                 if not stack or stack[-1][0] != name:
                     expected = stack[-1][0] if stack else ""
                     raise bad_request(
-                        f"can't parse entities: Unmatched end tag at byte offset {byte}, "
+                        "can't parse entities: Unmatched end tag at byte offset "
+                        f"{_byte_offset(source, i)}, "
                         f'expected "</{expected}>", found "</{name}>"'
                     )
                 _, start, attributes = stack.pop()
@@ -161,13 +182,14 @@ def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
                     if name == "pre" and known:
                         entity["language"] = known.group(1)
                     entities.append(entity)
-            i += match.end()
+            i = match.end()
             continue
         if char == "&":
-            match = re.match(r"&(#[0-9]{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z]+);", source[i:])
+            match = _REFERENCE.match(source, i)
             if not match:
                 raise bad_request(
-                    f"can't parse entities: Unexpected character '&' at byte offset {byte}"
+                    "can't parse entities: Unexpected character '&' at byte offset "
+                    f"{_byte_offset(source, i)}"
                 )
             ref = match.group(1)
             if ref.startswith("#x"):
@@ -180,11 +202,14 @@ def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
                 raise bad_request(f'can\'t parse entities: Unsupported HTML entity "&{ref};"')
             out.append(decoded)
             offset += utf16_len(decoded)
-            i += match.end()
+            i = match.end()
             continue
-        out.append(char)
-        offset += utf16_len(char)
-        i += 1
+        special = _SPECIAL.search(source, i)
+        end = special.start() if special else len(source)
+        plain = source[i:end]  # up to the next tag or reference, taken whole
+        out.append(plain)
+        offset += utf16_len(plain)
+        i = end
     if stack:
         raise bad_request(
             "can't parse entities: Can't find end tag corresponding to start tag "
@@ -219,6 +244,7 @@ class ApiCall:
     error_code: int | None = None
     description: str | None = None
     at: float = field(default_factory=time.monotonic)
+    via_webhook: bool = False  # made in the response to a webhook call, not as a request
 
 
 @dataclass
@@ -322,6 +348,14 @@ class FakeBotApi:
         self._call_event = asyncio.Event()
         self._closing = False
         self._runner: web.AppRunner | None = None
+        self.listeners: list[Callable[[ApiCall], None]] = []  # told of every call, as made
+        self.webhook_target: str | None = None  # where webhook updates are POSTed
+        self.undelivered: list[dict[str, Any]] = []  # webhook updates given up on
+        self.webhook_peak = 0  # most webhook calls in flight at once
+        self._webhook_in_flight = 0
+        self._webhook_event = asyncio.Event()
+        self._deliverers: list[asyncio.Task[None]] = []
+        self._webhook_http: aiohttp.ClientSession | None = None
         self.port = 0
 
     # -- server ------------------------------------------------------------------------------
@@ -342,6 +376,14 @@ class FakeBotApi:
     async def close(self) -> None:
         self._closing = True
         self._update_event.set()
+        self._webhook_event.set()
+        for task in self._deliverers:
+            task.cancel()
+        for task in self._deliverers:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._webhook_http is not None:
+            await self._webhook_http.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -352,10 +394,22 @@ class FakeBotApi:
                 {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401
             )
         params = await self._params(request)
+        status, body = await self._call(method, params)
+        return web.json_response(body, status=status)
+
+    async def _call(
+        self, method: str, params: dict[str, Any], *, via_webhook: bool = False
+    ) -> tuple[int, dict[str, Any]]:
+        """Carry out one Bot API call; its HTTP status and JSON body."""
         if method in self.delays:
             await asyncio.sleep(self.delays[method])
         call = ApiCall(
-            index=len(self.calls), method=method, params=params, ok=False, at=self.stamp()
+            index=len(self.calls),
+            method=method,
+            params=params,
+            ok=False,
+            at=self.stamp(),
+            via_webhook=via_webhook,
         )
         try:
             self._check_group_rate(method, params)
@@ -380,13 +434,90 @@ class FakeBotApi:
             }
             if error.parameters:
                 body["parameters"] = error.parameters
-            return web.json_response(body, status=error.code)
+            return error.code, body
         call.ok, call.result = True, result
         self._record(call)
         group = self._group_id(params)
         if method in SENDING_METHODS and group is not None:
             self._group_sends[group].append(call.at)
-        return web.json_response({"ok": True, "result": result})
+        return 200, {"ok": True, "result": result}
+
+    # -- webhook delivery -----------------------------------------------------------------------
+
+    def deliver_webhook_to(self, url: str) -> None:
+        """POST updates to ``url`` (loopback) while a webhook is set, as Telegram would to the
+        webhook's URL."""
+        self.webhook_target = url
+        if not self._deliverers:
+            self._deliverers = [
+                asyncio.create_task(self._deliverer(slot))
+                for slot in range(MAX_WEBHOOK_CONNECTIONS)
+            ]
+
+    def _webhook_connections(self) -> int:
+        try:
+            wanted = int(self.webhook.get("max_connections") or WEBHOOK_CONNECTIONS)
+        except (TypeError, ValueError):
+            wanted = WEBHOOK_CONNECTIONS
+        return max(1, min(wanted, MAX_WEBHOOK_CONNECTIONS))
+
+    async def _deliverer(self, slot: int) -> None:
+        """One of Telegram's connections to the bot: takes the oldest undelivered update."""
+        attempts: dict[int, int] = {}
+        while not self._closing:
+            target = self.webhook_target
+            if (
+                not target
+                or not self.webhook.get("url")
+                or not self.updates
+                or slot >= self._webhook_connections()
+            ):
+                self._webhook_event.clear()
+                await self._webhook_event.wait()
+                continue
+            update = self.updates.pop(0)
+            self._webhook_in_flight += 1
+            self.webhook_peak = max(self.webhook_peak, self._webhook_in_flight)
+            try:
+                delivered = await self._post_update(target, update)
+            finally:
+                self._webhook_in_flight -= 1
+            if delivered:
+                continue
+            update_id = int(update["update_id"])
+            attempts[update_id] = attempts.get(update_id, 0) + 1
+            if attempts[update_id] >= WEBHOOK_ATTEMPTS:
+                self.undelivered.append(update)
+                continue
+            self.updates.insert(0, update)
+            await asyncio.sleep(0.1)
+
+    async def _post_update(self, target: str, update: dict[str, Any]) -> bool:
+        if self._webhook_http is None:
+            self._webhook_http = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=MAX_WEBHOOK_CONNECTIONS)
+            )
+        headers = {}
+        if self.webhook.get("secret_token"):
+            headers["X-Telegram-Bot-Api-Secret-Token"] = str(self.webhook["secret_token"])
+        try:
+            async with self._webhook_http.post(
+                target, json=update, headers=headers, timeout=aiohttp.ClientTimeout(total=60)
+            ) as response:
+                if not 200 <= response.status < 300:
+                    return False
+                raw = await response.read()
+        except (aiohttp.ClientError, TimeoutError):
+            return False
+        if raw.strip():
+            try:
+                reply = json.loads(raw)
+            except ValueError:
+                return True  # Telegram ignores a body it cannot read
+            if isinstance(reply, dict) and isinstance(reply.get("method"), str):
+                params = {k: v for k, v in reply.items() if k != "method"}
+                await self._call(reply["method"], params, via_webhook=True)
+        return True
 
     @staticmethod
     def _group_id(params: dict[str, Any]) -> int | None:
@@ -450,6 +581,8 @@ class FakeBotApi:
     def _record(self, call: ApiCall) -> None:
         self.calls.append(call)
         self._call_event.set()
+        for listener in self.listeners:
+            listener(call)
 
     # -- test side: users, chats and updates -----------------------------------------------------
 
@@ -500,6 +633,7 @@ class FakeBotApi:
     def enqueue(self, update: dict[str, Any]) -> None:
         self.updates.append(update)
         self._update_event.set()
+        self._webhook_event.set()
 
     def send_text(
         self,
@@ -883,6 +1017,7 @@ class FakeBotApi:
         if params.get("drop_pending_updates"):
             self.updates.clear()
         self.webhook = {"url": url, "secret_token": secret, **params}
+        self._webhook_event.set()
         return True
 
     def api_deleteWebhook(self, params: dict[str, Any]) -> Any:

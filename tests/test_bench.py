@@ -25,7 +25,7 @@ from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow  # runs the quick benchmark suite (about a minute)
 
-ALL = ("a", "b", "c", "d", "e")
+ALL = ("a", "b", "c", "d", "e", "f")
 POSTGRES = bool(os.environ.get("TEST_DATABASE_URL"))
 
 
@@ -67,7 +67,7 @@ def test_every_benchmark_is_reported(results: dict[str, Any]) -> None:
     benchmarks = results["benchmarks"]
     assert tuple(benchmarks) == ALL
     assert results["mode"] == "quick"
-    for bench_id in ("a", "b", "c", "d"):
+    for bench_id in ("a", "b", "c", "d", "f"):
         assert benchmarks[bench_id]["status"] == "ok", benchmarks[bench_id]["note"]
     assert benchmarks["e"]["status"] == ("ok" if POSTGRES else "skipped"), benchmarks["e"]
 
@@ -79,14 +79,20 @@ def test_telegram_end_to_end_measures_presses_against_the_bare_application(
     section = data["benchmarks"]["b"]
     assert "(b) Telegram end to end" in stdout and "NOT MEASURED YET" not in stdout
     figures = {f["name"]: f for f in section["figures"]}
-    assert set(figures) == {"telegram.presses_per_s", "telegram.p50_ms", "telegram.p95_ms"}
+    assert set(figures) == {
+        "telegram.presses_per_s",
+        "telegram.p50_ms",
+        "telegram.p95_ms",
+        "telegram.raw_presses_per_s",
+        "telegram.raw_p95_ms",
+    }
     for name in ("telegram.presses_per_s", "telegram.p95_ms"):  # judged, whatever the size
         assert figures[name]["target"] and isinstance(figures[name]["met"], bool), name
         assert figures[name]["verdict"], name
     details = section["details"]
     assert details["users"] == 50 and details["rounds"] == 2  # the quick size
     timed = details["users"] * details["rounds"]
-    for side in ("ours", "bare"):
+    for side in ("ours", "bare", "raw"):
         run = details[side]
         assert len(run["rounds"]) == details["rounds"], side
         for one in run["rounds"]:
@@ -103,7 +109,7 @@ def test_telegram_acknowledges_every_press_once_and_stores_what_it_acknowledged(
 ) -> None:
     details = results["benchmarks"]["b"]["details"]
     presses = details["users"] * details["rounds"] + 1  # + the warm-up user's press
-    for side in ("ours", "bare"):
+    for side in ("ours", "bare", "raw"):
         run = details[side]
         assert run["presses"] == presses, side
         assert run["acknowledged_once"] == run["ack_calls"] == presses, side
@@ -120,6 +126,27 @@ def test_telegram_acknowledges_every_press_once_and_stores_what_it_acknowledged(
     assert checks and all(c["ok"] for c in checks), [c for c in checks if not c["ok"]]
 
 
+def test_the_closed_loop_plays_every_quiz_to_the_end(results: dict[str, Any]) -> None:
+    """Quick size: 100 users by long polling and by webhook with the limiter off, 30 by long
+    polling with it on; every user finishes, every press is acknowledged, and in webhook mode
+    in the webhook response, over at most 40 connections."""
+    section = results["benchmarks"]["f"]
+    runs = {(r["mode"], r["rate_limiter"] != "off"): r for r in section["details"]["runs"]}
+    assert set(runs) == {("polling", False), ("webhook", False), ("polling", True)}
+    for (mode, limited), r in runs.items():
+        assert r["users"] == (30 if limited else 100)
+        assert r["users_finished"] == r["users"], (mode, limited)
+        assert r["answers"] == r["users"] * r["questions"], (mode, limited)
+        assert r["messages"] == 2 * r["answers"], (mode, limited)  # an edit and a message
+        for key in ("answers_per_s", "ack_p99_ms", "next_p99_ms", "cpu_ms_per_answer"):
+            assert _number(r[key]) and r[key] > 0, (mode, limited, key)
+        assert r["ack_p50_ms"] <= r["ack_p99_ms"] <= r["next_p99_ms"], (mode, limited)
+    webhook = runs[("webhook", False)]
+    assert webhook["acks_in_webhook_response"] == webhook["answers"]
+    assert 1 < webhook["webhook_peak_connections"] <= 40
+    assert all(c["ok"] for c in section["checks"]), section["checks"]
+
+
 def test_every_figure_has_its_baseline_and_ratio(results: dict[str, Any]) -> None:
     for bench_id, section in results["benchmarks"].items():
         if section["status"] != "ok":
@@ -127,6 +154,9 @@ def test_every_figure_has_its_baseline_and_ratio(results: dict[str, Any]) -> Non
         assert section["figures"], bench_id
         for f in section["figures"]:
             assert _number(f["value"]), (bench_id, f)
+            if f["baseline"] is None:  # judged against an absolute target, or only shown
+                assert f["baseline_label"].startswith("none") and f["ratio"] is None, f
+                continue
             assert _number(f["baseline"]) and f["baseline"] > 0, (bench_id, f)
             assert f["baseline_label"], (bench_id, f)
             assert f["ratio"] == pytest.approx(f["value"] / f["baseline"]), (bench_id, f)

@@ -38,9 +38,10 @@ from adapters.telegram.messenger import Messenger
 from adapters.telegram.rendering import toast
 from adapters.telegram.shared import PLATFORM, Context, Handler, TelegramApplication, participant
 from adapters.telegram.texts import tt
+from adapters.telegram.transport import AiohttpRequest
 from adapters.telegram.typed_answers import TypedAnswers
 from adapters.telegram.update_processor import PerUserUpdateProcessor
-from adapters.telegram.webhook import TelegramWebhook
+from adapters.telegram.webhook import TelegramWebhook, WebhookReplies
 from bot.engine import QuizEngine
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
 from bot.rate_limit import CommandRateLimiter
@@ -83,12 +84,15 @@ class TelegramAdapter:
         stats_chart: StatsChart | None = None,
         limiter: CommandRateLimiter | None = None,
         web: WebServer | None = None,
+        message_rate: float = 30.0,
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for /stats;
         ``limiter`` caps each user's commands (so one user cannot spend the bot's sending
         budget for everyone); ``round_clock`` (tests: a ManualClock, also the engine's) times
         group rounds and their send budget; ``web`` is the runner's HTTP server, which webhook mode
-        shares (without one, webhook mode starts its own on ``PORT``, with /healthz)."""
+        shares (without one, webhook mode starts its own on ``PORT``, with /healthz);
+        ``message_rate`` is the overall messages a second (Telegram's 30; 0 turns the pacing
+        off, for benchmarks of the software alone)."""
         if not settings.telegram_token:
             raise ValueError("TELEGRAM_BOT_TOKEN is not set")
         self.engine = engine
@@ -100,11 +104,14 @@ class TelegramAdapter:
         self.max_retries = max_retries
         self.timing = round_timing or RoundTiming()
         self.limiter = limiter or CommandRateLimiter()
+        self.message_rate = message_rate
         self.application: TelegramApplication | None = None
         # The process's HTTP server, where webhook mode mounts its path (None: started here).
         self.web = web
         self._own_web: WebServer | None = None
         self._webhook_path: str | None = None
+        # Presses acknowledged in the webhook's response (webhook mode only).
+        self.replies = WebhookReplies()
         if round_clock is None:
             self.budget = ChatBudget(
                 self.timing.chat_budget, self.timing.window, speed=self.timing.speed
@@ -126,10 +133,21 @@ class TelegramAdapter:
             .token(self.token)
             .base_url(self.base_url)
             .base_file_url(file_url_for(self.base_url))
+            # aiohttp instead of PTB's httpx: it holds under hundreds of concurrent requests.
+            .request(
+                AiohttpRequest(
+                    # A request waits for a free connection rather than fail after PTB's 1 s:
+                    # under a burst a dropped follow-up is a user who never sees the next
+                    # question. The read timeouts keep the pool draining.
+                    pool_timeout=None,
+                    divert=self.replies.divert if self.settings.webhook_url else None,
+                )
+            )
+            .get_updates_request(AiohttpRequest(connection_pool_size=1))
             .rate_limiter(
                 BudgetedRateLimiter(
                     self.budget,
-                    overall_max_rate=30,  # Telegram's limits: 30 messages a second,
+                    overall_max_rate=self.message_rate,  # Telegram's: 30 messages a second,
                     overall_time_period=1 / speed,
                     group_max_rate=20,  # 20 a minute in one group
                     group_time_period=60 / speed,
@@ -193,7 +211,7 @@ class TelegramAdapter:
                     log.info("telegram: web server on %s:%s", self.listen, self.settings.port)
                 on_update = functools.partial(self._queue_update, application)
                 self._webhook_path = urlsplit(webhook_url).path
-                hook = TelegramWebhook(secret, on_update)
+                hook = TelegramWebhook(secret, on_update, self.replies)
                 web.mount(self._webhook_path, hook.handle, authorized=hook.authorized)
             await application.initialize()
             await sync_commands(application.bot, self.engine, self.settings.admin_telegram_ids)

@@ -8,6 +8,9 @@ slot and its optional ones (countdown edits) are simply skipped when slots run s
 Nothing counts by hand: :class:`BudgetedRateLimiter`, the Application's rate limiter, records
 every request that sends or changes something in a group chat, whichever code makes it. Rounds
 take their slots ahead (:meth:`ChatBudget.take`), and the request then uses the slot taken.
+
+The same limiter paces all messages to Telegram's overall 30 a second fairly between chats
+(:class:`FairPacer`) and lets acknowledgements of presses through at once.
 """
 
 from __future__ import annotations
@@ -16,9 +19,10 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Hashable
 from typing import Any
 
+from telegram.error import RetryAfter
 from telegram.ext import AIORateLimiter
 
 
@@ -115,13 +119,109 @@ class ChatBudget:
         self._take_ahead(chat_id)
 
 
+class FairPacer:
+    """Telegram's overall rate (about 30 messages a second) handed out round-robin over chats.
+
+    A leaky bucket like PTB's (``max_rate`` at once, then ``max_rate`` per ``period``), but its
+    waiters queue per chat, and each chat with a waiter gets one slot per turn: a chat with many
+    messages waiting cannot starve the others, and each chat's messages leave in the order they
+    were asked for. (aiolimiter, under PTB's AIORateLimiter, is first come first served, and a
+    waiter that wakes to find its slot taken by a newcomer goes to the back of the line.)
+    """
+
+    def __init__(self, max_rate: float, period: float) -> None:
+        if max_rate < 1 or period <= 0:
+            raise ValueError("max_rate must be at least 1 and period positive")
+        self.max_rate = max_rate
+        self._per_s = max_rate / period
+        self._level = 0.0
+        self._last = 0.0
+        self._queues: dict[Hashable, deque[asyncio.Future[None]]] = {}
+        self._turns: deque[Hashable] = deque()  # chats with a waiter, in turn order
+        self._timer: asyncio.TimerHandle | None = None
+
+    def _leak(self, now: float) -> None:
+        self._level = max(0.0, self._level - (now - self._last) * self._per_s)
+        self._last = now
+
+    @property
+    def waiting(self) -> int:
+        return sum(len(q) for q in self._queues.values())
+
+    async def wait(self, chat: Hashable) -> None:
+        """Return when ``chat`` may send one message."""
+        loop = asyncio.get_running_loop()
+        self._leak(loop.time())
+        if not self._turns and self._level + 1 <= self.max_rate:
+            self._level += 1
+            return
+        future: asyncio.Future[None] = loop.create_future()
+        queue = self._queues.get(chat)
+        if queue is None:
+            queue = self._queues[chat] = deque()
+            self._turns.append(chat)
+        queue.append(future)
+        if self._timer is None:
+            self._dispatch()
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():
+                self._level = max(0.0, self._level - 1)  # granted but not used: give it back
+            raise
+
+    def _dispatch(self) -> None:
+        self._timer = None
+        loop = asyncio.get_running_loop()
+        self._leak(loop.time())
+        while self._turns and self._level + 1 <= self.max_rate:
+            chat = self._turns.popleft()
+            queue = self._queues[chat]
+            future = queue.popleft()
+            if queue:
+                self._turns.append(chat)  # its next message waits for everyone else's turn
+            else:
+                del self._queues[chat]
+            if not future.done():  # else its caller gave up waiting
+                future.set_result(None)
+                self._level += 1
+        if self._turns:
+            due = self._last + (self._level + 1 - self.max_rate) / self._per_s
+            self._timer = loop.call_at(due, self._dispatch)
+
+
+# Requests that are not messages: the acknowledgement of a button press stops its spinner and
+# must not wait behind the follow-up messages Telegram's 30 a second pace.
+UNPACED = frozenset({"answerCallbackQuery"})
+
+
 class BudgetedRateLimiter(AIORateLimiter):
     """PTB's AIORateLimiter (Telegram's limits, retries after 429) that also counts, in a
-    :class:`ChatBudget`, every request sending or changing something in a group chat."""
+    :class:`ChatBudget`, every request sending or changing something in a group chat.
 
-    def __init__(self, budget: ChatBudget, **limits: Any) -> None:
-        super().__init__(**limits)
+    Unlike PTB's, the overall limit is fair between chats (:class:`FairPacer`), and
+    acknowledgements of button presses (:data:`UNPACED`) are sent at once: no pacing, and no
+    pause after another request's 429 (a 429 of their own is still waited out and retried).
+    """
+
+    def __init__(
+        self,
+        budget: ChatBudget,
+        *,
+        overall_max_rate: float = 30,
+        overall_time_period: float = 1,
+        max_retries: int = 0,
+        **limits: Any,
+    ) -> None:
+        # PTB's own overall limiter stays off: the pacer below takes its place.
+        super().__init__(overall_max_rate=0, max_retries=max_retries, **limits)
         self.budget = budget
+        self.pacer = (
+            FairPacer(overall_max_rate, overall_time_period)
+            if overall_max_rate and overall_time_period
+            else None
+        )
+        self._retries = max_retries
 
     async def process_request(
         self,
@@ -132,12 +232,43 @@ class BudgetedRateLimiter(AIORateLimiter):
         data: dict[str, Any],
         rate_limit_args: int | None,
     ) -> bool | dict[str, Any] | list[dict[str, Any]]:
+        if endpoint in UNPACED:
+            return await self._unpaced(callback, args, kwargs, rate_limit_args or self._retries)
         chat_id = data.get("chat_id")
         with contextlib.suppress(ValueError, TypeError):
             chat_id = int(chat_id)  # type: ignore[arg-type]
         # Groups have negative ids; reading (getChat, getChatMember...) sends nothing.
         if isinstance(chat_id, int) and chat_id < 0 and not endpoint.startswith("get"):
             self.budget.count_request(chat_id)
+        pacer = self.pacer
+        if pacer is not None and chat_id is not None and not data.get("allow_paid_broadcast"):
+            # Paced where PTB's overall limiter would be: inside the group limit and the pause
+            # after a 429, so a retry waits its turn again.
+            chat = chat_id if isinstance(chat_id, int | str) else str(chat_id)
+            send = callback
+
+            async def paced(*a: Any, **kw: Any) -> bool | dict[str, Any] | list[dict[str, Any]]:
+                await pacer.wait(chat)
+                return await send(*a, **kw)
+
+            callback = paced
         return await super().process_request(
             callback, args, kwargs, endpoint, data, rate_limit_args
         )
+
+    @staticmethod
+    async def _unpaced(
+        callback: Callable[..., Coroutine[Any, Any, bool | dict[str, Any] | list[dict[str, Any]]]],
+        args: Any,
+        kwargs: dict[str, Any],
+        retries: int,
+    ) -> bool | dict[str, Any] | list[dict[str, Any]]:
+        for attempt in range(retries + 1):
+            try:
+                return await callback(*args, **kwargs)
+            except RetryAfter as error:
+                if attempt == retries:
+                    raise
+                # Read as PTB's own limiter does: the public property warns about its type.
+                await asyncio.sleep(error._retry_after.total_seconds() + 0.1)  # noqa: SLF001
+        raise AssertionError("unreachable")

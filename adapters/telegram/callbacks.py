@@ -7,6 +7,10 @@ others' presses with a toast naming whose they are.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import Iterator
+
 from telegram import CallbackQuery, Message, Update
 from telegram.constants import ChatType
 
@@ -31,6 +35,39 @@ from bot.rounds import RoundAnswerOutcome
 from bot.views import AnswerOutcome, Participant
 
 
+class AcknowledgeFirst:
+    """Follow-ups yield to acknowledgements: while presses are being answered, the messages
+    that follow earlier presses wait (up to ``max_wait`` seconds, so they never starve).
+
+    The process has one event loop: under a burst, every press's edit and next question
+    compete with the other presses' acknowledgements for it. Acknowledging first stops the
+    spinners sooner; the follow-ups take the same total time either way.
+    """
+
+    def __init__(self, max_wait: float = 2.0) -> None:
+        self.max_wait = max_wait
+        self._pending = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    @contextlib.contextmanager
+    def acknowledging(self) -> Iterator[None]:
+        self._pending += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self._pending -= 1
+            if not self._pending:
+                self._idle.set()
+
+    async def follow_up(self) -> None:
+        """Return when no press waits for its acknowledgement, or after ``max_wait``."""
+        if self._pending:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._idle.wait(), self.max_wait)
+
+
 class Callbacks:
     """The handlers of button presses and poll answers."""
 
@@ -41,6 +78,7 @@ class Callbacks:
         self.messenger = messenger
         self.commands = commands
         self.rounds = rounds
+        self.first = AcknowledgeFirst()
 
     async def on_callback(self, update: Update, context: Context) -> None:
         query = update.callback_query
@@ -117,13 +155,15 @@ class Callbacks:
     async def _on_answer(
         self, context: Context, query: CallbackQuery, who: Participant, data: cb.Answer
     ) -> None:
-        feedback = await self.engine.answer_at(
-            who, data.attempt_id, data.question_number, data.option_index
-        )
-        # Acknowledge first: the spinner on the button stops while the rest is sent.
-        await query.answer(toast(feedback.notice))
+        with self.first.acknowledging():
+            feedback = await self.engine.answer_at(
+                who, data.attempt_id, data.question_number, data.option_index
+            )
+            # Acknowledge first: the spinner on the button stops while the rest is sent.
+            await query.answer(toast(feedback.notice))
         if feedback.outcome is not AnswerOutcome.ACCEPTED:
             return
+        await self.first.follow_up()
         message = query.message
         chat_id = message.chat.id if message is not None else query.from_user.id
         chat_type = message.chat.type if message is not None else ChatType.PRIVATE
