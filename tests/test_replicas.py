@@ -381,8 +381,10 @@ def three_question_quiz(directory: Path) -> str:
 class Replica:
     """One ``quizbot run`` process in webhook mode, behind the test's "load balancer"."""
 
-    def __init__(self, process: asyncio.subprocess.Process, port: int, log: Path) -> None:
-        self.process, self.port, self.log = process, port, log
+    def __init__(
+        self, api: FakeBotApi, process: asyncio.subprocess.Process, port: int, log: Path
+    ) -> None:
+        self.api, self.process, self.port, self.log = api, process, port, log
 
     @property
     def alive(self) -> bool:
@@ -393,6 +395,9 @@ class Replica:
         headers = {"X-Telegram-Bot-Api-Secret-Token": SECRET}
         async with http.post(url, json=update, headers=headers) as response:
             assert response.status == 200, await response.text()
+            raw = await response.read()
+        # As Telegram does: a press may be acknowledged in the response itself.
+        await self.api.carry_out_webhook_reply(raw)
 
 
 def free_port() -> int:
@@ -420,7 +425,7 @@ async def start_replica(api: FakeBotApi, url: str, quiz_dir: Path, log: Path) ->
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "quizbot", "run", cwd=ROOT, env=env, stdout=out, stderr=out
         )
-    return Replica(process, port, log)
+    return Replica(api, process, port, log)
 
 
 async def healthy(http: aiohttp.ClientSession, replica: Replica, within: float = 60) -> None:
