@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -20,6 +21,17 @@ class ConfigError(Exception):
     def __init__(self, variable: str, problem: str) -> None:
         super().__init__(f"{variable}: {problem}")
         self.variable = variable
+
+
+def _seconds(name: str, text: str, low: float, high: float) -> float:
+    """``text`` as seconds from ``low`` to ``high``, else a ConfigError naming ``name``."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan  # fails the range check below, with the same message
+    if not low <= value <= high:
+        raise ConfigError(name, f"must be {low:g} to {high:g} seconds, not {text!r}")
+    return value
 
 
 def default_quiz_dir() -> Path:
@@ -124,30 +136,14 @@ class Settings:
         if not quiz_dir.is_dir():
             raise ConfigError("QUIZ_DIR", f"{quiz_dir} is not a readable directory")
         shard_count, shard_ids = _shards(get("SHARD_COUNT"), get("SHARD_IDS"))
-        lease_text = get("ROUND_LEASE_SECONDS") or "15"
-        try:
-            lease = float(lease_text)
-        except ValueError:
-            lease = 0.0
-        if not 3 <= lease <= 300:
-            raise ConfigError(
-                "ROUND_LEASE_SECONDS", f"must be 3 to 300 seconds, not {lease_text!r}"
-            )
+        lease = _seconds("ROUND_LEASE_SECONDS", get("ROUND_LEASE_SECONDS") or "15", 3, 300)
         connections_text = get("WEBHOOK_MAX_CONNECTIONS") or "40"
         if not connections_text.isdigit() or not 1 <= int(connections_text) <= 100:
             raise ConfigError(
                 "WEBHOOK_MAX_CONNECTIONS",
                 f"must be 1 to 100 (Telegram's range), not {connections_text!r}",
             )
-        timeout_text = get("DATABASE_TIMEOUT") or "5"
-        try:
-            database_timeout = float(timeout_text)
-        except ValueError:
-            database_timeout = 0.0
-        if not 0.5 <= database_timeout <= 60:
-            raise ConfigError(
-                "DATABASE_TIMEOUT", f"must be 0.5 to 60 seconds, not {timeout_text!r}"
-            )
+        database_timeout = _seconds("DATABASE_TIMEOUT", get("DATABASE_TIMEOUT") or "5", 0.5, 60)
         return cls(
             database_url=database_url,
             quiz_dir=quiz_dir,

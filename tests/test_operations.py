@@ -43,6 +43,10 @@ def test_defaults_need_no_configuration():
         ({"ADMIN_TELEGRAM_IDS": "12,bob"}, "ADMIN_TELEGRAM_IDS"),
         ({"LOG_FORMAT": "xml"}, "LOG_FORMAT"),
         ({"WEBHOOK_URL": "http://insecure.example"}, "WEBHOOK_URL"),
+        ({"WEBHOOK_MAX_CONNECTIONS": "101"}, "WEBHOOK_MAX_CONNECTIONS"),
+        ({"DATABASE_TIMEOUT": "soon"}, "DATABASE_TIMEOUT"),
+        ({"DATABASE_TIMEOUT": "0.1"}, "DATABASE_TIMEOUT"),
+        ({"ROUND_LEASE_SECONDS": "nan"}, "ROUND_LEASE_SECONDS"),
     ],
 )
 def test_bad_configuration_names_the_variable(env, variable):
