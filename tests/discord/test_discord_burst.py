@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import statistics
 import threading
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -78,54 +79,50 @@ def shows_the_explanation(fake: FakeDiscord, quiz: Quiz, started: list[tuple[Pla
     return explanation
 
 
-async def test_300_presses_at_once_are_all_answered_within_3_s(
-    fake_discord: FakeDiscord,
-    quiz: Quiz,
-    catalog: QuizCatalog,
-    db_path: Path,
-    make_client: ClientFactory,
-) -> None:
-    storage = SQLiteStorage(db_path)
-    await storage.open()
+@pytest.fixture
+async def storage(db_path: Path) -> AsyncIterator[SQLiteStorage]:
+    opened = SQLiteStorage(db_path)
+    await opened.open()
     try:
-        world = World(
-            fake_discord, await make_client(QuizEngine(catalog, storage, clock=FakeClock()))
-        )
-        started = await start_quizzes(world, quiz, MEMBERS)
-        delays, _ = await burst(world, quiz, started)
-        assert max(delays) < DEADLINE, f"slowest {max(delays):.2f} s"
-        p95 = statistics.quantiles(delays, n=20)[-1]
-        print(f"300 presses: p95 {p95:.2f} s, slowest {max(delays):.2f} s")
-        await stored_answers(storage, MEMBERS)
-        shows_the_explanation(fake_discord, quiz, started)
+        yield opened
     finally:
-        await storage.close()
+        await opened.close()
+
+
+@pytest.fixture
+async def world(
+    fake_discord: FakeDiscord,
+    catalog: QuizCatalog,
+    storage: SQLiteStorage,
+    make_client: ClientFactory,
+) -> World:
+    return World(fake_discord, await make_client(QuizEngine(catalog, storage, clock=FakeClock())))
+
+
+async def test_300_presses_at_once_are_all_answered_within_3_s(
+    world: World, quiz: Quiz, storage: SQLiteStorage
+) -> None:
+    started = await start_quizzes(world, quiz, MEMBERS)
+    delays, _ = await burst(world, quiz, started)
+    assert max(delays) < DEADLINE, f"slowest {max(delays):.2f} s"
+    p95 = statistics.quantiles(delays, n=20)[-1]
+    print(f"300 presses: p95 {p95:.2f} s, slowest {max(delays):.2f} s")
+    await stored_answers(storage, MEMBERS)
+    shows_the_explanation(world.fake, quiz, started)
 
 
 async def test_300_presses_during_a_4_s_database_lock_are_deferred_in_time_then_answered(
-    fake_discord: FakeDiscord,
-    quiz: Quiz,
-    catalog: QuizCatalog,
-    db_path: Path,
-    make_client: ClientFactory,
+    world: World, quiz: Quiz, storage: SQLiteStorage, db_path: Path
 ) -> None:
-    storage = SQLiteStorage(db_path)
-    await storage.open()
-    try:
-        world = World(
-            fake_discord, await make_client(QuizEngine(catalog, storage, clock=FakeClock()))
-        )
-        started = await start_quizzes(world, quiz, MEMBERS)
-        ready = threading.Event()
-        holder = threading.Thread(target=hold_write_lock, args=(db_path, 4.0, ready))
-        holder.start()
-        await asyncio.to_thread(ready.wait)
-        delays, kinds = await burst(world, quiz, started)
-        await asyncio.to_thread(holder.join)
-        assert max(delays) < DEADLINE, f"slowest {max(delays):.2f} s"
-        # The lock outlasted the 2 s defer point: everyone was deferred, then answered.
-        assert kinds == [DEFERRED_UPDATE_MESSAGE] * MEMBERS
-        await stored_answers(storage, MEMBERS)
-        shows_the_explanation(fake_discord, quiz, started)
-    finally:
-        await storage.close()
+    started = await start_quizzes(world, quiz, MEMBERS)
+    ready = threading.Event()
+    holder = threading.Thread(target=hold_write_lock, args=(db_path, 4.0, ready))
+    holder.start()
+    await asyncio.to_thread(ready.wait)
+    delays, kinds = await burst(world, quiz, started)
+    await asyncio.to_thread(holder.join)
+    assert max(delays) < DEADLINE, f"slowest {max(delays):.2f} s"
+    # The lock outlasted the 1 s defer point: everyone was deferred, then answered.
+    assert kinds == [DEFERRED_UPDATE_MESSAGE] * MEMBERS
+    await stored_answers(storage, MEMBERS)
+    shows_the_explanation(world.fake, quiz, started)
