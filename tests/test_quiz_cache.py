@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import stat
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.catalog import QuizCatalog
+from bot.quiz import Option, Question, Quiz
 from bot.quiz_cache import default_cache_dir
 from quizbot.settings import Settings
 from tests.banks import BANK, BANK_PICK, write_bank
@@ -196,3 +198,49 @@ def test_a_cached_bank_keeps_its_pick_and_tags(quizzes, tmp_path):
     bank = again.get(BANK)
     assert bank is not None and bank.pick == BANK_PICK and "gamma" in bank.tags
     assert again.all() == uncached.all()
+
+
+EVERY_FIELD = """\
+title: {en: Every field}
+shuffle: {questions: true, options: false}
+native_polls: true
+questions:
+  - id: typed
+    kind: typed
+    text: {en: "Capital of France?"}
+    answers: [Paris, paris city]
+"""
+
+
+def test_a_cached_quiz_keeps_every_setting(quizzes, tmp_path):
+    (quizzes / "every-field.yaml").write_text(EVERY_FIELD, encoding="utf-8")
+    uncached, _ = QuizCatalog.from_paths([quizzes], cache_dir=None)
+    load(quizzes, tmp_path / "cache")
+    assert load(quizzes, tmp_path / "cache").all() == uncached.all()
+
+
+def test_the_cached_quizzes_exercise_every_field_of_the_quiz_model(quizzes):
+    # The cache writes entries field by field, and test_a_cached_bank_keeps_its_pick_and_tags
+    # compares whole quizzes after a round trip: that proves a field survives only when some
+    # quiz here sets it. A field added to the model must be set by one of these files.
+    write_bank(quizzes)
+    (quizzes / "every-field.yaml").write_text(EVERY_FIELD, encoding="utf-8")
+    catalog, report = QuizCatalog.from_paths([quizzes], cache_dir=None)
+    assert report.errors == []
+    questions = [question for quiz in catalog.all() for question in quiz.questions]
+    options = [option for question in questions for option in question.options]
+    for model, objects in ((Quiz, catalog.all()), (Question, questions), (Option, options)):
+        for field in dataclasses.fields(model):
+            if field.name.startswith("_"):
+                continue
+            default = (
+                field.default_factory()  # type: ignore[misc]
+                if field.default_factory is not dataclasses.MISSING
+                else field.default
+            )
+            if default is dataclasses.MISSING:
+                continue  # required: always set
+            assert any(getattr(o, field.name) != default for o in objects), (
+                f"no test quiz sets {model.__name__}.{field.name}: add it to the bank or the "
+                "bundled quizzes, and to bot/quiz_cache.py"
+            )
