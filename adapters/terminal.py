@@ -427,7 +427,7 @@ class TerminalPlayer:
             if index is None and typed.isdigit() and 1 <= int(typed) <= len(letters):
                 index = int(typed) - 1
             if index is not None:
-                return await self.engine.answer(
+                return await self.engine.answer_by_option(
                     self.who,
                     question.attempt_id,
                     question.question_id,

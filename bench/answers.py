@@ -3,14 +3,14 @@
 What is measured
     ``users`` simulated users are *concurrent*: that many asyncio tasks ("slots") run at once,
     and each takes one pre-started user through the whole seed quiz (8 questions), answering
-    question after question with :meth:`QuizEngine.answer_at` -- exactly what an adapter does
-    on a button press -- then picks up the next user, until every user is done. So the number
-    of answers in flight stays at ``users`` until the last users finish. When ``users`` times
-    8 is below ``min_answers``, more users than slots are prepared (the slot count, i.e. the
-    concurrency, does not change).
+    question after question with :meth:`QuizEngine.answer_by_position` -- exactly what an
+    adapter does on a button press -- then picks up the next user, until every user is done. So
+    the number of answers in flight stays at ``users`` until the last users finish.
+    When ``users`` times 8 is below ``min_answers``, more users than slots are prepared (the
+    slot count, i.e. the concurrency, does not change).
 
-    * latency: from calling ``answer_at`` until it returns. It returns only after the answer is
-      committed (the engine's contract), so this includes queueing for the group commit.
+    * latency: from calling ``answer_by_position`` until it returns. It returns only after the
+      answer is committed (the engine's contract), so this includes queueing for the group commit.
     * throughput: acknowledged answers / wall time of the whole answering phase.
     * the attempts are started with :meth:`QuizEngine.start` *before* the timed phase (with
       the same concurrency); that phase's rate is reported separately as ``starts_per_s``.
@@ -297,7 +297,7 @@ async def answer_once(
     """
     for _ in range(MAX_TRIES):
         t0 = time.perf_counter()
-        feedback = await engine.answer_at(who, attempt_id, number, option)
+        feedback = await engine.answer_by_position(who, attempt_id, number, option)
         elapsed = time.perf_counter() - t0
         if feedback.outcome is AnswerOutcome.ACCEPTED:
             if latencies is not None:
@@ -864,7 +864,7 @@ def run_sqlite(size: Sizes, progress: Callable[[str], None], tmp_root: str | Non
         "Engine + SQLite: answers (baseline: raw aiosqlite insert+commit per answer)",
         STATUS_OK,
         note=(
-            "attempts started before the timed phase; latency = answer_at call to return "
+            "attempts started before the timed phase; latency = answer_by_position call to return "
             "(after commit); medians of "
             f"{size.rounds} round(s)"
         ),

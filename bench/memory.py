@@ -69,7 +69,7 @@ async def _worker(db_dir: Path, users: int, answers: int, concurrency: int, trac
         warm = Participant("bench", "warm-up", None, "en")
         started = await engine.start(warm, SEED_QUIZ)
         assert started.question is not None
-        await engine.answer_at(warm, started.question.attempt_id, 1, 0)
+        await engine.answer_by_position(warm, started.question.attempt_id, 1, 0)
         gc.collect()
         idle = proc_status()
         if trace:

@@ -475,7 +475,7 @@ class QuizEngine:
 
     # -- answering ------------------------------------------------------------------------
 
-    async def answer_at(
+    async def answer_by_position(
         self, who: Participant, attempt_id: int, question_number: int, option_index: int
     ) -> AnswerFeedback:
         """Answer by position, as compact buttons carry it: the question's number in the
@@ -492,7 +492,7 @@ class QuizEngine:
 
         return await self._answer_located(who, attempt_id, locate)
 
-    async def answer(
+    async def answer_by_option(
         self, who: Participant, attempt_id: int, question_id: str, option_id: str
     ) -> AnswerFeedback:
         """Record an answer, once. Never raises for bad ids (INVALID) nor when the database

@@ -19,7 +19,7 @@ async def user_loop(engine: QuizEngine, who: Participant) -> None:
     while True:
         question = (await engine.start(who, SEED_QUIZ)).question
         while question is not None:
-            feedback = await engine.answer_at(who, question.attempt_id, question.number, 0)
+            feedback = await engine.answer_by_position(who, question.attempt_id, question.number, 0)
             if feedback.outcome is AnswerOutcome.ACCEPTED:
                 # Printed only once the engine returned, i.e. after the commit.
                 print(f"ACK {question.attempt_id} {question.question_id}", flush=True)

@@ -64,7 +64,7 @@ async def press(
     engine: QuizEngine, catalog: QuizCatalog, view: QuestionView, *, right: bool = True
 ) -> AnswerOutcome:
     index = option_index(catalog, view, right=right)
-    feedback = await engine.answer_at(ANN, view.attempt_id, view.number, index)
+    feedback = await engine.answer_by_position(ANN, view.attempt_id, view.number, index)
     return feedback.outcome
 
 
@@ -86,7 +86,7 @@ async def test_presses_after_the_start_cost_no_read(replica_a, storage, catalog)
     question = (await replica_a.start(ANN, SEED_QUIZ)).question
     reads = CountingReads(storage)
     while question is not None:
-        feedback = await replica_a.answer_at(ANN, question.attempt_id, question.number, 0)
+        feedback = await replica_a.answer_by_position(ANN, question.attempt_id, question.number, 0)
         assert feedback.outcome is AnswerOutcome.ACCEPTED
         question = feedback.next_question
     assert reads.count == 0
@@ -97,14 +97,14 @@ async def test_an_answer_given_on_another_replica_is_not_mistaken_for_a_stale_pr
     replica_a, replica_b, storage, catalog
 ):
     first = (await replica_a.start(ANN, SEED_QUIZ)).question
-    feedback = await replica_a.answer_at(ANN, first.attempt_id, 1, 0)
+    feedback = await replica_a.answer_by_position(ANN, first.attempt_id, 1, 0)
     second = feedback.next_question
     # The next press reaches the other replica (a load balancer spreads updates).
-    on_b = await replica_b.answer_at(ANN, second.attempt_id, 2, 0)
+    on_b = await replica_b.answer_by_position(ANN, second.attempt_id, 2, 0)
     assert on_b.outcome is AnswerOutcome.ACCEPTED
     third = on_b.next_question
     # Replica A still remembers one answer; the third press must count all the same.
-    on_a = await replica_a.answer_at(ANN, third.attempt_id, 3, 0)
+    on_a = await replica_a.answer_by_position(ANN, third.attempt_id, 3, 0)
     assert on_a.outcome is AnswerOutcome.ACCEPTED
     assert on_a.next_question.number == 4
     stored = await storage.answers(first.attempt_id)
@@ -121,11 +121,11 @@ async def test_a_press_answered_elsewhere_gets_the_stored_answer_back(
     question = (await replica_a.start(ANN, SEED_QUIZ)).question
     assert await press(replica_b, catalog, question, right=False) is AnswerOutcome.ACCEPTED
     # A redelivered press on A: same answer, same feedback; another option does not count.
-    again = await replica_a.answer_at(
+    again = await replica_a.answer_by_position(
         ANN, question.attempt_id, 1, option_index(catalog, question, right=False)
     )
     assert again.outcome is AnswerOutcome.DUPLICATE and again.correct is False
-    other = await replica_a.answer_at(
+    other = await replica_a.answer_by_position(
         ANN, question.attempt_id, 1, option_index(catalog, question, right=True)
     )
     assert other.outcome is AnswerOutcome.ALREADY_ANSWERED and other.correct is False
@@ -139,7 +139,7 @@ async def test_a_language_chosen_on_another_replica_applies_to_the_next_answer(
     question = (await replica_a.start(ANN, SEED_QUIZ)).question
     assert question.language == "en"
     await replica_b.set_language(ANN, "ru")
-    feedback = await replica_a.answer_at(ANN, question.attempt_id, 1, 0)
+    feedback = await replica_a.answer_by_position(ANN, question.attempt_id, 1, 0)
     assert feedback.outcome is AnswerOutcome.ACCEPTED
     assert feedback.language == "ru"
     assert feedback.next_question.language == "ru"
@@ -151,7 +151,7 @@ async def test_a_quiz_restarted_elsewhere_turns_the_old_buttons_stale(
     old = (await replica_a.start(ANN, SEED_QUIZ)).question
     new = (await replica_b.start(ANN, SEED_QUIZ, restart=True)).question
     assert new.attempt_id != old.attempt_id
-    feedback = await replica_a.answer_at(ANN, old.attempt_id, 1, 0)
+    feedback = await replica_a.answer_by_position(ANN, old.attempt_id, 1, 0)
     assert feedback.outcome is AnswerOutcome.STALE
     assert await storage.answers(old.attempt_id) == []
     assert (await storage.get_attempt(old.attempt_id)).status is AttemptStatus.ABANDONED
@@ -159,7 +159,7 @@ async def test_a_quiz_restarted_elsewhere_turns_the_old_buttons_stale(
 
 async def answer_all(engine: QuizEngine, catalog: QuizCatalog, view, *, right: bool) -> None:
     while view is not None:
-        feedback = await engine.answer_at(
+        feedback = await engine.answer_by_position(
             ANN, view.attempt_id, view.number, option_index(catalog, view, right=right)
         )
         assert feedback.outcome is AnswerOutcome.ACCEPTED
@@ -192,12 +192,12 @@ async def test_an_attempt_no_longer_remembered_costs_one_read_and_still_counts(c
     starts = [(await engine.start(who, SEED_QUIZ)).question for who in people]
     reads = CountingReads(storage)
     # The first one started was forgotten (two are kept): one read, then accepted.
-    feedback = await engine.answer_at(people[0], starts[0].attempt_id, 1, 0)
+    feedback = await engine.answer_by_position(people[0], starts[0].attempt_id, 1, 0)
     assert feedback.outcome is AnswerOutcome.ACCEPTED and reads.count == 1
     # Remembered now: people[2] and people[0]; people[1] was pushed out by people[0].
-    feedback = await engine.answer_at(people[2], starts[2].attempt_id, 1, 0)
+    feedback = await engine.answer_by_position(people[2], starts[2].attempt_id, 1, 0)
     assert feedback.outcome is AnswerOutcome.ACCEPTED and reads.count == 1
-    feedback = await engine.answer_at(people[1], starts[1].attempt_id, 1, 0)
+    feedback = await engine.answer_by_position(people[1], starts[1].attempt_id, 1, 0)
     assert feedback.outcome is AnswerOutcome.ACCEPTED and reads.count == 2
     assert [len(await storage.answers(q.attempt_id)) for q in starts] == [1, 1, 1]
 

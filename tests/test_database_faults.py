@@ -34,7 +34,7 @@ async def test_a_briefly_locked_sqlite_database_is_retried(catalog, db_path):
         holder = threading.Thread(target=hold_write_lock, args=(db_path, 0.15, ready))
         holder.start()
         await asyncio.to_thread(ready.wait)
-        feedback = await engine.answer_at(ZOE, question.attempt_id, 1, 0)
+        feedback = await engine.answer_by_position(ZOE, question.attempt_id, 1, 0)
         holder.join()
         assert feedback.outcome is AnswerOutcome.ACCEPTED
         assert len(await storage.answers(question.attempt_id)) == 1
@@ -52,12 +52,14 @@ async def test_a_locked_database_is_reported_and_nothing_is_half_written(catalog
         holder = threading.Thread(target=hold_write_lock, args=(db_path, 2.0, ready))
         holder.start()
         await asyncio.to_thread(ready.wait)
-        failed = await engine.answer_at(ZOE, question.attempt_id, 1, 0)
+        failed = await engine.answer_by_position(ZOE, question.attempt_id, 1, 0)
         assert failed.outcome is AnswerOutcome.FAILED
         assert failed.notice == "Could not save that just now — please press again."
         await asyncio.to_thread(holder.join)
         assert await storage.answers(question.attempt_id) == []
-        again = await engine.answer_at(ZOE, question.attempt_id, 1, 0)  # the user presses again
+        again = await engine.answer_by_position(
+            ZOE, question.attempt_id, 1, 0
+        )  # the user presses again
         assert again.outcome is AnswerOutcome.ACCEPTED
         assert len(await storage.answers(question.attempt_id)) == 1
     finally:
@@ -84,7 +86,7 @@ async def test_a_dropped_postgres_connection_during_answers_is_retried(catalog):
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                     "WHERE datname = current_database() AND pid <> pg_backend_pid()"
                 )
-                feedback = await engine.answer_at(ZOE, question.attempt_id, number, 0)
+                feedback = await engine.answer_by_position(ZOE, question.attempt_id, number, 0)
                 assert feedback.outcome is AnswerOutcome.ACCEPTED, feedback
                 question = feedback.next_question or question
         finally:
@@ -177,7 +179,7 @@ async def test_a_frozen_postgres_server_fails_fast_and_health_says_so_within_2_s
 
         began = loop.time()
         async with asyncio.timeout(15):  # before the fix, it waited for ever
-            failed = await engine.answer_at(ZOE, question.attempt_id, 1, 0)
+            failed = await engine.answer_by_position(ZOE, question.attempt_id, 1, 0)
         assert failed.outcome is AnswerOutcome.FAILED
         assert failed.notice == "Could not save that just now — please press again."
         assert loop.time() - began < 3.5  # the 2 s timeout, plus a brief language look-up
@@ -196,7 +198,7 @@ async def test_a_frozen_postgres_server_fails_fast_and_health_says_so_within_2_s
             # Back to normal: the user presses again and the answer is stored once (the
             # first press either never reached the server or, if its bytes did, is the same
             # answer, committed whole).
-            again = await engine.answer_at(ZOE, question.attempt_id, 1, 0)
+            again = await engine.answer_by_position(ZOE, question.attempt_id, 1, 0)
             assert again.outcome is AnswerOutcome.ACCEPTED, again
             assert len(await storage.answers(question.attempt_id)) == 1
             assert await engine.healthy() is True

@@ -148,10 +148,10 @@ async def test_a_commit_the_full_disk_refuses_is_never_acknowledged_and_reads_go
         try:
             engine = QuizEngine(catalog, storage, clock=FakeClock())
             question = (await engine.start(ZOE, SEED_QUIZ)).question
-            first = await engine.answer_at(ZOE, question.attempt_id, 1, 0)
+            first = await engine.answer_by_position(ZOE, question.attempt_id, 1, 0)
             assert first.outcome is AnswerOutcome.ACCEPTED
             filler = fill(disk)
-            failed = await engine.answer_at(ZOE, question.attempt_id, 2, 0)
+            failed = await engine.answer_by_position(ZOE, question.attempt_id, 2, 0)
             assert failed.outcome is AnswerOutcome.FAILED
             assert failed.notice == "Could not save that just now — please press again."
             # Reads still work, and show only what was committed.
@@ -160,7 +160,7 @@ async def test_a_commit_the_full_disk_refuses_is_never_acknowledged_and_reads_go
             assert [q.quiz_id for q in progress.quizzes] == [SEED_QUIZ]
             assert await engine.healthy()
             filler.unlink()  # the operator frees space: the same press now counts
-            again = await engine.answer_at(ZOE, question.attempt_id, 2, 0)
+            again = await engine.answer_by_position(ZOE, question.attempt_id, 2, 0)
             assert again.outcome is AnswerOutcome.ACCEPTED, again
             assert len(await storage.answers(question.attempt_id)) == 2
         finally:

@@ -55,7 +55,7 @@ async def test_a_full_run_scores_right_and_explains_every_answer(engine, catalog
     while question is not None:
         right = question.number % 3 != 0  # answer some wrong on purpose
         index = correct_index(catalog, question) if right else wrong_index(catalog, question)
-        feedback = await engine.answer_at(ANN, question.attempt_id, question.number, index)
+        feedback = await engine.answer_by_position(ANN, question.attempt_id, question.number, index)
         assert feedback.outcome is AnswerOutcome.ACCEPTED
         assert feedback.correct is right
         assert feedback.notice == ("✅ Correct" if right else "❌ Not quite")
@@ -91,8 +91,8 @@ async def test_shuffled_order_is_fixed_per_attempt_and_survives_resume(catalog, 
 async def test_the_same_answer_twice_is_recorded_once_with_the_same_feedback(engine, catalog):
     question = (await engine.start(ANN, SEED_QUIZ)).question
     index = correct_index(catalog, question)
-    first = await engine.answer_at(ANN, question.attempt_id, 1, index)
-    second = await engine.answer_at(ANN, question.attempt_id, 1, index)
+    first = await engine.answer_by_position(ANN, question.attempt_id, 1, index)
+    second = await engine.answer_by_position(ANN, question.attempt_id, 1, index)
     assert first.outcome is AnswerOutcome.ACCEPTED
     assert second.outcome is AnswerOutcome.DUPLICATE
     assert (second.correct, second.explanation, second.chosen) == (
@@ -108,7 +108,7 @@ async def test_concurrent_double_taps_are_counted_once(engine, catalog):
     question = (await engine.start(ANN, SEED_QUIZ)).question
     index = correct_index(catalog, question)
     taps = await asyncio.gather(
-        *(engine.answer_at(ANN, question.attempt_id, 1, index) for _ in range(5))
+        *(engine.answer_by_position(ANN, question.attempt_id, 1, index) for _ in range(5))
     )
     outcomes = sorted(f.outcome for f in taps)
     assert outcomes.count(AnswerOutcome.ACCEPTED) == 1
@@ -118,8 +118,10 @@ async def test_concurrent_double_taps_are_counted_once(engine, catalog):
 
 async def test_a_different_answer_to_an_answered_question_changes_nothing(engine, catalog):
     question = (await engine.start(ANN, SEED_QUIZ)).question
-    await engine.answer_at(ANN, question.attempt_id, 1, correct_index(catalog, question))
-    late = await engine.answer_at(ANN, question.attempt_id, 1, wrong_index(catalog, question))
+    await engine.answer_by_position(ANN, question.attempt_id, 1, correct_index(catalog, question))
+    late = await engine.answer_by_position(
+        ANN, question.attempt_id, 1, wrong_index(catalog, question)
+    )
     assert late.outcome is AnswerOutcome.ALREADY_ANSWERED
     assert late.correct is True  # it reports the answer that counts
     assert late.notice == "You already answered this question."
@@ -129,11 +131,11 @@ async def test_a_different_answer_to_an_answered_question_changes_nothing(engine
 
 async def test_a_question_that_is_not_current_is_stale(engine, catalog):
     question = (await engine.start(ANN, SEED_QUIZ)).question
-    ahead = await engine.answer_at(ANN, question.attempt_id, 3, 0)
+    ahead = await engine.answer_by_position(ANN, question.attempt_id, 3, 0)
     assert ahead.outcome is AnswerOutcome.STALE
     assert ahead.notice == "This question is no longer active."
     await engine.stop(ANN)
-    after_stop = await engine.answer_at(ANN, question.attempt_id, 1, 0)
+    after_stop = await engine.answer_by_position(ANN, question.attempt_id, 1, 0)
     assert after_stop.outcome is AnswerOutcome.STALE
     assert await engine._storage.answers(question.attempt_id) == []
 
@@ -142,13 +144,13 @@ async def test_unknown_ids_get_an_invalid_outcome_not_an_exception(engine):
     question = (await engine.start(ANN, SEED_QUIZ)).question
     attempt = question.attempt_id
     cases = [
-        engine.answer_at(ANN, 999_999, 1, 0),
-        engine.answer_at(ANN, attempt, 0, 0),
-        engine.answer_at(ANN, attempt, 99, 0),
-        engine.answer_at(ANN, attempt, 1, 4),
-        engine.answer_at(ANN, attempt, 1, -1),
-        engine.answer(ANN, attempt, "no-such-question", "a"),
-        engine.answer(ANN, attempt, question.question_id, "zz"),
+        engine.answer_by_position(ANN, 999_999, 1, 0),
+        engine.answer_by_position(ANN, attempt, 0, 0),
+        engine.answer_by_position(ANN, attempt, 99, 0),
+        engine.answer_by_position(ANN, attempt, 1, 4),
+        engine.answer_by_position(ANN, attempt, 1, -1),
+        engine.answer_by_option(ANN, attempt, "no-such-question", "a"),
+        engine.answer_by_option(ANN, attempt, question.question_id, "zz"),
     ]
     for feedback in await asyncio.gather(*cases):
         assert feedback.outcome is AnswerOutcome.INVALID
@@ -158,7 +160,7 @@ async def test_unknown_ids_get_an_invalid_outcome_not_an_exception(engine):
 
 async def test_nobody_can_answer_someone_elses_attempt(engine):
     question = (await engine.start(ANN, SEED_QUIZ)).question
-    feedback = await engine.answer_at(BOB, question.attempt_id, 1, 0)
+    feedback = await engine.answer_by_position(BOB, question.attempt_id, 1, 0)
     assert feedback.outcome is AnswerOutcome.NOT_YOURS
     assert feedback.notice == "This quiz is Ann's — send /quiz to start your own."
     assert await engine._storage.answers(question.attempt_id) == []
@@ -175,7 +177,7 @@ async def test_language_comes_from_choice_then_platform_tag_then_quiz_default(en
     assert await engine.set_language(unknown_tag, "bn") == "bn"
     assert (await engine.start(unknown_tag, SEED_QUIZ)).question.language == "bn"
     assert await engine.set_language(unknown_tag, "xx") is None
-    feedback = await engine.answer_at(unknown_tag, view.attempt_id, 1, 0)
+    feedback = await engine.answer_by_position(unknown_tag, view.attempt_id, 1, 0)
     assert feedback.notice == "এই কুইজটি Ivan-এর — নিজের কুইজ শুরু করতে /quiz পাঠান।"
 
 
@@ -185,7 +187,7 @@ async def test_urdu_views_keep_english_terms_in_order(engine, catalog):
     assert question.rtl
     for number in range(1, 6):
         question = (
-            await engine.answer_at(
+            await engine.answer_by_position(
                 urdu, question.attempt_id, number, correct_index(catalog, question)
             )
         ).next_question
@@ -225,7 +227,7 @@ async def test_missing_translations_fall_back_to_the_default_language(tmp_path, 
     view = (await engine.start(who)).question  # the only quiz starts without asking
     assert view.text == "Один?"
     assert [o.text for o in view.options] == ["да", "no"]
-    feedback = await engine.answer(who, view.attempt_id, "q1", "a")
+    feedback = await engine.answer_by_option(who, view.attempt_id, "q1", "a")
     assert feedback.explanation == "Because."
     assert feedback.notice == "✅ Верно"
 
@@ -255,7 +257,7 @@ async def test_resume_across_a_new_engine_on_the_same_database(catalog, db_path)
     engine = QuizEngine(catalog, first_storage, clock=FakeClock())
     question = (await engine.start(ANN, SEED_QUIZ)).question
     for number in (1, 2, 3):
-        feedback = await engine.answer_at(ANN, question.attempt_id, number, 0)
+        feedback = await engine.answer_by_position(ANN, question.attempt_id, number, 0)
         question = feedback.next_question
     await first_storage.close()
 
@@ -273,7 +275,7 @@ async def test_resume_across_a_new_engine_on_the_same_database(catalog, db_path)
 
 async def test_stop_abandons_and_the_next_start_is_fresh(engine):
     question = (await engine.start(ANN, SEED_QUIZ)).question
-    await engine.answer_at(ANN, question.attempt_id, 1, 0)
+    await engine.answer_by_position(ANN, question.attempt_id, 1, 0)
     assert (await engine.active_attempt(ANN))[1] == "Checkpoint sharding and resumable training"
     notice = await engine.stop(ANN)
     assert notice == (
@@ -287,7 +289,7 @@ async def test_stop_abandons_and_the_next_start_is_fresh(engine):
 
 async def test_restart_abandons_the_attempt_in_progress(engine):
     question = (await engine.start(ANN, SEED_QUIZ)).question
-    await engine.answer_at(ANN, question.attempt_id, 1, 0)
+    await engine.answer_by_position(ANN, question.attempt_id, 1, 0)
     again = await engine.start(ANN, SEED_QUIZ, restart=True)
     assert again.outcome is StartOutcome.STARTED and again.question.number == 1
 
@@ -298,7 +300,7 @@ async def play_through(engine: QuizEngine, catalog: QuizCatalog, who, right: int
         good = question.number <= right
         index = correct_index(catalog, question) if good else wrong_index(catalog, question)
         question = (
-            await engine.answer_at(who, question.attempt_id, question.number, index)
+            await engine.answer_by_position(who, question.attempt_id, question.number, index)
         ).next_question
 
 
@@ -307,7 +309,7 @@ async def test_progress_counts_best_and_last_scores_and_the_attempt_in_progress(
     await play_through(engine, catalog, ANN, right=6)
     await play_through(engine, catalog, ANN, right=3)
     question = (await engine.start(ANN, SEED_QUIZ)).question
-    await engine.answer_at(ANN, question.attempt_id, 1, 0)
+    await engine.answer_by_position(ANN, question.attempt_id, 1, 0)
     (item,) = (await engine.progress(ANN)).quizzes
     assert (item.completed_attempts, item.best, item.last, item.total) == (2, 6, 3, 8)
     assert item.in_progress_answered == 1
@@ -330,11 +332,11 @@ async def test_retry_after_a_review_resumes_the_unfinished_quiz(
     start = await engine.start(me, SEED_QUIZ)
     assert start.question is not None
     first = start.question
-    await engine.answer_at(me, first.attempt_id, 1, wrong_index(catalog, first))
+    await engine.answer_by_position(me, first.attempt_id, 1, wrong_index(catalog, first))
     review = await engine.start_review(me)
     assert review.question is not None
     right = correct_index(catalog, review.question)
-    done = await engine.answer_at(me, review.question.attempt_id, 1, right)
+    done = await engine.answer_by_position(me, review.question.attempt_id, 1, right)
     assert done.result is not None and done.result.review
     again = await engine.retry(me, done.result.attempt_id)
     assert again.outcome is StartOutcome.RESUMED

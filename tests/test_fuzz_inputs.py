@@ -47,7 +47,7 @@ async def test_any_answer_position_gets_an_outcome_never_an_exception(
     engine: QuizEngine, attempt, number, option, tag
 ):
     who = Participant("telegram", "fuzzer", "Fuzz", tag)
-    feedback = await engine.answer_at(who, attempt, number, option)
+    feedback = await engine.answer_by_position(who, attempt, number, option)
     assert feedback.outcome in set(AnswerOutcome)
     assert feedback.notice
 
@@ -69,8 +69,8 @@ async def test_the_bot_keeps_serving_others_after_junk(engine, catalog):
     for junk in ("", "v1:a:1:1:99", "💥" * 50, "v1:a:99999999999:1:0"):
         decoded = decode(junk)
         if isinstance(decoded, Answer):
-            await engine.answer_at(Participant("t", "x"), *vars(decoded).values())
+            await engine.answer_by_position(Participant("t", "x"), *vars(decoded).values())
     who = Participant("telegram", "regular", "Reg", "en")
     question = (await engine.start(who, SEED_QUIZ)).question
-    feedback = await engine.answer_at(who, question.attempt_id, 1, 0)
+    feedback = await engine.answer_by_position(who, question.attempt_id, 1, 0)
     assert feedback.outcome is AnswerOutcome.ACCEPTED

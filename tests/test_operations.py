@@ -137,7 +137,7 @@ def test_json_log_format_is_one_object_per_line():
 async def play(engine: QuizEngine, who: Participant, picks: list[int]) -> None:
     question = (await engine.start(who, SEED_QUIZ)).question
     for index in picks:
-        feedback = await engine.answer_at(who, question.attempt_id, question.number, index)
+        feedback = await engine.answer_by_position(who, question.attempt_id, question.number, index)
         question = feedback.next_question
 
 
@@ -198,7 +198,7 @@ async def test_exports_say_whether_an_attempt_was_a_quiz_a_review_or_a_round(cat
     right = await correct_positions(catalog, engine)(ann)
     await play(engine, ann, [(right[0] + 1) % 4, *right[1:]])  # misses question 1
     review = await engine.start_review(ann)
-    await engine.answer_at(ann, review.question.attempt_id, 1, 0)
+    await engine.answer_by_position(ann, review.question.attempt_id, 1, 0)
     question = (await engine.rounds.start("telegram", "-100", ann, SEED_QUIZ)).question
     while question is not None:  # a group round, which each member's history gets a copy of
         await engine.rounds.answer(question.round_id, ann, question.number, 0)

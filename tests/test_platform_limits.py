@@ -117,7 +117,9 @@ async def check_everything_fits(catalog, storage, quiz_id, language):
                 assert all(0 < len(o) <= TELEGRAM_POLL_OPTION for o in plan.options)
                 assert len(plan.explanation) <= TELEGRAM_POLL_EXPLANATION
             choice = min(index, len(question.options) - 1)
-            feedback = await engine.answer_at(who, question.attempt_id, question.number, choice)
+            feedback = await engine.answer_by_position(
+                who, question.attempt_id, question.number, choice
+            )
             telegram_ok(telegram_rendering.answered_question(feedback, owner="Owner"))
             telegram_ok(telegram_rendering.feedback_message(feedback))
             assert len(telegram_rendering.toast(feedback.notice)) <= 200

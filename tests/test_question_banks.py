@@ -89,7 +89,7 @@ async def play(
         index = right_index(engine, view)
         if view.question_id in miss:
             index = (index + 1) % len(view.options)
-        feedback = await engine.answer_at(who, view.attempt_id, view.number, index)
+        feedback = await engine.answer_by_position(who, view.attempt_id, view.number, index)
         assert feedback.outcome is AnswerOutcome.ACCEPTED
         view = feedback.next_question
     assert feedback is not None and feedback.result is not None
@@ -138,7 +138,7 @@ async def test_the_drawn_set_survives_a_restart_mid_attempt(bank_dir, open_stora
     engine = new_engine(bank_dir, await open_storage())
     view = (await engine.start(ANN, BANK)).question
     planned = [view.question_id]
-    feedback = await engine.answer_at(ANN, view.attempt_id, 1, right_index(engine, view))
+    feedback = await engine.answer_by_position(ANN, view.attempt_id, 1, right_index(engine, view))
     planned.append(feedback.next_question.question_id)
     # Another process (a restart, or a replica) on the same database, with its own random
     # numbers and no memory of the attempt: it must not draw again.
@@ -163,7 +163,7 @@ async def test_a_missed_picked_question_comes_back_in_review(bank_dir, open_stor
     review = await engine.start_review(ANN, BANK)
     assert review.outcome is StartOutcome.STARTED
     assert (review.question.question_id, review.question.total) == (missed, 1)
-    feedback = await engine.answer_at(ANN, review.question.attempt_id, 1, 0)
+    feedback = await engine.answer_by_position(ANN, review.question.attempt_id, 1, 0)
     assert feedback.outcome is AnswerOutcome.ACCEPTED and feedback.result.review
 
 
@@ -270,7 +270,7 @@ async def test_another_tag_resumes_the_unfinished_attempt_and_says_how_to_switch
 ):
     engine = new_engine(bank_dir, await open_storage())
     first = (await engine.start(ANN, BANK, tag="alpha")).question
-    await engine.answer_at(ANN, first.attempt_id, 1, right_index(engine, first))
+    await engine.answer_by_position(ANN, first.attempt_id, 1, right_index(engine, first))
     same = await engine.start(ANN, BANK, tag="alpha")
     assert (same.outcome, same.notice) == (
         StartOutcome.RESUMED,

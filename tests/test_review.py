@@ -33,7 +33,7 @@ async def play(engine, catalog, who, wrong_numbers: set[int]):
     question = (await engine.start(who, SEED_QUIZ)).question
     while question is not None:
         pick = wrong_index if question.number in wrong_numbers else correct_index
-        feedback = await engine.answer_at(
+        feedback = await engine.answer_by_position(
             who, question.attempt_id, question.number, pick(catalog, question)
         )
         question = feedback.next_question
@@ -47,7 +47,7 @@ async def review_all(engine, catalog, who, right: bool):
     while question is not None:
         asked.append(question.question_id)
         pick = correct_index if right else wrong_index
-        feedback = await engine.answer_at(
+        feedback = await engine.answer_by_position(
             who, question.attempt_id, question.number, pick(catalog, question)
         )
         assert feedback.outcome is AnswerOutcome.ACCEPTED
@@ -104,7 +104,7 @@ async def test_reviews_do_not_count_as_quiz_attempts(engine, catalog):
 async def test_a_review_in_progress_resumes_and_a_quiz_can_run_beside_it(engine, catalog):
     await play(engine, catalog, LEA, wrong_numbers={1, 2, 3})
     review = (await engine.start_review(LEA)).question
-    await engine.answer_at(LEA, review.attempt_id, 1, correct_index(catalog, review))
+    await engine.answer_by_position(LEA, review.attempt_id, 1, correct_index(catalog, review))
     quiz = await engine.start(LEA, SEED_QUIZ)
     assert quiz.outcome is StartOutcome.STARTED and quiz.question.attempt_id != review.attempt_id
     resumed = await engine.start_review(LEA)

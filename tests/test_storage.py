@@ -360,7 +360,8 @@ async def test_two_replicas_answering_the_same_question_at_once_record_it_once(c
             who = Participant("telegram", f"user{n}")
             question = (await engines[0].start(who, SEED_QUIZ)).question
             presses = [
-                engines[i % 2].answer_at(who, question.attempt_id, 1, i % 3) for i in range(6)
+                engines[i % 2].answer_by_position(who, question.attempt_id, 1, i % 3)
+                for i in range(6)
             ]
             outcomes = [f.outcome for f in await asyncio.gather(*presses)]
             assert outcomes.count(AnswerOutcome.ACCEPTED) == 1, outcomes
@@ -381,7 +382,7 @@ async def test_reads_after_a_confirmed_write_see_it_under_heavy_concurrency(cata
     async def answer_all(who, question):
         outcomes = []
         for _ in range(8):
-            feedback = await engine.answer_at(who, question.attempt_id, question.number, 0)
+            feedback = await engine.answer_by_position(who, question.attempt_id, question.number, 0)
             outcomes.append(feedback.outcome)
             question = feedback.next_question
         return outcomes

@@ -164,7 +164,7 @@ async def test_a_full_typed_quiz_scores_and_shows_the_accepted_answer(engine: Qu
     assert feedback.accepted_answer == "Pokémon"
     question = feedback.next_question
     assert question is not None and not question.typed  # a choice question in between
-    choice = await engine.answer_at(ANN, question.attempt_id, question.number, 1)
+    choice = await engine.answer_by_position(ANN, question.attempt_id, question.number, 1)
     assert choice.correct
     question = choice.next_question
     assert question is not None and question.question_id == "city"
@@ -218,8 +218,10 @@ async def test_typed_and_choice_answers_cannot_be_swapped_or_forged(engine: Quiz
     question = (await engine.start(ANN, TYPED_QUIZ_ID)).question
     assert question is not None
     attempt = question.attempt_id
-    assert (await engine.answer_at(ANN, attempt, 1, 0)).outcome is AnswerOutcome.INVALID
-    assert (await engine.answer(ANN, attempt, "band", "Beatles")).outcome is AnswerOutcome.INVALID
+    assert (await engine.answer_by_position(ANN, attempt, 1, 0)).outcome is AnswerOutcome.INVALID
+    assert (
+        await engine.answer_by_option(ANN, attempt, "band", "Beatles")
+    ).outcome is AnswerOutcome.INVALID
     assert (await engine.answer_text(ANN, attempt, 1, "   ")).outcome is AnswerOutcome.INVALID
     assert (await engine.answer_text(ANN, attempt, 9, "x")).outcome is AnswerOutcome.INVALID
     assert (await engine.answer_text(ANN, attempt, 2, "pokemon")).outcome is AnswerOutcome.STALE

@@ -94,7 +94,7 @@ async def test_a_reloaded_quiz_is_shown_with_its_new_texts(
     assert (current.quiz_title, current.text) == ("Tiny quiz v2", "What is 2 + 2?")
     assert [o.text for o in current.options] == ["THREE", "FOUR"]
 
-    feedback = await engine.answer_at(en, started.question.attempt_id, 1, 1)
+    feedback = await engine.answer_by_position(en, started.question.attempt_id, 1, 1)
     assert feedback.outcome is AnswerOutcome.ACCEPTED
     assert feedback.question is not None and feedback.question.text == "What is 2 + 2?"
     assert feedback.chosen is not None and feedback.chosen.text == "FOUR"
@@ -104,11 +104,11 @@ async def test_a_reloaded_quiz_is_shown_with_its_new_texts(
     assert feedback.next_question.text == "What is 1 + 1?"
 
     # A redelivery of the same press gets the same, new, feedback.
-    again = await engine.answer_at(en, started.question.attempt_id, 1, 1)
+    again = await engine.answer_by_position(en, started.question.attempt_id, 1, 1)
     assert again.outcome is AnswerOutcome.DUPLICATE
     assert again.question == feedback.question and again.explanation == feedback.explanation
 
-    done = await engine.answer_at(en, started.question.attempt_id, 2, 0)
+    done = await engine.answer_by_position(en, started.question.attempt_id, 2, 0)
     assert done.result is not None and done.result.quiz_title == "Tiny quiz v2"
     assert [m.text for m in done.result.marks] == ["What is 2 + 2?", "What is 1 + 1?"]
 
@@ -117,6 +117,6 @@ async def test_a_reloaded_quiz_is_shown_with_its_new_texts(
         texts.quiz is catalog.get(quiz_id) for (quiz_id, _), texts in engine._texts.items()
     )
 
-    feedback_ur = await engine.answer_at(ur, started_ur.question.attempt_id, 1, 1)
+    feedback_ur = await engine.answer_by_position(ur, started_ur.question.attempt_id, 1, 1)
     assert feedback_ur.question is not None
     assert feedback_ur.question.quiz_title == f"نیا کوئز {LRI}SDK\u2069"

@@ -481,7 +481,7 @@ class QuizHandlers:
 
             feedback = await self._in_time(
                 interaction,
-                self.engine.answer_at(who, attempt_id, number, option),
+                self.engine.answer_by_position(who, attempt_id, number, option),
                 interaction.response.defer,
             )
             if feedback.outcome is not AnswerOutcome.ACCEPTED or feedback.question is None:

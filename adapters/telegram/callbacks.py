@@ -156,7 +156,7 @@ class Callbacks:
         self, context: Context, query: CallbackQuery, who: Participant, data: cb.Answer
     ) -> None:
         with self.first.acknowledging():
-            feedback = await self.engine.answer_at(
+            feedback = await self.engine.answer_by_position(
                 who, data.attempt_id, data.question_number, data.option_index
             )
             # Acknowledge first: the spinner on the button stops while the rest is sent.
@@ -286,7 +286,7 @@ class Callbacks:
         if not 0 <= index < len(link.option_ids):
             return
         who = participant(answer.user)
-        feedback = await self.engine.answer(
+        feedback = await self.engine.answer_by_option(
             who, link.attempt_id, link.question_id, link.option_ids[index]
         )
         if feedback.outcome is AnswerOutcome.NOT_YOURS:

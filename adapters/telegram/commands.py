@@ -138,7 +138,7 @@ class Commands:
             return
         quiz_id = context.args[0] if context.args else None
         result = await self.engine.start_review(participant(user), quiz_id, chat_id=str(chat.id))
-        # The same question messages and buttons as /quiz: answers go through answer_at.
+        # The same question messages and buttons as /quiz: answers go through answer_by_position.
         await self.after_start(context, chat, user, result)
 
     async def start_quiz(
