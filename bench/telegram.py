@@ -93,7 +93,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench import QUIZ_DIR, ROOT, SEED_QUIZ
+from bench import ROOT, SEED_QUIZ
 from bench.report import STATUS_OK, Json, check, figure, percentile, section
 
 TITLE = "Telegram end to end: button presses (baseline: bare PTB app, acknowledge only)"
@@ -214,30 +214,31 @@ async def _serve(
 ) -> None:
     """One bot process: start, say ``ready``, obey ``profile on|off`` lines on stdin, stop
     at end of input. ``webhook_port``: our bot takes updates by webhook on that port."""
-    from adapters.telegram import TelegramAdapter
+    from adapters.telegram import TelegramAdapter, TelegramConfig
     from bench.answers import seed_catalog
     from bot.engine import QuizEngine
     from bot.storage import SQLiteStorage
     from fakes.telegram_bot_api import TOKEN
-    from quizbot.settings import Settings
+    from quizbot.web import WebServer
 
     storage = SQLiteStorage(db)
     await storage.open()
     try:
         engine = QuizEngine(seed_catalog(), storage)
-        settings = Settings(
-            database_url=f"sqlite:///{db}",
-            quiz_dir=QUIZ_DIR,
-            telegram_token=TOKEN,
-            telegram_api_base_url=base_url,
+        config = TelegramConfig(
+            token=TOKEN,
+            api_base_url=base_url,
             webhook_url=WEBHOOK_URL if webhook_port else None,
             webhook_secret=WEBHOOK_SECRET if webhook_port else None,
-            port=webhook_port or 0,
         )
+        web = None
+        if webhook_port:  # the process's web server, as `quizbot run` starts it
+            web = WebServer(engine.healthy)
+            await web.start("127.0.0.1", webhook_port)
         adapter = TelegramAdapter(
             engine,
-            settings,
-            listen="127.0.0.1",
+            config,
+            web=web,
             polling_timeout=POLLING_TIMEOUT,
             message_rate=message_rate,
         )
@@ -266,6 +267,8 @@ async def _serve(
                     await acker
             else:
                 await adapter.stop()
+            if web is not None:
+                await web.stop()
             if profiler is not None and profile is not None:
                 profiler.disable()
                 profiler.dump_stats(profile)

@@ -415,7 +415,7 @@ def _answer_row(answer: AnswerRecord) -> dict[str, object]:
 async def _discord_sync(args: argparse.Namespace) -> int:
     settings = _settings()
     require_extra("discord", "discord-sync needs discord.py")
-    from adapters.discord import discord_sync_command
+    from quizbot.runner import discord_sync_command
 
     return await discord_sync_command(settings, args.guild)
 

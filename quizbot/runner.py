@@ -6,10 +6,17 @@ import asyncio
 import contextlib
 import logging
 import signal
-from typing import Protocol
+import sys
+from typing import TYPE_CHECKING, Protocol, TextIO
 
+from bot.engine import QuizEngine
+from bot.storage import storage_from_url
 from quizbot.bootstrap import open_app
 from quizbot.settings import Settings
+
+if TYPE_CHECKING:  # the adapters need their extras: imported when a token asks for them
+    from adapters.discord import DiscordAdapter, DiscordConfig
+    from adapters.telegram import TelegramAdapter, TelegramConfig, WebMount
 
 log = logging.getLogger("quizbot.run")
 
@@ -24,6 +31,60 @@ class ChatAdapter(Protocol):
 
     async def stop(self) -> None:
         """Stop taking updates, let in-flight ones finish, disconnect."""
+
+
+def telegram_config(settings: Settings) -> TelegramConfig:
+    """What the Telegram adapter needs of the settings (``TELEGRAM_BOT_TOKEN`` set)."""
+    from adapters.telegram import TelegramConfig
+    from adapters.telegram.config import DEFAULT_BASE_URL
+
+    return TelegramConfig(
+        token=settings.telegram_token or "",
+        api_base_url=settings.telegram_api_base_url or DEFAULT_BASE_URL,
+        admin_ids=settings.admin_telegram_ids,
+        webhook_url=settings.webhook_url,
+        webhook_secret=settings.webhook_secret,
+        webhook_max_connections=settings.webhook_max_connections,
+    )
+
+
+def discord_config(settings: Settings) -> DiscordConfig:
+    """What the Discord adapter needs of the settings (``DISCORD_BOT_TOKEN`` set)."""
+    from adapters.discord import DiscordConfig
+
+    return DiscordConfig(
+        token=settings.discord_token or "",
+        guild_id=settings.discord_guild_id,
+        admin_ids=settings.admin_discord_ids,
+        shard_count=settings.shard_count,
+        shard_ids=settings.shard_ids,
+        round_lease_seconds=settings.round_lease_seconds,
+    )
+
+
+def telegram_adapter(
+    engine: QuizEngine, settings: Settings, *, web: WebMount | None = None
+) -> TelegramAdapter:
+    """The Telegram bot of ``quizbot run``: its config, the /stats chart, the round lease."""
+    from adapters.telegram import TelegramAdapter
+    from adapters.telegram.group_rounds import RoundTiming
+    from quizbot.charts import render_stats_png
+
+    return TelegramAdapter(
+        engine,
+        telegram_config(settings),
+        stats_chart=render_stats_png,
+        round_timing=RoundTiming(lease=settings.round_lease_seconds),  # (replicas)
+        web=web,
+    )
+
+
+def discord_adapter(engine: QuizEngine, settings: Settings) -> DiscordAdapter:
+    """The Discord bot of ``quizbot run``, with the /stats chart."""
+    from adapters.discord import DiscordAdapter
+    from quizbot.charts import render_stats_png
+
+    return DiscordAdapter(engine, discord_config(settings), stats_chart=render_stats_png)
 
 
 async def run_bots(
@@ -52,25 +113,9 @@ async def run_bots(
             log.info("serving /healthz on %s:%s", listen, settings.port)
         adapters: list[ChatAdapter] = []
         if settings.telegram_token:
-            from adapters.telegram import TelegramAdapter
-            from adapters.telegram.group_rounds import RoundTiming
-            from quizbot.charts import render_stats_png
-
-            timing = RoundTiming(lease=settings.round_lease_seconds)  # (replicas)
-            adapters.append(
-                TelegramAdapter(
-                    app.engine,
-                    settings,
-                    stats_chart=render_stats_png,
-                    round_timing=timing,
-                    web=web,
-                )
-            )
+            adapters.append(telegram_adapter(app.engine, settings, web=web))
         if settings.discord_token:
-            from adapters.discord import DiscordAdapter
-            from quizbot.charts import render_stats_png
-
-            adapters.append(DiscordAdapter(app.engine, settings, stats_chart=render_stats_png))
+            adapters.append(discord_adapter(app.engine, settings))
         started: list[ChatAdapter] = []
         try:
             for adapter in adapters:
@@ -110,3 +155,43 @@ async def _until_stopped_or_failed(
             log.error("%s failed for good: exiting with code 1", watched[task])
             return error
     return None
+
+
+async def discord_sync_command(
+    settings: Settings,
+    guild_id: int | None = None,
+    *,
+    out: TextIO = sys.stdout,
+    err: TextIO = sys.stderr,
+) -> int:
+    """``quizbot discord-sync [--guild ID]``: register now and say so; the exit code is 0 when
+    registered, 1 when Discord refused (token or commands), 2 without a token.
+
+    The fingerprint goes to the database of ``DATABASE_URL``, so that the next
+    ``quizbot run`` does not sync again."""
+    if not settings.discord_token:
+        print("quizbot discord-sync: DISCORD_BOT_TOKEN is not set", file=err)
+        return 2
+    import discord
+
+    from adapters.discord import sync_commands
+
+    storage = storage_from_url(settings.database_url, timeout=settings.database_timeout)
+    await storage.open()
+    try:
+        result = await sync_commands(discord_config(settings), storage, guild_id)
+    except discord.LoginFailure:
+        print("quizbot discord-sync: Discord did not accept DISCORD_BOT_TOKEN", file=err)
+        return 1
+    except discord.HTTPException as exc:
+        print(f"quizbot discord-sync: Discord refused the commands: {exc}", file=err)
+        return 1
+    finally:
+        await storage.close()
+    where = (
+        "globally (may take a while to appear)"
+        if result.target == "global"
+        else (f"in server {result.target.removeprefix('guild ')} (available now)")
+    )
+    print(f"Registered {result.commands} slash commands {where}.", file=out)
+    return 0

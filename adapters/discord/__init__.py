@@ -1,17 +1,18 @@
 """The Discord adapter: slash commands and stateless buttons on top of the quiz engine.
 
-``DiscordAdapter(engine, settings)`` is what ``quizbot run`` starts when ``DISCORD_BOT_TOKEN``
-is set; :func:`discord_sync_command` is ``quizbot discord-sync [--guild ID]`` (registering
-the slash commands on demand, through :func:`sync_commands`).
+``DiscordAdapter(engine, config)`` is what ``quizbot run`` starts when ``DISCORD_BOT_TOKEN``
+is set, with a :class:`DiscordConfig` the wiring builds; :func:`sync_commands` registers the
+slash commands on demand (``quizbot discord-sync [--guild ID]``).
 """
 
 from adapters.discord.adapter import DiscordAdapter, QuizClient
-from adapters.discord.sync import SyncResult, discord_sync_command, sync_commands
+from adapters.discord.config import DiscordConfig
+from adapters.discord.sync import SyncResult, sync_commands
 
 __all__ = [
     "DiscordAdapter",
+    "DiscordConfig",
     "QuizClient",
     "SyncResult",
-    "discord_sync_command",
     "sync_commands",
 ]

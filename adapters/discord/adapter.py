@@ -26,13 +26,13 @@ import discord
 from adapters.discord import typed_answers
 from adapters.discord.buttons import DYNAMIC_ITEMS, is_known_custom_id
 from adapters.discord.commands import build_tree
+from adapters.discord.config import DiscordConfig
 from adapters.discord.group_rounds import RoundClock, RoundRunner, RoundTiming
 from adapters.discord.handlers import DEFER_AFTER, QuizHandlers, StatsChart
 from adapters.discord.sync import sync_if_changed
 from adapters.discord.translator import QuizTranslator
 from bot.engine import QuizEngine
 from bot.rate_limit import CommandRateLimiter
-from quizbot.settings import Settings
 
 log = logging.getLogger("quizbot.discord")
 
@@ -48,7 +48,7 @@ class QuizClient(discord.AutoShardedClient):
     def __init__(
         self,
         engine: QuizEngine,
-        settings: Settings,
+        config: DiscordConfig,
         *,
         defer_after: float = DEFER_AFTER,
         limiter: CommandRateLimiter | None = None,
@@ -59,23 +59,23 @@ class QuizClient(discord.AutoShardedClient):
     ) -> None:
         # No privileged intents: interactions arrive regardless. The guilds intent keeps
         # discord.py's channel cache (and its startup warning) sane.
-        options.setdefault("shard_count", settings.shard_count)
-        if settings.shard_ids is not None:
-            options.setdefault("shard_ids", list(settings.shard_ids))
+        options.setdefault("shard_count", config.shard_count)
+        if config.shard_ids is not None:
+            options.setdefault("shard_ids", list(config.shard_ids))
         super().__init__(
             intents=discord.Intents(guilds=True),
             allowed_mentions=discord.AllowedMentions.none(),
             **options,
         )
         self.engine = engine
-        self.settings = settings
+        self.config = config
         self.rounds = RoundRunner(self, engine, timing=round_timing, clock=round_clock)
         self.quiz_handlers = QuizHandlers(
             engine,
             self.rounds,
             defer_after=defer_after,
             limiter=limiter,
-            admin_ids=settings.admin_discord_ids,
+            admin_ids=config.admin_ids,
             stats_chart=stats_chart,
         )
         self.tree = build_tree(self)
@@ -84,7 +84,7 @@ class QuizClient(discord.AutoShardedClient):
         await self.tree.set_translator(QuizTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS, *typed_answers.DYNAMIC_ITEMS)
         try:
-            await sync_if_changed(self.tree, self.engine, self.settings.discord_guild_id)
+            await sync_if_changed(self.tree, self.engine, self.config.guild_id)
         except discord.HTTPException:
             # Stale commands are better than no bot: presses and known commands still work,
             # and `quizbot discord-sync` can retry.
@@ -124,21 +124,19 @@ class DiscordAdapter:
     def __init__(
         self,
         engine: QuizEngine,
-        settings: Settings,
+        config: DiscordConfig,
         *,
         defer_after: float = DEFER_AFTER,
         stats_chart: StatsChart | None = None,
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``."""
-        if not settings.discord_token:
-            raise ValueError("DISCORD_BOT_TOKEN is not set")
-        self.settings = settings
+        self.config = config
         self.client = QuizClient(
             engine,
-            settings,
+            config,
             defer_after=defer_after,
             stats_chart=stats_chart,
-            round_timing=RoundTiming(lease=settings.round_lease_seconds),
+            round_timing=RoundTiming(lease=config.round_lease_seconds),
         )
         self._gateway: asyncio.Task[None] | None = None
         self._failure: asyncio.Future[BaseException] | None = None
@@ -146,9 +144,8 @@ class DiscordAdapter:
 
     async def start(self) -> None:
         """Log in (and sync commands if they changed), then connect in the background."""
-        assert self.settings.discord_token is not None
         try:
-            await self.client.login(self.settings.discord_token)
+            await self.client.login(self.config.token)
         except BaseException:
             await self.client.close()
             raise

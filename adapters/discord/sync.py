@@ -15,17 +15,15 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import sys
 from dataclasses import dataclass
-from typing import Any, Protocol, TextIO
+from typing import Any, Protocol
 
 import discord
 from discord import app_commands
 
 from adapters.discord.commands import build_tree
+from adapters.discord.config import DiscordConfig
 from adapters.discord.translator import QuizTranslator
-from bot.storage import Storage, storage_from_url
-from quizbot.settings import Settings
 
 log = logging.getLogger("quizbot.discord")
 
@@ -35,7 +33,7 @@ FINGERPRINT_KEY = "command-fingerprint"
 
 class KeyValues(Protocol):
     """Where the fingerprint is kept: the engine (``get_value``/``set_value``) in a running
-    bot, a storage of its own for ``quizbot discord-sync``."""
+    bot, the storage the wiring opened for ``quizbot discord-sync``."""
 
     async def get_value(self, scope: str, key: str) -> str | None: ...
 
@@ -104,58 +102,20 @@ async def sync_if_changed(
 
 
 async def sync_commands(
-    settings: Settings, guild_id: int | None = None, *, storage: Storage | None = None
+    config: DiscordConfig, storage: KeyValues, guild_id: int | None = None
 ) -> SyncResult:
     """Register the commands now, whatever the fingerprint says (``quizbot discord-sync``).
 
-    ``guild_id`` defaults to ``settings.discord_guild_id``; with neither, the commands are
-    registered globally. Logs in over HTTP only (no gateway connection). Opens the storage
-    from ``settings.database_url`` unless one is given, to record the fingerprint so that the
-    next ``quizbot run`` does not sync again.
+    ``guild_id`` defaults to ``config.guild_id``; with neither, the commands are registered
+    globally. Logs in over HTTP only (no gateway connection). The fingerprint goes to
+    ``storage``, so that the next ``quizbot run`` does not sync again.
     """
-    if not settings.discord_token:
-        raise ValueError("DISCORD_BOT_TOKEN is not set")
-    target = guild_id if guild_id is not None else settings.discord_guild_id
-    own_storage = storage is None
-    store = storage if storage is not None else storage_from_url(settings.database_url)
-    if own_storage:
-        await store.open()
+    target = guild_id if guild_id is not None else config.guild_id
     client = discord.Client(intents=discord.Intents(guilds=True))
     try:
         tree = build_tree(client)
         await tree.set_translator(QuizTranslator())
-        await client.login(settings.discord_token)
-        return await sync_if_changed(tree, store, target, force=True)
+        await client.login(config.token)
+        return await sync_if_changed(tree, storage, target, force=True)
     finally:
         await client.close()
-        if own_storage:
-            await store.close()
-
-
-async def discord_sync_command(
-    settings: Settings,
-    guild_id: int | None = None,
-    *,
-    out: TextIO = sys.stdout,
-    err: TextIO = sys.stderr,
-) -> int:
-    """``quizbot discord-sync [--guild ID]``: register now and say so; the exit code is 0 when
-    registered, 1 when Discord refused (token or commands), 2 without a token."""
-    if not settings.discord_token:
-        print("quizbot discord-sync: DISCORD_BOT_TOKEN is not set", file=err)
-        return 2
-    try:
-        result = await sync_commands(settings, guild_id)
-    except discord.LoginFailure:
-        print("quizbot discord-sync: Discord did not accept DISCORD_BOT_TOKEN", file=err)
-        return 1
-    except discord.HTTPException as exc:
-        print(f"quizbot discord-sync: Discord refused the commands: {exc}", file=err)
-        return 1
-    where = (
-        "globally (may take a while to appear)"
-        if result.target == "global"
-        else (f"in server {result.target.removeprefix('guild ')} (available now)")
-    )
-    print(f"Registered {result.commands} slash commands {where}.", file=out)
-    return 0

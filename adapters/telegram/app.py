@@ -3,7 +3,7 @@
 This module wires things together and runs them: the Application with its rate limiter and
 per-user update order, the handlers (:mod:`~adapters.telegram.commands` for commands,
 :mod:`~adapters.telegram.callbacks` for buttons and polls), long polling or a webhook
-(:mod:`~adapters.telegram.webhook` on the runner's :class:`~quizbot.web.WebServer`), the menu
+(:mod:`~adapters.telegram.webhook`, mounted on the process's web server), the menu
 (:mod:`~adapters.telegram.menu_sync`) and the group round timers
 (:class:`~adapters.telegram.group_rounds.RoundRunner`). Handlers stay thin: decode what
 Telegram sent, call the engine, render, send (:class:`~adapters.telegram.messenger.Messenger`).
@@ -32,6 +32,7 @@ from telegram.ext import (
 from adapters.telegram.budget import BudgetedRateLimiter, ChatBudget
 from adapters.telegram.callbacks import Callbacks
 from adapters.telegram.commands import Commands, StatsChart
+from adapters.telegram.config import TelegramConfig, WebMount
 from adapters.telegram.group_rounds import RoundRunner, RoundTiming
 from adapters.telegram.menu_sync import sync_commands
 from adapters.telegram.messenger import Messenger
@@ -46,12 +47,9 @@ from bot.engine import QuizEngine
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
 from bot.rate_limit import CommandRateLimiter
 from bot.round_driver import RoundClock
-from quizbot.settings import Settings
-from quizbot.web import WebServer
 
 log = logging.getLogger("quizbot.telegram")
 
-DEFAULT_BASE_URL = "https://api.telegram.org/bot"
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.POLL_ANSWER]
 
 
@@ -74,41 +72,37 @@ class TelegramAdapter:
     def __init__(
         self,
         engine: QuizEngine,
-        settings: Settings,
+        config: TelegramConfig,
         *,
-        listen: str = "0.0.0.0",
         polling_timeout: float = 10.0,
         max_retries: int = 5,
         round_timing: RoundTiming | None = None,
         round_clock: RoundClock | None = None,
         stats_chart: StatsChart | None = None,
         limiter: CommandRateLimiter | None = None,
-        web: WebServer | None = None,
+        web: WebMount | None = None,
         message_rate: float = 30.0,
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for /stats;
         ``limiter`` caps each user's commands (so one user cannot spend the bot's sending
         budget for everyone); ``round_clock`` (tests: a ManualClock, also the engine's) times
-        group rounds and their send budget; ``web`` is the runner's HTTP server, which webhook mode
-        shares (without one, webhook mode starts its own on ``PORT``, with /healthz);
+        group rounds and their send budget; ``web`` is the process's HTTP server, where webhook mode
+        (``config.webhook_url``) mounts its path: that mode needs one;
         ``message_rate`` is the overall messages a second (Telegram's 30; 0 turns the pacing
         off, for benchmarks of the software alone)."""
-        if not settings.telegram_token:
-            raise ValueError("TELEGRAM_BOT_TOKEN is not set")
+        if config.webhook_url and web is None:
+            raise ValueError("webhook mode needs the web server to mount its path on")
         self.engine = engine
-        self.settings = settings
-        self.token = settings.telegram_token
-        self.base_url = settings.telegram_api_base_url or DEFAULT_BASE_URL
-        self.listen = listen
+        self.config = config
+        self.token = config.token
+        self.base_url = config.api_base_url
         self.polling_timeout = polling_timeout
         self.max_retries = max_retries
         self.timing = round_timing or RoundTiming()
         self.limiter = limiter or CommandRateLimiter()
         self.message_rate = message_rate
         self.application: TelegramApplication | None = None
-        # The process's HTTP server, where webhook mode mounts its path (None: started here).
         self.web = web
-        self._own_web: WebServer | None = None
         self._webhook_path: str | None = None
         # Presses acknowledged in the webhook's response (webhook mode only).
         self.replies = WebhookReplies()
@@ -121,7 +115,7 @@ class TelegramAdapter:
             self.budget = ChatBudget(self.timing.chat_budget, self.timing.window, now=now)
         self.rounds = RoundRunner(engine, PLATFORM, self.timing, self.budget, clock=round_clock)
         self.messenger = Messenger(engine)
-        self.commands = Commands(engine, settings, self.messenger, self.rounds, stats_chart)
+        self.commands = Commands(engine, config.admin_ids, self.messenger, self.rounds, stats_chart)
         self.callbacks = Callbacks(engine, self.messenger, self.commands, self.rounds)
         self.typed = TypedAnswers(engine, self.messenger)
 
@@ -140,7 +134,7 @@ class TelegramAdapter:
                     # under a burst a dropped follow-up is a user who never sees the next
                     # question. The read timeouts keep the pool draining.
                     pool_timeout=None,
-                    divert=self.replies.divert if self.settings.webhook_url else None,
+                    divert=self.replies.divert if self.config.webhook_url else None,
                 )
             )
             .get_updates_request(AiohttpRequest(connection_pool_size=1))
@@ -159,7 +153,7 @@ class TelegramAdapter:
             # press sees the first's result, and a one-shot menu cannot act twice.
             .concurrent_updates(PerUserUpdateProcessor())
         )
-        if self.settings.webhook_url:
+        if self.config.webhook_url:
             builder = builder.updater(None)  # updates come from our own web server
         application = builder.build()
         commands: dict[str, Handler] = {
@@ -195,26 +189,23 @@ class TelegramAdapter:
     async def start(self) -> None:
         """Connect, register the commands and take updates in the background.
 
-        In webhook mode ``PORT`` is bound first (by the runner, else here), before anything
-        talks to Telegram, so the platform's port check passes however slow Telegram is.
+        In webhook mode the wiring has bound ``PORT`` before this, so the platform's port
+        check passes however slow Telegram is.
         """
         application = self.build_application()
         self.application = application
         try:
-            webhook_url = self.settings.webhook_url
-            secret = self.settings.webhook_secret or webhook_secret_for(self.token)
+            webhook_url = self.config.webhook_url
+            secret = self.config.webhook_secret or webhook_secret_for(self.token)
             if webhook_url:
                 web = self.web
-                if web is None:  # not under the runner: a server of its own, /healthz too
-                    web = self._own_web = WebServer(self.engine.healthy)
-                    await web.start(self.listen, self.settings.port)
-                    log.info("telegram: web server on %s:%s", self.listen, self.settings.port)
+                assert web is not None  # checked in __init__
                 on_update = functools.partial(self._queue_update, application)
                 self._webhook_path = urlsplit(webhook_url).path
                 hook = TelegramWebhook(secret, on_update, self.replies)
                 web.mount(self._webhook_path, hook.handle, authorized=hook.authorized)
             await application.initialize()
-            await sync_commands(application.bot, self.engine, self.settings.admin_telegram_ids)
+            await sync_commands(application.bot, self.engine, self.config.admin_ids)
             await application.start()
             if webhook_url:
                 await application.bot.set_webhook(
@@ -224,7 +215,7 @@ class TelegramAdapter:
                     # Updates sent while the bot was down are still handled.
                     drop_pending_updates=False,
                     # Telegram's own bound on concurrent deliveries; the server caps the rest.
-                    max_connections=self.settings.webhook_max_connections,
+                    max_connections=self.config.webhook_max_connections,
                 )
                 log.info("telegram: webhook set")
             else:
@@ -256,9 +247,6 @@ class TelegramAdapter:
         if self._webhook_path is not None and self.web is not None:
             self.web.unmount(self._webhook_path)
         self._webhook_path = None
-        own, self._own_web = self._own_web, None
-        if own is not None:
-            await own.stop()
         if application is None:
             return
         if application.updater is not None and application.updater.running:

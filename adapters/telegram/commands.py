@@ -43,7 +43,6 @@ from bot.i18n import t
 from bot.rounds import RoundStartOutcome
 from bot.stats import QuizStats
 from bot.views import StartOutcome, StartResult
-from quizbot.settings import Settings
 
 log = logging.getLogger("quizbot.telegram")
 
@@ -74,13 +73,13 @@ class Commands:
     def __init__(
         self,
         engine: QuizEngine,
-        settings: Settings,
+        admin_ids: frozenset[str],
         messenger: Messenger,
         rounds: RoundRunner,
         stats_chart: StatsChart | None = None,
     ) -> None:
         self.engine = engine
-        self.settings = settings
+        self.admin_ids = admin_ids  # Telegram user ids, as text
         self.messenger = messenger
         self.rounds = rounds
         self.stats_chart = stats_chart
@@ -250,7 +249,7 @@ class Commands:
         return t("unknown_quiz", language, quiz=quiz_id, available=available)
 
     def _is_admin(self, user: User) -> bool:
-        return str(user.id) in self.settings.admin_telegram_ids
+        return str(user.id) in self.admin_ids
 
     async def reload(self, update: Update, context: Context) -> None:
         """Re-read the quiz files; a broken file keeps its previous version live."""

@@ -15,6 +15,7 @@ from adapters.discord import QuizClient
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz import Quiz
+from quizbot.runner import discord_config
 from quizbot.settings import Settings
 from tests.conftest import SEED_QUIZ
 from tests.discord.discord_fake_api import TOKEN, FakeDiscord
@@ -54,7 +55,7 @@ async def make_client(
     async def make(engine: QuizEngine, **options: object) -> QuizClient:
         client_settings = options.pop("settings", settings)
         assert isinstance(client_settings, Settings)
-        client = QuizClient(engine, client_settings, **options)  # type: ignore[arg-type]
+        client = QuizClient(engine, discord_config(client_settings), **options)  # type: ignore[arg-type]
         clients.append(client)
         await client.login(TOKEN)
         return client

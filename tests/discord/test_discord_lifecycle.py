@@ -18,6 +18,7 @@ from adapters.discord import DiscordAdapter
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
+from quizbot.runner import discord_config
 from quizbot.settings import Settings
 from tests.conftest import QUIZ_DIR, SEED_QUIZ
 from tests.discord.discord_fake_api import TOKEN, UPDATE_MESSAGE, FakeDiscord, Interaction
@@ -72,7 +73,7 @@ async def send_help(fake: FakeDiscord) -> Interaction:
 async def test_start_connects_in_the_background_and_stop_closes_cleanly(
     fake_discord: FakeDiscord, engine: QuizEngine, settings: Settings
 ) -> None:
-    adapter = DiscordAdapter(engine, settings)
+    adapter = DiscordAdapter(engine, discord_config(settings))
     assert adapter.name == "discord"
     await adapter.start()  # returns once logged in; the gateway connects in the background
     assert fake_discord.command_syncs == ["global"]
@@ -89,7 +90,9 @@ async def test_start_connects_in_the_background_and_stop_closes_cleanly(
 async def test_a_bad_token_fails_start_without_leaking_a_session(
     fake_discord: FakeDiscord, engine: QuizEngine, settings: Settings
 ) -> None:
-    adapter = DiscordAdapter(engine, dataclasses.replace(settings, discord_token="wrong"))
+    adapter = DiscordAdapter(
+        engine, discord_config(dataclasses.replace(settings, discord_token="wrong"))
+    )
     try:
         await adapter.start()
     except discord.LoginFailure:
@@ -149,7 +152,7 @@ async def test_stop_lets_an_answer_in_progress_finish(
     slow = SlowStorage(tmp_path / "slow.db")
     await slow.open()
     try:
-        adapter = DiscordAdapter(QuizEngine(catalog, slow), settings)
+        adapter = DiscordAdapter(QuizEngine(catalog, slow), discord_config(settings))
         await adapter.start()
         await asyncio.wait_for(fake_discord.identified.wait(), 10)
         world = World(fake_discord, adapter.client)

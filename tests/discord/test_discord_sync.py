@@ -7,12 +7,13 @@ import io
 
 import discord
 
-from adapters.discord import discord_sync_command, sync_commands
+from adapters.discord import sync_commands
 from adapters.discord.commands import CALLBACKS, build_tree
 from adapters.discord.sync import FINGERPRINT_KEY, FINGERPRINT_SCOPE, command_payload, fingerprint
 from adapters.discord.translator import QuizTranslator
 from bot.engine import QuizEngine
 from bot.storage import SQLiteStorage
+from quizbot.runner import discord_config, discord_sync_command
 from quizbot.settings import Settings
 from tests.discord.discord_fake_api import FakeDiscord
 from tests.discord.discord_harness import GUILD_ID, ClientFactory, World, text_of
@@ -44,7 +45,7 @@ async def test_a_changed_command_set_syncs_again(
 async def test_the_commands_as_registered(
     fake_discord: FakeDiscord, settings: Settings, storage: SQLiteStorage
 ) -> None:
-    await sync_commands(settings, storage=storage)
+    await sync_commands(discord_config(settings), storage)
     commands = {c["name"]: c for c in fake_discord.commands["global"]}
     assert sorted(commands) == [
         "help",
@@ -126,16 +127,17 @@ async def test_discord_sync_command_always_syncs(
     make_client: ClientFactory,
 ) -> None:
     await make_client(engine)
-    # `quizbot discord-sync`: opens the database from the settings itself.
-    result = await sync_commands(settings)
+    # `quizbot discord-sync`: opens the database of the settings itself.
+    assert await discord_sync_command(settings, out=io.StringIO()) == 0
+    result = await sync_commands(discord_config(settings), storage)
     assert result.synced and result.target == "global" and result.commands == len(CALLBACKS)
-    guild = await sync_commands(settings, guild_id=GUILD_ID)
+    guild = await sync_commands(discord_config(settings), storage, GUILD_ID)
     assert guild.target == f"guild {GUILD_ID}"
-    assert fake_discord.command_syncs == ["global", "global", f"guild {GUILD_ID}"]
+    assert fake_discord.command_syncs == ["global", "global", "global", f"guild {GUILD_ID}"]
     # The fingerprints it recorded spare the next start a sync.
     await make_client(engine)
     await make_client(engine, settings=dataclasses.replace(settings, discord_guild_id=GUILD_ID))
-    assert len(fake_discord.command_syncs) == 3
+    assert len(fake_discord.command_syncs) == 4
     assert await storage.get_value(FINGERPRINT_SCOPE, f"{FINGERPRINT_KEY}:guild:{GUILD_ID}")
 
 

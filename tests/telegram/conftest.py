@@ -16,7 +16,9 @@ from bot.quiz import Quiz
 from bot.round_driver import ManualClock
 from bot.storage import SQLiteStorage
 from fakes.telegram_bot_api import TOKEN, FakeBotApi
+from quizbot.runner import telegram_config
 from quizbot.settings import Settings
+from quizbot.web import WebServer
 from tests.conftest import QUIZ_DIR, SEED_QUIZ, FakeClock
 
 Launch = Callable[..., Awaitable[TelegramAdapter]]
@@ -38,15 +40,24 @@ def settings(api: FakeBotApi) -> Settings:
 
 @pytest.fixture
 async def launch(api: FakeBotApi, settings: Settings) -> AsyncIterator[Launch]:
-    """Start a TelegramAdapter (a bot process) on an engine; all are stopped at the end."""
+    """Start a TelegramAdapter (a bot process) on an engine; all are stopped at the end.
+
+    In webhook mode the process's web server is started first on ``PORT``, as the runner
+    does."""
     started: list[TelegramAdapter] = []
+    servers: list[WebServer] = []
 
     async def start(
         engine: QuizEngine, custom: Settings | None = None, **options: Any
     ) -> TelegramAdapter:
+        chosen = custom or settings
         options.setdefault("polling_timeout", 1.0)
-        options.setdefault("listen", "127.0.0.1")
-        adapter = TelegramAdapter(engine, custom or settings, **options)
+        if chosen.webhook_url and "web" not in options:
+            web = WebServer(engine.healthy)
+            await web.start("127.0.0.1", chosen.port)
+            servers.append(web)
+            options["web"] = web
+        adapter = TelegramAdapter(engine, telegram_config(chosen), **options)
         await adapter.start()
         started.append(adapter)
         return adapter
@@ -54,6 +65,8 @@ async def launch(api: FakeBotApi, settings: Settings) -> AsyncIterator[Launch]:
     yield start
     for adapter in reversed(started):
         await adapter.stop()
+    for server in servers:
+        await server.stop()
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ process lifecycle."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import signal
 import socket
@@ -13,7 +14,6 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from adapters.telegram import TelegramAdapter
 from adapters.telegram.app import webhook_secret_for
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
@@ -21,6 +21,7 @@ from bot.i18n import t
 from bot.storage import SQLiteStorage
 from fakes.telegram_bot_api import TOKEN, FakeBotApi
 from fakes.telegram_chatter import Chatter, clean
+from quizbot.runner import run_bots
 from quizbot.settings import Settings
 from tests.conftest import QUIZ_DIR, ROOT, FakeClock
 from tests.telegram.conftest import Launch
@@ -137,33 +138,38 @@ async def test_healthz_answers_200_while_the_database_works_and_503_when_not(
     assert body == {"status": "unavailable", "database": "down"}
 
 
-async def test_the_port_is_bound_before_telegram_answers(
-    api: FakeBotApi, engine: QuizEngine
-) -> None:
-    """A platform waiting for $PORT sees it at once, even when Telegram is slow to answer."""
+async def test_the_port_is_bound_before_telegram_answers(api: FakeBotApi, tmp_path: Path) -> None:
+    """A platform waiting for $PORT sees it at once, even when Telegram is slow to answer:
+    ``quizbot run`` binds it before the Telegram adapter starts."""
     api.delays["getMe"] = 1.5
     port = free_port()
-    adapter = TelegramAdapter(engine, webhook_settings(api, port), listen="127.0.0.1")
+    settings = dataclasses.replace(
+        webhook_settings(api, port), database_url=f"sqlite:///{tmp_path / 'q.db'}", serve_http=True
+    )
+    stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     began = loop.time()
-    starting = asyncio.create_task(adapter.start())
+    running = asyncio.create_task(run_bots(settings, stop, listen="127.0.0.1"))
     try:
         while True:
             try:
                 status, _ = await get_health(port)
                 break
             except aiohttp.ClientConnectionError:
+                assert not running.done(), running
                 assert loop.time() - began < 1.0, "the port was not bound within a second"
                 await asyncio.sleep(0.02)
         assert status == 200
-        assert not starting.done()  # still waiting for getMe
-        await asyncio.wait_for(starting, 10)
+        assert not api.webhook.get("url")  # Telegram (getMe) has not answered yet
+        for _ in range(500):
+            if api.webhook.get("url"):
+                break
+            await asyncio.sleep(0.02)
         assert api.webhook["url"] == "https://bot.example.org/telegram/hook"
     finally:
-        if not starting.done():
-            starting.cancel()
-        await adapter.stop()
-    with pytest.raises(aiohttp.ClientConnectionError):  # stop() released the port
+        stop.set()
+        assert await asyncio.wait_for(running, 10) == 0
+    with pytest.raises(aiohttp.ClientConnectionError):  # stopping released the port
         await get_health(port)
 
 
