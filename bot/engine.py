@@ -188,6 +188,11 @@ class QuizEngine:
         """Every quiz with its title and description in ``language`` (default when missing)."""
         return [self._summary(q, language) for q in self.catalog.all()]
 
+    def unknown_quiz_notice(self, quiz_id: str, language: str) -> str:
+        """The notice for a quiz id no quiz has, naming the ones there are."""
+        available = ", ".join(q.id for q in self.catalog.all())
+        return t("unknown_quiz", language, quiz=quiz_id, available=available)
+
     def _summary(self, quiz: Quiz, language: str) -> QuizSummary:
         lang = language if language in quiz.languages else quiz.default_language
         return QuizSummary(
@@ -238,8 +243,7 @@ class QuizEngine:
                 quiz_id = quizzes[0].id
         quiz = self.catalog.get(quiz_id)
         if quiz is None:
-            available = ", ".join(q.id for q in quizzes)
-            notice = t("unknown_quiz", ui, quiz=quiz_id, available=available)
+            notice = self.unknown_quiz_notice(quiz_id, ui)
             summaries = tuple(self._summary(q, ui) for q in quizzes)
             return StartResult(StartOutcome.UNKNOWN_QUIZ, ui, notice, quizzes=summaries)
         if tag is not None:

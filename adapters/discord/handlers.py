@@ -310,10 +310,6 @@ class QuizHandlers:
     def _is_admin(self, interaction: discord.Interaction[Any]) -> bool:
         return str(interaction.user.id) in self.admin_ids
 
-    def _unknown_quiz(self, quiz_id: str, language: str) -> str:
-        available = ", ".join(q.id for q in self.engine.catalog.all())
-        return t("unknown_quiz", language, quiz=quiz_id, available=available)
-
     # -- starting -------------------------------------------------------------------------
 
     async def quiz(
@@ -418,7 +414,7 @@ class QuizHandlers:
             async def start() -> StartResult:
                 if quiz_id is not None and self.engine.catalog.get(quiz_id) is None:
                     ui = await self.engine.interface_language(who)
-                    notice = self._unknown_quiz(quiz_id, ui)
+                    notice = self.engine.unknown_quiz_notice(quiz_id, ui)
                     return StartResult(StartOutcome.UNKNOWN_QUIZ, ui, notice)
                 return await self.engine.start_review(who, quiz_id, chat_id=chat)
 
@@ -792,7 +788,8 @@ class QuizHandlers:
             )
             if found is None:
                 assert quiz_id is not None
-                await self._notice(interaction, self._unknown_quiz(quiz_id, language), language)
+                unknown = self.engine.unknown_quiz_notice(quiz_id, language)
+                await self._notice(interaction, unknown, language)
             elif not found:
                 await self._notice(interaction, t("leaderboard_empty", language), language)
             else:
@@ -851,7 +848,8 @@ class QuizHandlers:
             )
             if stats is None:
                 assert quiz_id is not None
-                await self._notice(interaction, self._unknown_quiz(quiz_id, language), language)
+                unknown = self.engine.unknown_quiz_notice(quiz_id, language)
+                await self._notice(interaction, unknown, language)
                 return
             messages = _pages_to_messages(stats_pages(stats, language))
             if len(stats) == 1:

@@ -226,7 +226,8 @@ class Commands:
         here = chat.type != ChatType.PRIVATE
         named = context.args[0] if context.args else None
         if named is not None and self.engine.catalog.get(named) is None:
-            await self.messenger.send(context, chat.id, notice(self._unknown_quiz(named, ui), ui))
+            unknown = self.engine.unknown_quiz_notice(named, ui)
+            await self.messenger.send(context, chat.id, notice(unknown, ui))
             return
         quiz_ids = [named] if named else [q.id for q in self.engine.catalog.all()]
         boards = []
@@ -243,10 +244,6 @@ class Commands:
             await self.messenger.send(context, chat.id, notice(t("leaderboard_empty", ui), ui))
             return
         await self.messenger.send(context, chat.id, leaderboard_message(boards, ui, here=here))
-
-    def _unknown_quiz(self, quiz_id: str, language: str) -> str:
-        available = ", ".join(q.id for q in self.engine.catalog.all())
-        return t("unknown_quiz", language, quiz=quiz_id, available=available)
 
     def _is_admin(self, user: User) -> bool:
         return str(user.id) in self.admin_ids
@@ -282,7 +279,8 @@ class Commands:
         ui = await self.engine.interface_language(participant(user))
         named = context.args[0] if context.args else None
         if named is not None and self.engine.catalog.get(named) is None:
-            await self.messenger.send(context, chat.id, notice(self._unknown_quiz(named, ui), ui))
+            unknown = self.engine.unknown_quiz_notice(named, ui)
+            await self.messenger.send(context, chat.id, notice(unknown, ui))
             return
         stats = await self.engine.stats(named, language=ui)
         await self.messenger.send(context, chat.id, stats_report(stats, ui))
