@@ -12,6 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, SUPPORTED_LANGUAGES, t
 from bot.presenters import progress_lines, stats_hardest, stats_summary
@@ -165,20 +166,10 @@ def _import(args: argparse.Namespace) -> int:
     source = Path(args.file)
     shown = printable(source)  # problems print as file:line: problem, one line each
     out = Path(args.out) if args.out else None
-    if out is not None:  # before the work: a wrong --out is a usage error
-        if out.is_dir():
-            print(
-                f"quizbot import: --out {out} is a folder; name the file, e.g. "
-                f"{out / (source.stem or 'quiz')}.yaml",
-                file=sys.stderr,
-            )
-            return EXIT_USAGE
-        if not out.parent.is_dir():
-            print(f"quizbot import: the folder {out.parent} does not exist", file=sys.stderr)
-            return EXIT_USAGE
-        if out.exists() and not args.force:
-            print(f"quizbot import: {out} exists; use --force to replace it", file=sys.stderr)
-            return EXIT_USAGE
+    wrong_out = _out_problem(out, source, args.force) if out is not None else None
+    if wrong_out is not None:  # before the work: a wrong --out is a usage error
+        print(f"quizbot import: {wrong_out}", file=sys.stderr)
+        return EXIT_USAGE
     try:
         result = import_quiz(
             source, args.source_format, quiz_id=args.id, language=args.lang, choices=args.choices
@@ -196,23 +187,47 @@ def _import(args: argparse.Namespace) -> int:
     split = quiz_parts(result.quiz)
     parts, texts = [part for part, _ in split], [text for _, text in split]
     if out is None:
-        if len(parts) > 1:
-            print(
-                f"quizbot import: {len(result.quiz['questions'])} questions make {len(parts)} "
-                "quiz files (a quiz holds at most 500 questions and 1 MiB); give --out FILE",
-                file=sys.stderr,
-            )
-            return EXIT_USAGE
-        report = load_quiz_text(texts[0], "<stdout>", result.quiz["id"])
-        for error in report.errors:
-            print(str(error), file=sys.stderr)
-        sys.stdout.write(texts[0])
-        return 1 if report.errors else 0
+        return _import_to_stdout(result.quiz, parts, texts)
+    return _import_to_files(out, parts, texts, len(result.problems), force=args.force)
+
+
+def _out_problem(out: Path, source: Path, force: bool) -> str | None:
+    """What is wrong with ``--out`` before anything is converted, or None."""
+    if out.is_dir():
+        example = out / (source.stem or "quiz")
+        return f"--out {out} is a folder; name the file, e.g. {example}.yaml"
+    if not out.parent.is_dir():
+        return f"the folder {out.parent} does not exist"
+    if out.exists() and not force:
+        return f"{out} exists; use --force to replace it"
+    return None
+
+
+def _import_to_stdout(quiz: dict[str, Any], parts: list[dict[str, Any]], texts: list[str]) -> int:
+    """Print the one converted quiz file; a quiz too big for one file needs ``--out``."""
+    if len(parts) > 1:
+        print(
+            f"quizbot import: {len(quiz['questions'])} questions make {len(parts)} "
+            "quiz files (a quiz holds at most 500 questions and 1 MiB); give --out FILE",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    report = load_quiz_text(texts[0], "<stdout>", quiz["id"])
+    for error in report.errors:
+        print(str(error), file=sys.stderr)
+    sys.stdout.write(texts[0])
+    return 1 if report.errors else 0
+
+
+def _import_to_files(
+    out: Path, parts: list[dict[str, Any]], texts: list[str], to_review: int, *, force: bool
+) -> int:
+    """Write the quiz file(s) (``out``, then ``out-2``...) and check them as validate does."""
     targets = [out] + [
         out.with_name(f"{out.stem}-{number}{out.suffix}") for number in range(2, len(parts) + 1)
     ]
     existing = [target for target in targets if target.exists()]
-    if existing and not args.force:
+    if existing and not force:
         names = ", ".join(str(target) for target in existing)
         print(f"quizbot import: {names} exists; use --force to replace it", file=sys.stderr)
         return EXIT_USAGE
@@ -228,7 +243,7 @@ def _import(args: argparse.Namespace) -> int:
     for target, part in zip(targets, parts, strict=True):
         print(f"wrote {target}: {len(part['questions'])} questions")
     print(
-        f"{len(result.problems)} to review, {len(report.errors)} errors"
+        f"{to_review} to review, {len(report.errors)} errors"
         + ("" if not report.errors else " (the file is written; fix it, then `quizbot validate`)")
     )
     return 1 if report.errors else 0

@@ -127,12 +127,7 @@ class Settings:
         log_format = (get("LOG_FORMAT") or "kv").lower()
         if log_format not in ("kv", "json"):
             raise ConfigError("LOG_FORMAT", "must be kv or json")
-        admins = {}
-        for name in ("ADMIN_TELEGRAM_IDS", "ADMIN_DISCORD_IDS"):
-            ids = [part.strip() for part in (get(name) or "").split(",") if part.strip()]
-            if not all(part.isdigit() for part in ids):
-                raise ConfigError(name, "must be a comma-separated list of numeric user ids")
-            admins[name] = frozenset(ids)
+        admins = {name: _user_ids(name, get(name)) for name in ADMIN_VARIABLES}
         if not quiz_dir.is_dir():
             raise ConfigError("QUIZ_DIR", f"{quiz_dir} is not a readable directory")
         shard_count, shard_ids = _shards(get("SHARD_COUNT"), get("SHARD_IDS"))
@@ -166,6 +161,17 @@ class Settings:
             round_lease_seconds=lease,
             database_timeout=database_timeout,
         )
+
+
+ADMIN_VARIABLES = ("ADMIN_TELEGRAM_IDS", "ADMIN_DISCORD_IDS")
+
+
+def _user_ids(name: str, text: str | None) -> frozenset[str]:
+    """A comma-separated list of numeric user ids (the variable ``name``), as text."""
+    ids = [part.strip() for part in (text or "").split(",") if part.strip()]
+    if not all(part.isdigit() for part in ids):
+        raise ConfigError(name, "must be a comma-separated list of numeric user ids")
+    return frozenset(ids)
 
 
 def _shards(

@@ -151,37 +151,41 @@ def decode(raw: str | None) -> CallbackData | None:
     parts = raw.split(":")
     if len(parts) < 3 or parts[0] != VERSION:
         return None
-    kind, args = parts[1], parts[2:]
     try:
-        match kind, args:
-            case "a", [attempt, number, index]:
-                return Answer(
-                    _int(attempt, MAX_ID),
-                    _int(number, MAX_QUESTION_NUMBER, low=1),
-                    _int(index, MAX_OPTION_INDEX),
-                )
-            case "q", [quiz_id, user_id] if QUIZ_ID.fullmatch(quiz_id):
-                return PickQuiz(quiz_id, _int(user_id, MAX_USER_ID))
-            case "r", [attempt]:
-                return Retry(_int(attempt, MAX_ID))
-            case "o", [attempt]:
-                return OtherQuiz(_int(attempt, MAX_ID))
-            case "l", [language, user_id] if LANGUAGE.fullmatch(language):
-                return ChooseLanguage(language, _int(user_id, MAX_USER_ID))
-            case "s", [attempt, ("1" | "0") as flag]:
-                return StopConfirm(_int(attempt, MAX_ID), flag == "1")
-            case "m", [("p" | "b") as mode]:
-                return SetMode(mode == "p")
-            case "g", [round_id, number, index]:
-                return RoundAnswer(
-                    _int(round_id, MAX_ID),
-                    _int(number, MAX_QUESTION_NUMBER, low=1),
-                    _int(index, MAX_OPTION_INDEX),
-                )
-            case "p", [quiz_id, user_id] if QUIZ_ID.fullmatch(quiz_id):
-                return PickRound(quiz_id, _int(user_id, MAX_USER_ID))
-    except ValueError:
+        return _parse(parts[1], parts[2:])
+    except ValueError:  # a number out of its bounds
         return None
+
+
+def _parse(kind: str, args: list[str]) -> CallbackData | None:
+    """The payload of one kind from its fields; None for an unknown kind or shape."""
+    match kind, args:
+        case "a", [attempt, number, index]:
+            return Answer(
+                _int(attempt, MAX_ID),
+                _int(number, MAX_QUESTION_NUMBER, low=1),
+                _int(index, MAX_OPTION_INDEX),
+            )
+        case "q", [quiz_id, user_id] if QUIZ_ID.fullmatch(quiz_id):
+            return PickQuiz(quiz_id, _int(user_id, MAX_USER_ID))
+        case "r", [attempt]:
+            return Retry(_int(attempt, MAX_ID))
+        case "o", [attempt]:
+            return OtherQuiz(_int(attempt, MAX_ID))
+        case "l", [language, user_id] if LANGUAGE.fullmatch(language):
+            return ChooseLanguage(language, _int(user_id, MAX_USER_ID))
+        case "s", [attempt, ("1" | "0") as flag]:
+            return StopConfirm(_int(attempt, MAX_ID), flag == "1")
+        case "m", [("p" | "b") as mode]:
+            return SetMode(mode == "p")
+        case "g", [round_id, number, index]:
+            return RoundAnswer(
+                _int(round_id, MAX_ID),
+                _int(number, MAX_QUESTION_NUMBER, low=1),
+                _int(index, MAX_OPTION_INDEX),
+            )
+        case "p", [quiz_id, user_id] if QUIZ_ID.fullmatch(quiz_id):
+            return PickRound(quiz_id, _int(user_id, MAX_USER_ID))
     return None
 
 

@@ -84,38 +84,54 @@ class Callbacks:
         query = update.callback_query
         if query is None:
             return
-        user = query.from_user
-        who = participant(user)
+        who = participant(query.from_user)
         data = cb.decode(query.data)
+        if data is None:
+            await self._toast_invalid(query, who)
+        elif await self._press_allowed(query, who, data):
+            await self._dispatch(context, query, who, data)
+
+    async def _press_allowed(
+        self, query: CallbackQuery, who: Participant, data: cb.CallbackData
+    ) -> bool:
+        """Whether ``who`` may press this button: a menu or an attempt's button is its owner's
+        (anyone else hears whose it is); a stale attempt's button is invalid."""
+        match data:
+            case cb.PickQuiz(_, owner_id) | cb.PickRound(_, owner_id):
+                return not await self._refuse_foreign_menu(query, who, owner_id, "quiz")
+            case cb.ChooseLanguage(_, owner_id):
+                return not await self._refuse_foreign_menu(query, who, owner_id, "language")
+            case cb.Retry(attempt_id) | cb.OtherQuiz(attempt_id):
+                return await self._own_attempt(query, who, attempt_id, "quiz")
+            case cb.StopConfirm(attempt_id, _):
+                return await self._own_attempt(query, who, attempt_id, "stop")
+        return True
+
+    async def _own_attempt(
+        self, query: CallbackQuery, who: Participant, attempt_id: int, command: str
+    ) -> bool:
+        attempt = await self.engine.attempt_info(attempt_id)
+        if attempt is None or attempt.platform != PLATFORM:
+            await self._toast_invalid(query, who)
+            return False
+        return not await self._refuse_foreign_menu(query, who, int(attempt.user_id), command)
+
+    async def _dispatch(
+        self, context: Context, query: CallbackQuery, who: Participant, data: cb.CallbackData
+    ) -> None:
+        """Carry out a press already allowed: one kind of button, one handler."""
         match data:
             case cb.Answer():
                 await self._on_answer(context, query, who, data)
-            case cb.PickQuiz(quiz_id, owner_id):
-                if await self._refuse_foreign_menu(query, who, owner_id, "quiz"):
-                    return
+            case cb.PickQuiz(quiz_id, _):
                 await self._on_pick(context, query, who, quiz_id)
-            case cb.Retry(attempt_id) | cb.OtherQuiz(attempt_id):
-                attempt = await self.engine.attempt_info(attempt_id)
-                if attempt is None or attempt.platform != PLATFORM:
-                    await self._toast_invalid(query, who)
-                    return
-                if await self._refuse_foreign_menu(query, who, int(attempt.user_id), "quiz"):
-                    return
-                if isinstance(data, cb.Retry):
-                    await self._on_retry(context, query, who, attempt_id)
-                else:
-                    await self._on_other_quiz(context, query, who)
-            case cb.ChooseLanguage(language, owner_id):
-                if await self._refuse_foreign_menu(query, who, owner_id, "language"):
-                    return
+            case cb.Retry(attempt_id):
+                await self._on_retry(context, query, who, attempt_id)
+            case cb.OtherQuiz(_):
+                await self._on_other_quiz(context, query, who)
+            case cb.ChooseLanguage(language, _):
                 await self._on_language(context, query, who, language)
             case cb.StopConfirm(attempt_id, confirm):
-                attempt = await self.engine.attempt_info(attempt_id)
-                if attempt is None or attempt.platform != PLATFORM:
-                    await self._toast_invalid(query, who)
-                    return
-                if await self._refuse_foreign_menu(query, who, int(attempt.user_id), "stop"):
-                    return
                 await self._on_stop(context, query, who, attempt_id, confirm)
             case cb.SetMode(poll):
                 await self._on_mode(context, query, who, poll)
@@ -126,12 +142,8 @@ class Callbacks:
                     self.rounds.on_answer(
                         round_id, number, result.answered, result.everyone_answered
                     )
-            case cb.PickRound(quiz_id, owner_id):
-                if await self._refuse_foreign_menu(query, who, owner_id, "quiz"):
-                    return
+            case cb.PickRound(quiz_id, _):
                 await self._on_pick_round(context, query, who, quiz_id)
-            case None:
-                await self._toast_invalid(query, who)
 
     async def _toast_invalid(self, query: CallbackQuery, who: Participant) -> None:
         ui = await self.engine.interface_language(who)
