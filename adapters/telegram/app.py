@@ -22,10 +22,13 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import (
     Application,
+    ApplicationHandlerStop,
+    BaseHandler,
     CallbackQueryHandler,
     CommandHandler,
     MessageHandler,
     PollAnswerHandler,
+    TypeHandler,
     filters,
 )
 
@@ -37,7 +40,15 @@ from adapters.telegram.group_rounds import RoundRunner, RoundTiming
 from adapters.telegram.menu_sync import sync_commands
 from adapters.telegram.messenger import Messenger
 from adapters.telegram.rendering import toast
-from adapters.telegram.shared import PLATFORM, Context, Handler, TelegramApplication, participant
+from adapters.telegram.shared import (
+    PLATFORM,
+    TURN_KEY,
+    Context,
+    Handler,
+    TelegramApplication,
+    Turn,
+    participant,
+)
 from adapters.telegram.texts import tt
 from adapters.telegram.transport import AiohttpRequest
 from adapters.telegram.typed_answers import TypedAnswers
@@ -118,6 +129,8 @@ class TelegramAdapter:
         self.commands = Commands(engine, config.admin_ids, self.messenger, self.rounds, stats_chart)
         self.callbacks = Callbacks(engine, self.messenger, self.commands, self.rounds)
         self.typed = TypedAnswers(engine, self.messenger)
+        # The handlers whose updates count against the user's command budget.
+        self._budgeted: list[BaseHandler[Update, Context, None]] = []
 
     def build_application(self) -> TelegramApplication:
         """The Application with its handlers; not started."""
@@ -169,20 +182,20 @@ class TelegramAdapter:
             "reload": self.commands.reload,
             "stats": self.commands.stats,
         }
-        for command, callback in commands.items():
-            application.add_handler(CommandHandler(command, self._guarded(self._limited(callback))))
-        application.add_handler(CallbackQueryHandler(self._guarded(self.callbacks.on_callback)))
-        application.add_handler(PollAnswerHandler(self._guarded(self.callbacks.on_poll_answer)))
+        # Group -1 runs first on every update: who sent it and the command budget, once.
+        application.add_handler(TypeHandler(Update, self._before_handlers), group=-1)
+        self._budgeted = [CommandHandler(command, cb) for command, cb in commands.items()]
+        for handler in self._budgeted:
+            application.add_handler(handler)
+        application.add_handler(CallbackQueryHandler(self.callbacks.on_callback))
+        application.add_handler(PollAnswerHandler(self.callbacks.on_poll_answer))
         # Text that is not a command: a reply to a typed-answer question, within the budget.
-        application.add_handler(
-            MessageHandler(
-                filters.TEXT & ~filters.COMMAND, self._guarded(self._limited(self.typed.on_text))
-            )
-        )
+        typed = MessageHandler(filters.TEXT & ~filters.COMMAND, self.typed.on_text)
+        self._budgeted.append(typed)
+        application.add_handler(typed)
         # Last: any other command (the handlers above take theirs first).
-        application.add_handler(
-            MessageHandler(filters.COMMAND, self._guarded(self.commands.unknown))
-        )
+        application.add_handler(MessageHandler(filters.COMMAND, self.commands.unknown))
+        # A handler that raises: the user hears so briefly, the log has the traceback.
         application.add_error_handler(self._on_error)
         return application
 
@@ -256,38 +269,23 @@ class TelegramAdapter:
         await self.rounds.shutdown()
         await application.shutdown()
 
-    def _guarded(self, handler: Handler) -> Handler:
-        """``handler``, but an exception is logged and the user told briefly, never raised."""
-
-        @functools.wraps(handler)
-        async def run(update: Update, context: Context) -> None:
-            try:
-                await handler(update, context)
-            except Exception:
-                log.exception(
-                    "telegram: %s failed on update %s", handler.__name__, update.update_id
-                )
-                await self._apologize(update, context)
-
-        return run
-
-    def _limited(self, handler: Handler) -> Handler:
-        """``handler`` within the user's command budget: over it, one notice, then silence."""
-
-        @functools.wraps(handler)
-        async def run(update: Update, context: Context) -> None:
-            user = update.effective_user
-            if user is None:
-                await handler(update, context)
-                return
-            decision = self.limiter.check(PLATFORM, str(user.id))
-            if decision.allowed:
-                await handler(update, context)
-            elif decision.notify and update.effective_chat is not None:
-                ui = await self.engine.interface_language(participant(user))
-                await context.bot.send_message(update.effective_chat.id, t("slow_down", ui))
-
-        return run
+    async def _before_handlers(self, update: Update, context: Context) -> None:
+        """Every update, before its handler: its sender's :class:`Turn` on the context, and a
+        command or typed answer over the user's budget stopped here (one notice, then
+        silence), so that one user cannot spend the bot's sending budget for everyone."""
+        user = update.effective_user
+        if user is None:
+            return
+        here = context.__dict__[TURN_KEY] = Turn(self.engine, participant(user))
+        if not any(handler.check_update(update) for handler in self._budgeted):
+            return
+        decision = self.limiter.check(PLATFORM, here.who.user_id)
+        if decision.allowed:
+            return
+        if decision.notify and update.effective_chat is not None:
+            ui = await here.language()
+            await context.bot.send_message(update.effective_chat.id, t("slow_down", ui))
+        raise ApplicationHandlerStop
 
     async def _apologize(self, update: Update, context: Context) -> None:
         user = update.effective_user
@@ -305,4 +303,8 @@ class TelegramAdapter:
             log.warning("telegram: could not tell the user about the failure", exc_info=True)
 
     async def _on_error(self, update: object, context: Context) -> None:
-        log.error("telegram: error while handling %r", update, exc_info=context.error)
+        if not isinstance(update, Update):  # not from a handler (a job, the updater)
+            log.error("telegram: error outside a handler", exc_info=context.error)
+            return
+        log.error("telegram: handling update %s failed", update.update_id, exc_info=context.error)
+        await self._apologize(update, context)

@@ -27,7 +27,7 @@ from adapters.telegram.rendering import (
     picker_message,
     toast,
 )
-from adapters.telegram.shared import PLATFORM, Context, participant
+from adapters.telegram.shared import PLATFORM, Context, turn
 from adapters.telegram.texts import tt
 from bot.engine import QuizEngine
 from bot.i18n import t
@@ -84,37 +84,37 @@ class Callbacks:
         query = update.callback_query
         if query is None:
             return
-        who = participant(query.from_user)
+        who = turn(context).who
         data = cb.decode(query.data)
         if data is None:
-            await self._toast_invalid(query, who)
-        elif await self._press_allowed(query, who, data):
+            await self._toast_invalid(context, query)
+        elif await self._press_allowed(context, query, data):
             await self._dispatch(context, query, who, data)
 
     async def _press_allowed(
-        self, query: CallbackQuery, who: Participant, data: cb.CallbackData
+        self, context: Context, query: CallbackQuery, data: cb.CallbackData
     ) -> bool:
         """Whether ``who`` may press this button: a menu or an attempt's button is its owner's
         (anyone else hears whose it is); a stale attempt's button is invalid."""
         match data:
             case cb.PickQuiz(_, owner_id) | cb.PickRound(_, owner_id):
-                return not await self._refuse_foreign_menu(query, who, owner_id, "quiz")
+                return not await self._refuse_foreign_menu(context, query, owner_id, "quiz")
             case cb.ChooseLanguage(_, owner_id):
-                return not await self._refuse_foreign_menu(query, who, owner_id, "language")
+                return not await self._refuse_foreign_menu(context, query, owner_id, "language")
             case cb.Retry(attempt_id) | cb.OtherQuiz(attempt_id):
-                return await self._own_attempt(query, who, attempt_id, "quiz")
+                return await self._own_attempt(context, query, attempt_id, "quiz")
             case cb.StopConfirm(attempt_id, _):
-                return await self._own_attempt(query, who, attempt_id, "stop")
+                return await self._own_attempt(context, query, attempt_id, "stop")
         return True
 
     async def _own_attempt(
-        self, query: CallbackQuery, who: Participant, attempt_id: int, command: str
+        self, context: Context, query: CallbackQuery, attempt_id: int, command: str
     ) -> bool:
         attempt = await self.engine.attempt_info(attempt_id)
         if attempt is None or attempt.platform != PLATFORM:
-            await self._toast_invalid(query, who)
+            await self._toast_invalid(context, query)
             return False
-        return not await self._refuse_foreign_menu(query, who, int(attempt.user_id), command)
+        return not await self._refuse_foreign_menu(context, query, int(attempt.user_id), command)
 
     async def _dispatch(
         self, context: Context, query: CallbackQuery, who: Participant, data: cb.CallbackData
@@ -145,23 +145,23 @@ class Callbacks:
             case cb.PickRound(quiz_id, _):
                 await self._on_pick_round(context, query, who, quiz_id)
 
-    async def _toast_invalid(self, query: CallbackQuery, who: Participant) -> None:
-        ui = await self.engine.interface_language(who)
+    async def _toast_invalid(self, context: Context, query: CallbackQuery) -> None:
+        ui = await turn(context).language()
         await query.answer(toast(t("invalid_button", ui)))
 
     async def _refuse_foreign_menu(
-        self, query: CallbackQuery, who: Participant, owner_id: int, command: str
+        self, context: Context, query: CallbackQuery, owner_id: int, command: str
     ) -> bool:
         """Toast and return True when the pressed menu was shown to someone else."""
-        if str(owner_id) == who.user_id:
+        if str(owner_id) == turn(context).who.user_id:
             return False
-        ui = await self.engine.interface_language(who)
+        ui = await turn(context).language()
         name = await self.engine.display_name(PLATFORM, str(owner_id)) or tt("someone", ui)
         await query.answer(toast(tt("menu_not_yours", ui, name=name, command=command)))
         return True
 
-    async def _already_done(self, query: CallbackQuery, who: Participant) -> None:
-        ui = await self.engine.interface_language(who)
+    async def _already_done(self, context: Context, query: CallbackQuery) -> None:
+        ui = await turn(context).language()
         await query.answer(toast(tt("already_done", ui)))
 
     async def _on_answer(
@@ -191,7 +191,7 @@ class Callbacks:
         """Whether this press is the one-shot menu's first: then it is acknowledged and the menu
         closed; a later press of the same menu only hears that it was already used."""
         if not self.messenger.menu_open(query):
-            await self._already_done(query, who)
+            await self._already_done(context, query)
             return False
         await query.answer()
         await self.messenger.close_menu(context, query, None)
@@ -238,7 +238,7 @@ class Callbacks:
             return
         if query.message is None:
             return
-        ui = await self.engine.interface_language(who)
+        ui = await turn(context).language()
         rendered = picker_message(self.engine.quizzes(ui), ui, query.from_user.id)
         await self.messenger.send(context, query.message.chat.id, rendered.html, rendered.markup)
 
@@ -247,7 +247,7 @@ class Callbacks:
     ) -> None:
         chosen = await self.engine.set_language(who, language)
         if chosen is None:
-            await self._toast_invalid(query, who)
+            await self._toast_invalid(context, query)
             return
         text = t("language_set", chosen)
         await query.answer(toast(text))
@@ -262,9 +262,9 @@ class Callbacks:
         confirm: bool,
     ) -> None:
         if not self.messenger.menu_open(query):
-            await self._already_done(query, who)
+            await self._already_done(context, query)
             return
-        ui = await self.engine.interface_language(who)
+        ui = await turn(context).language()
         if confirm:
             text = await self.engine.stop(who, attempt_id)
         else:
@@ -279,10 +279,10 @@ class Callbacks:
     ) -> None:
         message = query.message
         if message is None:
-            await self._toast_invalid(query, who)
+            await self._toast_invalid(context, query)
             return
         await self.messenger.set_mode(message.chat.id, poll)
-        ui = await self.engine.interface_language(who)
+        ui = await turn(context).language()
         text = tt("mode_set", ui, mode=mode_name(poll, ui))
         await query.answer(toast(text))
         await self.messenger.close_menu(context, query, notice(text, ui))
@@ -297,7 +297,7 @@ class Callbacks:
         index = answer.option_ids[0]
         if not 0 <= index < len(link.option_ids):
             return
-        who = participant(answer.user)
+        who = turn(context).who
         feedback = await self.engine.answer_by_option(
             who, link.attempt_id, link.question_id, link.option_ids[index]
         )

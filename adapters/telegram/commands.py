@@ -36,7 +36,7 @@ from adapters.telegram.round_rendering import (
     round_picker,
     stats_report,
 )
-from adapters.telegram.shared import GROUP_CHATS, PLATFORM, Context, participant
+from adapters.telegram.shared import GROUP_CHATS, PLATFORM, Context, participant, turn
 from adapters.telegram.texts import tt
 from bot.engine import QuizEngine
 from bot.i18n import t
@@ -114,8 +114,7 @@ class Commands:
         if context.args:  # deep link: t.me/<bot>?start=<quiz id>
             await self.start_quiz(context, chat, user, context.args[0])
             return
-        who = participant(user)
-        ui = await self.engine.interface_language(who)
+        ui = await turn(context).language()
         await self.remember_user(chat, user)
         rendered = start_message(self.engine.quizzes(ui), ui, user.id)
         await self.messenger.send(context, chat.id, rendered.html, rendered.markup)
@@ -172,7 +171,7 @@ class Commands:
                     context, chat.id, notice(t("language_set", chosen), chosen)
                 )
                 return
-        ui = await self.engine.interface_language(who)
+        ui = await turn(context).language()
         await self.remember_user(chat, user)
         rendered = language_picker(ui, user.id)
         await self.messenger.send(context, chat.id, rendered.html, rendered.markup)
@@ -184,7 +183,7 @@ class Commands:
         if chat.type in GROUP_CHATS and await self._stop_round(update, context, chat, user):
             return
         who = participant(user)
-        ui = await self.engine.interface_language(who)
+        ui = await turn(context).language()
         active = await self.engine.active_attempt(who)
         if active is None:
             await self.messenger.send(context, chat.id, notice(t("nothing_to_stop", ui), ui))
@@ -197,7 +196,7 @@ class Commands:
         chat, user = update.effective_chat, update.effective_user
         if chat is None or user is None:
             return
-        ui = await self.engine.interface_language(participant(user))
+        ui = await turn(context).language()
         wanted = (context.args[0].lower() if context.args else "").strip()
         if wanted in ("poll", "polls", "buttons", "button"):
             poll = wanted.startswith("poll")
@@ -213,7 +212,7 @@ class Commands:
         chat, user = update.effective_chat, update.effective_user
         if chat is None or user is None:
             return
-        ui = await self.engine.interface_language(participant(user))
+        ui = await turn(context).language()
         await self.messenger.send(context, chat.id, help_message(ui, admin=self._is_admin(user)))
 
     async def leaderboard(self, update: Update, context: Context) -> None:
@@ -222,7 +221,7 @@ class Commands:
         if chat is None or user is None:
             return
         who = participant(user)
-        ui = await self.engine.interface_language(who)
+        ui = await turn(context).language()
         here = chat.type != ChatType.PRIVATE
         named = context.args[0] if context.args else None
         if named is not None and self.engine.catalog.get(named) is None:
@@ -256,7 +255,7 @@ class Commands:
         if not self._is_admin(user):
             await self.unknown(update, context)
             return
-        ui = await self.engine.interface_language(participant(user))
+        ui = await turn(context).language()
         # Reading and validating files is blocking work: keep the event loop free meanwhile.
         report = await asyncio.to_thread(self.engine.catalog.reload)
         live = len(self.engine.catalog)
@@ -276,7 +275,7 @@ class Commands:
         if not self._is_admin(user):
             await self.unknown(update, context)
             return
-        ui = await self.engine.interface_language(participant(user))
+        ui = await turn(context).language()
         named = context.args[0] if context.args else None
         if named is not None and self.engine.catalog.get(named) is None:
             unknown = self.engine.unknown_quiz_notice(named, ui)
@@ -315,7 +314,7 @@ class Commands:
             _, _, target = command.partition("@")
             if not target or target.lower() != (context.bot.username or "").lower():
                 return
-        ui = await self.engine.interface_language(participant(user))
+        ui = await turn(context).language()
         await self.messenger.send(context, chat.id, notice(tt("unknown_command", ui), ui))
 
     async def group_round(
@@ -323,7 +322,7 @@ class Commands:
     ) -> None:
         """``/quiz group [quiz] [seconds] [#tag]``: a round the whole group plays together."""
         if chat.type not in GROUP_CHATS:
-            ui = await self.engine.interface_language(participant(user))
+            ui = await turn(context).language()
             await self.messenger.send(context, chat.id, notice(tt("round_group_only", ui), ui))
             return
         rest, tag = split_tag(args)
@@ -370,7 +369,7 @@ class Commands:
         )
         outcome = await self.engine.rounds.stop(PLATFORM, str(chat.id), who, is_chat_admin=admin)
         if isinstance(outcome, str):
-            ui = await self.engine.interface_language(who)
+            ui = await turn(context).language()
             await self.messenger.send(context, chat.id, notice(outcome, ui))
         else:
             await self.rounds.stopped(outcome)

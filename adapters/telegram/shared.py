@@ -1,15 +1,19 @@
-"""What the Telegram modules share: the platform's name, chat kinds and who a user is."""
+"""What the Telegram modules share: the platform's name, chat kinds, who a user is and the
+per-update :class:`Turn`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from telegram import LinkPreviewOptions, Update, User
 from telegram.constants import ChatType
 from telegram.ext import Application, ContextTypes
 
 from bot.views import Participant
+
+if TYPE_CHECKING:
+    from bot.engine import QuizEngine
 
 PLATFORM = "telegram"
 GROUP_CHATS = (ChatType.GROUP, ChatType.SUPERGROUP)
@@ -23,3 +27,31 @@ Handler = Callable[[Update, Context], Coroutine[Any, Any, None]]
 def participant(user: User) -> Participant:
     """The engine's view of a Telegram user."""
     return Participant(PLATFORM, str(user.id), user.full_name or user.username, user.language_code)
+
+
+TURN_KEY = "quizbot_turn"  # where the group -1 hook keeps the Turn on PTB's per-update context
+
+
+class Turn:
+    """One update's sender and their interface language, asked of the engine at most once
+    (and only when a handler needs it: a press that only answers never does)."""
+
+    __slots__ = ("_engine", "_language", "who")
+
+    def __init__(self, engine: QuizEngine, who: Participant) -> None:
+        self._engine = engine
+        self.who = who
+        self._language: str | None = None
+
+    async def language(self) -> str:
+        if self._language is None:
+            self._language = await self._engine.interface_language(self.who)
+        return self._language
+
+
+def turn(context: Context) -> Turn:
+    """The sender of the update being handled, set by the adapter's group -1 hook."""
+    found = context.__dict__.get(TURN_KEY)
+    if not isinstance(found, Turn):
+        raise LookupError("no Turn on this context: the group -1 hook did not run")
+    return found

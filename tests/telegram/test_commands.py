@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from adapters.telegram.rendering import mode_name
+from adapters.telegram.texts import tt
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import LANGUAGE_NAMES, t
@@ -214,3 +216,28 @@ async def test_a_user_spamming_commands_is_told_once_then_ignored(
     ]
     assert replies.count(clean(t("slow_down", "en"))) == 1
     assert len(replies) == 6  # the burst of 5, then one notice, then silence
+
+
+async def test_the_command_budget_counts_typed_answers_but_not_presses_and_speaks_their_language(
+    api: FakeBotApi, engine: QuizEngine, launch: Launch
+) -> None:
+    """The group -1 hook: commands and typed text share one budget, the notice comes in the
+    sender's language, and button presses are never stopped by it."""
+    await launch(engine)
+    user = api.user(4803, "Ivan", language_code="ru")
+    me = Chatter(api, user, api.private_chat(user))
+    me.send("/mode")
+    menu = await me.message()
+    start = len(api.calls)
+    for _ in range(5):  # with /mode: 6 in the budget of 5
+        api.send_text(user, me.chat, "hello")
+    await me.barrier()
+    replies = [
+        clean(c.params.get("text"))
+        for c in api.calls_of("sendMessage", after=start)
+        if int(c.params["chat_id"]) == me.chat_id
+    ]
+    assert replies.count(clean(t("slow_down", "ru"))) == 1
+    query = me.press(menu, menu.buttons[0]["callback_data"])  # over budget, still served
+    assert await me.toast(query) == clean(tt("mode_set", "ru", mode=mode_name(True, "ru")))
+    assert api.failed_calls() == []
