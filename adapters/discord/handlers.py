@@ -45,12 +45,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import discord
 from discord import app_commands
@@ -88,6 +89,7 @@ from bot.views import (
 
 DEFER_AFTER = 1.0  # seconds; Discord drops interactions not acknowledged within 3, and
 # a burst of hundreds of defers needs the rest of that window to reach Discord
+LANGUAGE_KEY = "quizbot_language"  # the interaction's interface language, once looked up
 UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9._-]")
 
 log = logging.getLogger("quizbot.discord")
@@ -171,6 +173,38 @@ def _pages_to_messages(
     return messages
 
 
+P = ParamSpec("P")
+Method = Callable[
+    Concatenate["QuizHandlers", "discord.Interaction[Any]", P], Coroutine[Any, Any, None]
+]
+
+
+def handled(*, limited: bool = True, admin: bool = False) -> Callable[[Method[P]], Method[P]]:
+    """What every command and press goes through: tracked (so stop() lets it finish), a crash
+    turned into a short notice; with ``admin``, refused to anyone but the bot's admins; with
+    ``limited`` (commands, not answers), within the user's command budget."""
+
+    def wrap(method: Method[P]) -> Method[P]:
+        @functools.wraps(method)
+        async def run(
+            self: QuizHandlers,
+            interaction: discord.Interaction[Any],
+            /,
+            *args: P.args,
+            **kwargs: P.kwargs,
+        ) -> None:
+            async with self._handling(interaction):
+                if admin and await self._refuse_non_admin(interaction):
+                    return
+                if (limited or admin) and not await self._allowed(interaction):
+                    return
+                await method(self, interaction, *args, **kwargs)
+
+        return run
+
+    return wrap
+
+
 class QuizHandlers:
     """Handles the slash commands and button presses of one client with one engine."""
 
@@ -238,7 +272,14 @@ class QuizHandlers:
             return await task
 
     async def _interface_language(self, interaction: discord.Interaction[Any]) -> str:
-        return await self.engine.interface_language(participant(interaction))
+        """The user's interface language, asked of the engine once per interaction (kept in
+        discord.py's ``Interaction.extras``)."""
+        known = interaction.extras.get(LANGUAGE_KEY)
+        if isinstance(known, str):
+            return known
+        language = await self.engine.interface_language(participant(interaction))
+        interaction.extras[LANGUAGE_KEY] = language
+        return language
 
     async def _reply(
         self, interaction: discord.Interaction[Any], messages: Sequence[Outgoing], *, private: bool
@@ -312,46 +353,40 @@ class QuizHandlers:
 
     # -- starting -------------------------------------------------------------------------
 
+    @handled()
     async def quiz(
         self, interaction: discord.Interaction[Any], query: str | None, tag: str | None = None
     ) -> None:
         """``/quiz [quiz] [tag]``: start or resume a quiz (or list them); with a tag, play
         only the quiz's questions carrying it."""
-        async with self._handling(interaction):
-            if not await self._allowed(interaction):
-                return
-            quiz_id = await self._resolve_quiz(interaction, query)
-            await self._start(interaction, quiz_id, tag=tag)
+        quiz_id = await self._resolve_quiz(interaction, query)
+        await self._start(interaction, quiz_id, tag=tag)
 
+    @handled()
     async def start_pressed(
         self, interaction: discord.Interaction[Any], quiz_id: str, owner_id: int | None
     ) -> None:
         """A quiz's start button, or the retry button under a result."""
-        async with self._handling(interaction):
-            if not await self._allowed(interaction):
-                return
-            if owner_id is not None and owner_id != interaction.user.id:
-                await self._notice_in_time(interaction, "not_your_button")
-                return
-            await self._start(interaction, quiz_id)
+        if owner_id is not None and owner_id != interaction.user.id:
+            await self._notice_in_time(interaction, "not_your_button")
+            return
+        await self._start(interaction, quiz_id)
 
+    @handled()
     async def list_pressed(self, interaction: discord.Interaction[Any]) -> None:
         """The "another quiz" button: the list of quizzes."""
-        async with self._handling(interaction):
-            if not await self._allowed(interaction):
-                return
-            language = await self._in_time(
-                interaction, self._interface_language(interaction), self._think(interaction)
-            )
-            summaries = tuple(self.engine.quizzes(language))
-            result = StartResult(
-                StartOutcome.CHOOSE, language, t("choose_quiz", language), quizzes=summaries
-            )
-            await self._reply(
-                interaction,
-                self._start_messages(interaction, result),
-                private=is_private_reply(interaction),
-            )
+        language = await self._in_time(
+            interaction, self._interface_language(interaction), self._think(interaction)
+        )
+        summaries = tuple(self.engine.quizzes(language))
+        result = StartResult(
+            StartOutcome.CHOOSE, language, t("choose_quiz", language), quizzes=summaries
+        )
+        await self._reply(
+            interaction,
+            self._start_messages(interaction, result),
+            private=is_private_reply(interaction),
+        )
 
     async def _resolve_quiz(
         self, interaction: discord.Interaction[Any], query: str | None
@@ -402,31 +437,29 @@ class QuizHandlers:
             return _pages_to_messages(pages, buttons.choose_view(result.quizzes))
         return [Outgoing(content=say(interaction, result.notice, result.language))]
 
+    @handled()
     async def review(self, interaction: discord.Interaction[Any], query: str | None) -> None:
         """``/review [quiz]``: practise the questions due again, played like ``/quiz``."""
-        async with self._handling(interaction):
-            if not await self._allowed(interaction):
-                return
-            quiz_id = await self._resolve_quiz(interaction, query)
-            who = participant(interaction)
-            chat = str(interaction.channel_id) if interaction.channel_id else None
+        quiz_id = await self._resolve_quiz(interaction, query)
+        who = participant(interaction)
+        chat = str(interaction.channel_id) if interaction.channel_id else None
 
-            async def start() -> StartResult:
-                if quiz_id is not None and self.engine.catalog.get(quiz_id) is None:
-                    ui = await self.engine.interface_language(who)
-                    notice = self.engine.unknown_quiz_notice(quiz_id, ui)
-                    return StartResult(StartOutcome.UNKNOWN_QUIZ, ui, notice)
-                return await self.engine.start_review(who, quiz_id, chat_id=chat)
+        async def start() -> StartResult:
+            if quiz_id is not None and self.engine.catalog.get(quiz_id) is None:
+                ui = await self._interface_language(interaction)
+                notice = self.engine.unknown_quiz_notice(quiz_id, ui)
+                return StartResult(StartOutcome.UNKNOWN_QUIZ, ui, notice)
+            return await self.engine.start_review(who, quiz_id, chat_id=chat)
 
-            result = await self._in_time(interaction, start(), self._think(interaction))
-            if result.question is None:  # nothing due (the notice says when), or no such quiz
-                await self._notice(interaction, result.notice, result.language)
-                return
-            await self._reply(
-                interaction,
-                self._start_messages(interaction, result),
-                private=is_private_reply(interaction),
-            )
+        result = await self._in_time(interaction, start(), self._think(interaction))
+        if result.question is None:  # nothing due (the notice says when), or no such quiz
+            await self._notice(interaction, result.notice, result.language)
+            return
+        await self._reply(
+            interaction,
+            self._start_messages(interaction, result),
+            private=is_private_reply(interaction),
+        )
 
     async def tag_choices(
         self, interaction: discord.Interaction[Any], current: str
@@ -468,41 +501,41 @@ class QuizHandlers:
 
     # -- answering ------------------------------------------------------------------------
 
+    @handled(limited=False)
     async def answer(
         self, interaction: discord.Interaction[Any], attempt_id: int, number: int, option: int
     ) -> None:
         """An option button: record the answer once and show what it means."""
-        async with self._handling(interaction):
-            who = participant(interaction)
+        who = participant(interaction)
 
-            feedback = await self._in_time(
-                interaction,
-                self.engine.answer_by_position(who, attempt_id, number, option),
-                interaction.response.defer,
-            )
-            if feedback.outcome is not AnswerOutcome.ACCEPTED or feedback.question is None:
-                await self._notice(interaction, feedback.notice, feedback.language)
-                return
-            await self._update(
-                interaction,
-                self._feedback_messages(interaction, feedback),
-                private=is_private_reply(interaction),
-            )
+        feedback = await self._in_time(
+            interaction,
+            self.engine.answer_by_position(who, attempt_id, number, option),
+            interaction.response.defer,
+        )
+        if feedback.outcome is not AnswerOutcome.ACCEPTED or feedback.question is None:
+            await self._notice(interaction, feedback.notice, feedback.language)
+            return
+        await self._update(
+            interaction,
+            self._feedback_messages(interaction, feedback),
+            private=is_private_reply(interaction),
+        )
 
+    @handled(limited=False)
     async def open_typed_answer(
         self, interaction: discord.Interaction[Any], attempt_id: int, number: int
     ) -> None:
         """The "Type your answer" button: the modal, if the question still waits for its
         answer; else a notice."""
-        async with self._handling(interaction):
-            who = participant(interaction)
-            question = await self.engine.current_question(who, attempt_id)
-            if question is None or question.number != number or not question.typed:
-                # Answered already, or the attempt is over (only its owner sees the button).
-                language = await self._interface_language(interaction)
-                await self._notice(interaction, t("stale", language), language)
-                return
-            await interaction.response.send_modal(typed_answers.answer_modal(question))
+        who = participant(interaction)
+        question = await self.engine.current_question(who, attempt_id)
+        if question is None or question.number != number or not question.typed:
+            # Answered already, or the attempt is over (only its owner sees the button).
+            language = await self._interface_language(interaction)
+            await self._notice(interaction, t("stale", language), language)
+            return
+        await interaction.response.send_modal(typed_answers.answer_modal(question))
 
     async def answer_typed(self, interaction: discord.Interaction[Any]) -> None:
         """A modal submit: answer the question it names with what was typed, then show the
@@ -560,79 +593,70 @@ class QuizHandlers:
 
     # -- the other commands ---------------------------------------------------------------
 
+    @handled()
     async def progress(self, interaction: discord.Interaction[Any]) -> None:
         """``/progress``: attempts and scores per quiz."""
-        async with self._handling(interaction):
-            if not await self._allowed(interaction):
-                return
-            who = participant(interaction)
-            report = await self._in_time(
-                interaction, self.engine.progress(who), self._think(interaction)
-            )
-            if report.quizzes:
-                messages = _pages_to_messages(rendering.progress_pages(report))
-            else:
-                notice = say(interaction, t("no_progress", report.language), report.language)
-                messages = [Outgoing(content=notice)]
-            await self._reply(interaction, messages, private=is_private_reply(interaction))
+        who = participant(interaction)
+        report = await self._in_time(
+            interaction, self.engine.progress(who), self._think(interaction)
+        )
+        if report.quizzes:
+            messages = _pages_to_messages(rendering.progress_pages(report))
+        else:
+            notice = say(interaction, t("no_progress", report.language), report.language)
+            messages = [Outgoing(content=notice)]
+        await self._reply(interaction, messages, private=is_private_reply(interaction))
 
+    @handled()
     async def language(self, interaction: discord.Interaction[Any], code: str) -> None:
         """``/language``: remember the user's language (for Bengali and Urdu, the only way)."""
-        async with self._handling(interaction):
-            if not await self._allowed(interaction):
-                return
-            who = participant(interaction)
-            matched = await self._in_time(
-                interaction, self.engine.set_language(who, code), self._think(interaction)
-            )
-            language = matched or await self.engine.interface_language(who)
-            reply = say(interaction, t("language_set", language), language)
-            await self._reply(
-                interaction, [Outgoing(content=reply)], private=is_private_reply(interaction)
-            )
+        who = participant(interaction)
+        matched = await self._in_time(
+            interaction, self.engine.set_language(who, code), self._think(interaction)
+        )
+        language = matched or await self._interface_language(interaction)
+        reply = say(interaction, t("language_set", language), language)
+        await self._reply(
+            interaction, [Outgoing(content=reply)], private=is_private_reply(interaction)
+        )
 
+    @handled()
     async def stop(self, interaction: discord.Interaction[Any]) -> None:
         """``/stop``: end the channel's round (see :meth:`_stop_round`), else abandon the
         user's current quiz; its buttons then say it is closed."""
-        async with self._handling(interaction):
-            if not await self._allowed(interaction):
-                return
-            if interaction.guild_id is not None and await self._stop_round(interaction):
-                return
-            who = participant(interaction)
+        if interaction.guild_id is not None and await self._stop_round(interaction):
+            return
+        who = participant(interaction)
 
-            async def stop_quiz() -> tuple[str, str]:
-                return await self.engine.stop(who), await self.engine.interface_language(who)
+        async def stop_quiz() -> tuple[str, str]:
+            return await self.engine.stop(who), await self._interface_language(interaction)
 
-            notice, language = await self._in_time(
-                interaction, stop_quiz(), self._think(interaction)
-            )
-            notice = say(interaction, notice, language)
-            await self._reply(
-                interaction, [Outgoing(content=notice)], private=is_private_reply(interaction)
-            )
+        notice, language = await self._in_time(interaction, stop_quiz(), self._think(interaction))
+        notice = say(interaction, notice, language)
+        await self._reply(
+            interaction, [Outgoing(content=notice)], private=is_private_reply(interaction)
+        )
 
+    @handled()
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         """``/help``: what the bot does and its commands."""
-        async with self._handling(interaction):
-            if not await self._allowed(interaction):
-                return
-            language = await self._in_time(
-                interaction, self._interface_language(interaction), self._think(interaction)
-            )
-            admin = self._is_admin(interaction)
-            pages = rendering.help_pages(language, interaction.locale, admin=admin)
-            await self._reply(
-                interaction, _pages_to_messages(pages), private=is_private_reply(interaction)
-            )
+        language = await self._in_time(
+            interaction, self._interface_language(interaction), self._think(interaction)
+        )
+        admin = self._is_admin(interaction)
+        pages = rendering.help_pages(language, interaction.locale, admin=admin)
+        await self._reply(
+            interaction, _pages_to_messages(pages), private=is_private_reply(interaction)
+        )
 
+    @handled(limited=False)
     async def unknown_button(self, interaction: discord.Interaction[Any]) -> None:
         """A press whose ``custom_id`` is none of ours."""
-        async with self._handling(interaction):
-            await self._notice_in_time(interaction, "invalid_button")
+        await self._notice_in_time(interaction, "invalid_button")
 
     # -- group rounds ---------------------------------------------------------------------
 
+    @handled()
     async def round(
         self,
         interaction: discord.Interaction[Any],
@@ -642,20 +666,15 @@ class QuizHandlers:
     ) -> None:
         """``/round [quiz] [seconds] [tag]``: the channel plays a quiz (one topic of it)
         together."""
-        async with self._handling(interaction):
-            if not await self._allowed(interaction):
-                return
-            quiz_id = await self._resolve_quiz(interaction, query)
-            await self._start_round(interaction, quiz_id, seconds, tag=tag)
+        quiz_id = await self._resolve_quiz(interaction, query)
+        await self._start_round(interaction, quiz_id, seconds, tag=tag)
 
+    @handled()
     async def round_start_pressed(
         self, interaction: discord.Interaction[Any], quiz_id: str, seconds: int | None
     ) -> None:
         """A quiz picked from the ``/round`` picker."""
-        async with self._handling(interaction):
-            if not await self._allowed(interaction):
-                return
-            await self._start_round(interaction, quiz_id, seconds)
+        await self._start_round(interaction, quiz_id, seconds)
 
     async def _start_round(
         self,
@@ -702,25 +721,25 @@ class QuizHandlers:
             return
         await self._notice(interaction, start.notice, start.language)
 
+    @handled(limited=False)
     async def round_answer(
         self, interaction: discord.Interaction[Any], round_id: int, number: int, option: int
     ) -> None:
         """An option of a round's question: the member's first answer counts."""
-        async with self._handling(interaction):
-            who = participant(interaction)
+        who = participant(interaction)
 
-            async def answer() -> tuple[RoundAnswerResult, str]:
-                result = await self.engine.rounds.answer(round_id, who, number, option)
-                return result, await self.engine.interface_language(who)
+        async def answer() -> tuple[RoundAnswerResult, str]:
+            result = await self.engine.rounds.answer(round_id, who, number, option)
+            return result, await self._interface_language(interaction)
 
-            result, language = await self._in_time(
-                interaction,
-                answer(),
-                lambda: interaction.response.defer(ephemeral=True, thinking=True),
-            )
-            if result.outcome is RoundAnswerOutcome.ACCEPTED:
-                self.rounds.on_answer(round_id, number, result.answered, result.everyone_answered)
-            await self._notice(interaction, result.notice, language)
+        result, language = await self._in_time(
+            interaction,
+            answer(),
+            lambda: interaction.response.defer(ephemeral=True, thinking=True),
+        )
+        if result.outcome is RoundAnswerOutcome.ACCEPTED:
+            self.rounds.on_answer(round_id, number, result.answered, result.everyone_answered)
+        await self._notice(interaction, result.notice, language)
 
     async def _stop_round(self, interaction: discord.Interaction[Any]) -> bool:
         """``/stop`` in a server channel with a round: its starter or a member with Manage
@@ -741,7 +760,7 @@ class QuizHandlers:
             if not (mine or moderator) and await self.engine.active_attempt(who) is not None:
                 return None
             outcome = await self.engine.rounds.stop(PLATFORM, chat, who, is_chat_admin=moderator)
-            return outcome, await self.engine.interface_language(who)
+            return outcome, await self._interface_language(interaction)
 
         found = await self._in_time(interaction, stop(), self._think(interaction, private=False))
         if found is None:
@@ -754,47 +773,45 @@ class QuizHandlers:
         await self._reply(interaction, _pages_to_messages(ending_pages(outcome)), private=False)
         return True
 
+    @handled()
     async def leaderboard(self, interaction: discord.Interaction[Any], query: str | None) -> None:
         """``/leaderboard [quiz]``: this channel's best members (in a server) and everyone's,
         for one quiz or every quiz anyone completed."""
-        async with self._handling(interaction):
-            if not await self._allowed(interaction):
-                return
-            who = participant(interaction)
-            quiz_id = await self._resolve_quiz(interaction, query)
-            here = str(interaction.channel_id) if interaction.guild_id is not None else None
+        who = participant(interaction)
+        quiz_id = await self._resolve_quiz(interaction, query)
+        here = str(interaction.channel_id) if interaction.guild_id is not None else None
 
-            async def boards() -> tuple[str, Boards | None]:
-                ui = await self.engine.interface_language(who)
-                if quiz_id is not None and self.engine.catalog.get(quiz_id) is None:
-                    return ui, None
-                ids = [quiz_id] if quiz_id else [q.id for q in self.engine.catalog.all()]
-                found: Boards = []
-                for each in ids:
-                    everyone = await self.engine.rounds.leaderboard(each, who)
-                    if everyone is None:
-                        continue
-                    channel = None
-                    if here is not None:
-                        channel = await self.engine.rounds.leaderboard(
-                            each, who, platform=PLATFORM, chat_id=here
-                        )
-                    if quiz_id or everyone.lines:
-                        found.append((channel, everyone))
-                return ui, found
+        async def boards() -> tuple[str, Boards | None]:
+            ui = await self._interface_language(interaction)
+            if quiz_id is not None and self.engine.catalog.get(quiz_id) is None:
+                return ui, None
+            ids = [quiz_id] if quiz_id else [q.id for q in self.engine.catalog.all()]
+            found: Boards = []
+            for each in ids:
+                everyone = await self.engine.rounds.leaderboard(each, who)
+                if everyone is None:
+                    continue
+                channel = None
+                if here is not None:
+                    channel = await self.engine.rounds.leaderboard(
+                        each, who, platform=PLATFORM, chat_id=here
+                    )
+                if quiz_id or everyone.lines:
+                    found.append((channel, everyone))
+            return ui, found
 
-            language, found = await self._in_time(
-                interaction, boards(), self._think(interaction, private=False)
-            )
-            if found is None:
-                assert quiz_id is not None
-                unknown = self.engine.unknown_quiz_notice(quiz_id, language)
-                await self._notice(interaction, unknown, language)
-            elif not found:
-                await self._notice(interaction, t("leaderboard_empty", language), language)
-            else:
-                pages = leaderboard_pages(found, language)
-                await self._reply(interaction, _pages_to_messages(pages), private=False)
+        language, found = await self._in_time(
+            interaction, boards(), self._think(interaction, private=False)
+        )
+        if found is None:
+            assert quiz_id is not None
+            unknown = self.engine.unknown_quiz_notice(quiz_id, language)
+            await self._notice(interaction, unknown, language)
+        elif not found:
+            await self._notice(interaction, t("leaderboard_empty", language), language)
+        else:
+            pages = leaderboard_pages(found, language)
+            await self._reply(interaction, _pages_to_messages(pages), private=False)
 
     # -- bot admins -----------------------------------------------------------------------
 
@@ -805,56 +822,52 @@ class QuizHandlers:
         await self._notice_in_time(interaction, "unknown_command")
         return True
 
+    @handled(admin=True)
     async def reload(self, interaction: discord.Interaction[Any]) -> None:
         """``/reload``: read the quiz files again; how many quizzes are live, and each error
         (a broken file keeps its previous version live)."""
-        async with self._handling(interaction):
-            if await self._refuse_non_admin(interaction) or not await self._allowed(interaction):
-                return
 
-            async def reload() -> tuple[LoadReport, int, str]:
-                # File reading and YAML parsing off the event loop: other members' presses
-                # must still be answered within Discord's 3 seconds meanwhile.
-                report = await asyncio.to_thread(self.engine.catalog.reload)
-                return report, len(self.engine.catalog), await self._interface_language(interaction)
+        async def reload() -> tuple[LoadReport, int, str]:
+            # File reading and YAML parsing off the event loop: other members' presses
+            # must still be answered within Discord's 3 seconds meanwhile.
+            report = await asyncio.to_thread(self.engine.catalog.reload)
+            return report, len(self.engine.catalog), await self._interface_language(interaction)
 
-            report, live, language = await self._in_time(
-                interaction, reload(), self._think(interaction, private=True)
-            )
-            log.info(
-                "discord: quizzes reloaded by %s: %d live, %d errors",
-                interaction.user.id,
-                live,
-                len(report.errors),
-            )
-            pages = reload_pages(report, live, language)
-            await self._reply(interaction, _pages_to_messages(pages), private=True)
+        report, live, language = await self._in_time(
+            interaction, reload(), self._think(interaction, private=True)
+        )
+        log.info(
+            "discord: quizzes reloaded by %s: %d live, %d errors",
+            interaction.user.id,
+            live,
+            len(report.errors),
+        )
+        pages = reload_pages(report, live, language)
+        await self._reply(interaction, _pages_to_messages(pages), private=True)
 
+    @handled(admin=True)
     async def stats(self, interaction: discord.Interaction[Any], query: str | None) -> None:
         """``/stats [quiz]``: attempts, completions, average score and hardest question."""
-        async with self._handling(interaction):
-            if await self._refuse_non_admin(interaction) or not await self._allowed(interaction):
-                return
-            quiz_id = await self._resolve_quiz(interaction, query)
+        quiz_id = await self._resolve_quiz(interaction, query)
 
-            async def collect() -> tuple[str, list[QuizStats] | None]:
-                language = await self._interface_language(interaction)
-                if quiz_id is not None and self.engine.catalog.get(quiz_id) is None:
-                    return language, None
-                return language, await self.engine.stats(quiz_id, language)
+        async def collect() -> tuple[str, list[QuizStats] | None]:
+            language = await self._interface_language(interaction)
+            if quiz_id is not None and self.engine.catalog.get(quiz_id) is None:
+                return language, None
+            return language, await self.engine.stats(quiz_id, language)
 
-            language, stats = await self._in_time(
-                interaction, collect(), self._think(interaction, private=True)
-            )
-            if stats is None:
-                assert quiz_id is not None
-                unknown = self.engine.unknown_quiz_notice(quiz_id, language)
-                await self._notice(interaction, unknown, language)
-                return
-            messages = _pages_to_messages(stats_pages(stats, language))
-            if len(stats) == 1:
-                await self._attach_chart(interaction, stats[0], messages[-1])
-            await self._reply(interaction, messages, private=True)
+        language, stats = await self._in_time(
+            interaction, collect(), self._think(interaction, private=True)
+        )
+        if stats is None:
+            assert quiz_id is not None
+            unknown = self.engine.unknown_quiz_notice(quiz_id, language)
+            await self._notice(interaction, unknown, language)
+            return
+        messages = _pages_to_messages(stats_pages(stats, language))
+        if len(stats) == 1:
+            await self._attach_chart(interaction, stats[0], messages[-1])
+        await self._reply(interaction, messages, private=True)
 
     async def _attach_chart(
         self, interaction: discord.Interaction[Any], quiz: QuizStats, message: Outgoing
