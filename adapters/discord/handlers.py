@@ -541,25 +541,28 @@ class QuizHandlers:
         """A modal submit: answer the question it names with what was typed, then show the
         feedback and what follows, as an option press does."""
         submitted = typed_answers.submitted_answer(interaction.data)
-        if submitted is None:
+        if submitted is not None:  # else not one of ours: nothing to answer
+            await self._answer_typed(interaction, *submitted)
+
+    @handled(limited=False)
+    async def _answer_typed(
+        self, interaction: discord.Interaction[Any], attempt_id: int, number: int, text: str
+    ) -> None:
+        who = participant(interaction)
+        feedback = await self._in_time(
+            interaction,
+            self.engine.answer_text(who, attempt_id, number, text),
+            interaction.response.defer,
+        )
+        if feedback.outcome is not AnswerOutcome.ACCEPTED or feedback.question is None:
+            await self._notice(interaction, feedback.notice, feedback.language)
             return
-        attempt_id, number, text = submitted
-        async with self._handling(interaction):
-            who = participant(interaction)
-            feedback = await self._in_time(
-                interaction,
-                self.engine.answer_text(who, attempt_id, number, text),
-                interaction.response.defer,
-            )
-            if feedback.outcome is not AnswerOutcome.ACCEPTED or feedback.question is None:
-                await self._notice(interaction, feedback.notice, feedback.language)
-                return
-            messages = self._feedback_messages(interaction, feedback)
-            private = is_private_reply(interaction)
-            if interaction.message is not None:  # opened from the question: edit it in place
-                await self._update(interaction, messages, private=private)
-            else:
-                await self._reply(interaction, messages, private=private)
+        messages = self._feedback_messages(interaction, feedback)
+        private = is_private_reply(interaction)
+        if interaction.message is not None:  # opened from the question: edit it in place
+            await self._update(interaction, messages, private=private)
+        else:
+            await self._reply(interaction, messages, private=private)
 
     def _feedback_messages(
         self, interaction: discord.Interaction[Any], feedback: AnswerFeedback
