@@ -14,6 +14,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from adapters.telegram import TelegramAdapter
 from adapters.telegram.app import webhook_secret_for
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
@@ -21,7 +22,7 @@ from bot.i18n import t
 from bot.storage import SQLiteStorage
 from fakes.telegram_bot_api import TOKEN, FakeBotApi
 from fakes.telegram_chatter import Chatter, clean
-from quizbot.runner import run_bots
+from quizbot.runner import run_bots, telegram_config
 from quizbot.settings import Settings
 from tests.conftest import QUIZ_DIR, ROOT, FakeClock
 from tests.telegram.conftest import Launch
@@ -229,3 +230,14 @@ async def test_every_send_to_a_group_counts_towards_its_budget_without_extra_cod
     await bot.send_message(api.private_chat(user)["id"], "private chats have no such limit")
     assert adapter.budget.used(group) == 3
     assert adapter.budget.used(user["id"]) == 0
+
+
+def test_webhook_mode_needs_the_web_server_and_the_config_hides_secrets(
+    api: FakeBotApi, engine: QuizEngine
+) -> None:
+    """The adapter starts no server of its own: webhook mode without a WebMount is refused
+    at once, and the config it gets never shows the token or the secret (log lines)."""
+    config = telegram_config(webhook_settings(api, free_port()))
+    with pytest.raises(ValueError, match="web server"):
+        TelegramAdapter(engine, config)
+    assert TOKEN not in repr(config) and "s3cret_Token-1" not in repr(config)
