@@ -13,7 +13,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import ROOT, answers, closed_loop, memory, startup, telegram
+from bench import ROOT, answers, closed_loop, discord, memory, startup, telegram
 from bench.report import (
     STATUS_ERROR,
     Json,
@@ -26,7 +26,7 @@ from bench.report import (
     write_readme,
 )
 
-ALL = ("a", "b", "c", "d", "e", "f")
+ALL = ("a", "b", "c", "d", "e", "f", "g")
 TITLES = {
     "a": "Engine + SQLite: answers",
     "b": telegram.TITLE,
@@ -34,6 +34,7 @@ TITLES = {
     "d": "Start-up",
     "e": "Engine + PostgreSQL: answers",
     "f": closed_loop.TITLE,
+    "g": discord.TITLE,
 }
 
 
@@ -69,7 +70,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--quick", action="store_true", help="small sizes, for CI")
     p.add_argument(
-        "--only", type=_only, default=ALL, metavar="a,b,c,d,e,f", help="benchmarks to run"
+        "--only", type=_only, default=ALL, metavar="a,b,c,d,e,f,g", help="benchmarks to run"
     )
     p.add_argument(
         "--out",
@@ -117,6 +118,13 @@ def parser() -> argparse.ArgumentParser:
         help="users in f's runs with the limiter off (default 1000; quick 100)",
     )
     p.add_argument(
+        "--discord-users",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="members pressing at once in g (default 500; quick 50)",
+    )
+    p.add_argument(
         "--profile",
         type=Path,
         default=None,
@@ -161,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         "d": lambda: startup.run(args.quick, progress, args.quizzes, args.questions, args.tmp_dir),
         "e": lambda: answers.run_postgres(size, progress),
         "f": lambda: closed_loop.run(args.quick, progress, args.tmp_dir, args.loop_users),
+        "g": lambda: discord.run(args.quick, progress, args.tmp_dir, args.discord_users),
     }
     machine = machine_info()
     sections: list[Json] = []
@@ -189,6 +198,7 @@ def main(argv: list[str] | None = None) -> int:
                 "min_answers": size.min_answers,
                 "think_s": size.think_s,
                 "telegram_users": telegram.sizes(args.quick, args.telegram_users).users,
+                "discord_users": discord.sizes(args.quick, args.discord_users).users,
                 "seconds": round(time.perf_counter() - began, 1),
             },
             sections,
