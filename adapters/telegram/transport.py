@@ -21,10 +21,11 @@ are turned into PTB's exceptions by ``BaseRequest`` itself, as for any transport
 from __future__ import annotations
 
 import asyncio
+import json
 import urllib.request
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlsplit
 
 import aiohttp
 from telegram._utils.defaultvalue import DefaultValue
@@ -40,19 +41,21 @@ POOL_TIMEOUT_MESSAGE = (
 )
 
 
-FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+JSON_BODY = {"Content-Type": "application/json"}
 # What may answer a request in place of the network (see AiohttpRequest).
 Divert = Callable[[str, RequestData | None], bytes | None]
 
 
 def _body(request_data: RequestData | None) -> Any:
-    """What aiohttp sends: multipart with the files, else a urlencoded form, like httpx
-    (aiohttp's FormData costs more)."""
+    """What aiohttp sends: multipart with the files, else a JSON object (one of the Bot API's
+    documented encodings; percent-encoding a form cost about a tenth of the bot's CPU)."""
     if request_data is None:
         return None
     files = request_data.multipart_data
     if not files:
-        return urlencode(request_data.json_parameters).encode()
+        return json.dumps(
+            request_data.parameters, ensure_ascii=False, separators=(",", ":")
+        ).encode()
     form = aiohttp.FormData()
     for name, value in request_data.json_parameters.items():
         form.add_field(name, value)
@@ -207,7 +210,7 @@ class AiohttpRequest(BaseRequest):
                 method,
                 url,
                 data=body,
-                headers=FORM if isinstance(body, bytes) else None,
+                headers=JSON_BODY if isinstance(body, bytes) else None,
                 timeout=timeout,
                 allow_redirects=False,
                 proxy=self._proxy(url),
