@@ -25,7 +25,7 @@ from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow  # runs the quick benchmark suite (about a minute)
 
-ALL = ("a", "b", "c", "d", "e", "f", "g")
+ALL = ("a", "b", "c", "d", "e", "f", "g", "h")
 POSTGRES = bool(os.environ.get("TEST_DATABASE_URL"))
 
 
@@ -67,7 +67,7 @@ def test_every_benchmark_is_reported(results: dict[str, Any]) -> None:
     benchmarks = results["benchmarks"]
     assert tuple(benchmarks) == ALL
     assert results["mode"] == "quick"
-    for bench_id in ("a", "b", "c", "d", "f", "g"):
+    for bench_id in ("a", "b", "c", "d", "f", "g", "h"):
         assert benchmarks[bench_id]["status"] == "ok", benchmarks[bench_id]["note"]
     assert benchmarks["e"]["status"] == ("ok" if POSTGRES else "skipped"), benchmarks["e"]
 
@@ -162,6 +162,23 @@ def test_discord_members_pressing_at_once_play_the_whole_quiz(results: dict[str,
     assert all(c["ok"] for c in section["checks"]), section["checks"]
 
 
+def test_a_group_round_press_is_measured_against_a_solo_press(results: dict[str, Any]) -> None:
+    """Quick size: 30 members press one round question at once, then 30 users their solo
+    question, through the real bot; every press acknowledged once, every round press taken as
+    the member's answer (the round's own toast), both sides' rates and p95 reported."""
+    section = results["benchmarks"]["h"]
+    r = section["details"]
+    assert r["users"] == results["args"]["group_users"] == 30
+    for side in ("group", "solo"):
+        assert r[side]["presses"] == r[side]["acknowledged"] == 30, side
+        assert _number(r[side]["acks_per_s"]) and r[side]["acks_per_s"] > 0, side
+        assert 0 < r[side]["p50_ms"] <= r[side]["p95_ms"] <= r[side]["max_ms"], side
+    assert sum(r["solo"]["said"].values()) == 30 and len(r["group"]["said"]) == 1
+    figures = {f["name"]: f for f in section["figures"]}
+    assert figures["group.acks_per_s"]["baseline"] == r["solo"]["acks_per_s"]
+    assert all(c["ok"] for c in section["checks"]), section["checks"]
+
+
 def test_every_figure_has_its_baseline_and_ratio(results: dict[str, Any]) -> None:
     for bench_id, section in results["benchmarks"].items():
         if section["status"] != "ok":
@@ -244,6 +261,8 @@ def test_the_command_line_refuses_unknown_benchmarks() -> None:
     assert args.only == ("b",) and args.telegram_users == 20 and args.profile is None
     args = parser().parse_args(["--only", "g,f", "--discord-users", "20"])
     assert args.only == ("f", "g") and args.discord_users == 20
+    args = parser().parse_args(["--only", "h", "--group-users", "20"])
+    assert args.only == ("h",) and args.group_users == 20
     for bench_id in ALL:  # every row family can be run on its own
         assert parser().parse_args(["--only", bench_id]).only == (bench_id,)
 
