@@ -9,6 +9,10 @@ to it, because absolute times on a shared machine drift:
 * ``d`` -- start-up: loading generated quizzes vs. a libyaml parse (:mod:`bench.startup`)
 * ``e`` -- the same as ``a`` on PostgreSQL vs. raw asyncpg (:mod:`bench.answers`)
 * ``f`` -- Telegram closed loop: users taking the whole quiz (:mod:`bench.closed_loop`)
+* ``g`` -- Discord: members taking the whole quiz, all pressing at once, against Discord's 3 s
+  deadline (:mod:`bench.discord`)
+* ``h`` -- Telegram group round: members pressing one question at once vs. the same press on
+  a solo quiz (:mod:`bench.group`)
 
 The table goes to standard output and the figures, with machine information, to a JSON file
 (``bench/results/latest.json`` by default). The exit status is 1 only when a correctness check

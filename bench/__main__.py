@@ -13,7 +13,7 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import ROOT, answers, closed_loop, memory, startup, telegram
+from bench import ROOT, answers, closed_loop, discord, group, memory, startup, telegram
 from bench.report import (
     STATUS_ERROR,
     Json,
@@ -26,7 +26,7 @@ from bench.report import (
     write_readme,
 )
 
-ALL = ("a", "b", "c", "d", "e", "f")
+ALL = ("a", "b", "c", "d", "e", "f", "g", "h")
 TITLES = {
     "a": "Engine + SQLite: answers",
     "b": telegram.TITLE,
@@ -34,6 +34,8 @@ TITLES = {
     "d": "Start-up",
     "e": "Engine + PostgreSQL: answers",
     "f": closed_loop.TITLE,
+    "g": discord.TITLE,
+    "h": group.TITLE,
 }
 
 
@@ -69,7 +71,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--quick", action="store_true", help="small sizes, for CI")
     p.add_argument(
-        "--only", type=_only, default=ALL, metavar="a,b,c,d,e,f", help="benchmarks to run"
+        "--only", type=_only, default=ALL, metavar="a,b,c,d,e,f,g,h", help="benchmarks to run"
     )
     p.add_argument(
         "--out",
@@ -117,6 +119,20 @@ def parser() -> argparse.ArgumentParser:
         help="users in f's runs with the limiter off (default 1000; quick 100)",
     )
     p.add_argument(
+        "--discord-users",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="members pressing at once in g (default 500; quick 50)",
+    )
+    p.add_argument(
+        "--group-users",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="members pressing one round question at once in h (default 200; quick 30)",
+    )
+    p.add_argument(
         "--profile",
         type=Path,
         default=None,
@@ -161,6 +177,8 @@ def main(argv: list[str] | None = None) -> int:
         "d": lambda: startup.run(args.quick, progress, args.quizzes, args.questions, args.tmp_dir),
         "e": lambda: answers.run_postgres(size, progress),
         "f": lambda: closed_loop.run(args.quick, progress, args.tmp_dir, args.loop_users),
+        "g": lambda: discord.run(args.quick, progress, args.tmp_dir, args.discord_users),
+        "h": lambda: group.run(args.quick, progress, args.tmp_dir, args.group_users),
     }
     machine = machine_info()
     sections: list[Json] = []
@@ -189,6 +207,8 @@ def main(argv: list[str] | None = None) -> int:
                 "min_answers": size.min_answers,
                 "think_s": size.think_s,
                 "telegram_users": telegram.sizes(args.quick, args.telegram_users).users,
+                "discord_users": discord.sizes(args.quick, args.discord_users).users,
+                "group_users": group.sizes(args.quick, args.group_users).users,
                 "seconds": round(time.perf_counter() - began, 1),
             },
             sections,

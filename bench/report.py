@@ -215,6 +215,8 @@ def fmt(value: float | None, unit: str) -> str:
         return f"{value:.2f} s" if value < 100 else f"{value:,.0f} s"
     if unit == "x":
         return f"{value:.2f}"
+    if unit == "%":
+        return f"{value:.1f}%"
     return f"{value:,.3g} {unit}"
 
 

@@ -482,6 +482,84 @@ def _send_budget(messages: int) -> float:
     return 30.0 + messages / 10
 
 
+class _Players:
+    """The users of one measurement, their chats at our side's fake, and their presses."""
+
+    def __init__(self, api: Any, users: int, quiz: Any, sides: dict[str, Side]) -> None:
+        self.api = api
+        self.quiz = quiz
+        self.sides = sides
+        self.ours = sides["ours"]
+        self.quiet = _quiet_s()
+        # people[0] is the warm-up user; the others press in the bursts.
+        self.people = [api.user(FIRST_USER_ID + i, f"User {i}", LANGUAGE) for i in range(users + 1)]
+        self.chats = [api.private_chat(user) for user in self.people]
+        self.by_chat = {
+            int(chat["id"]): user for user, chat in zip(self.people, self.chats, strict=True)
+        }
+
+    async def start_quiz(self, indexes: range) -> dict[int, Any]:
+        mark = len(self.api.calls)
+        for i in indexes:
+            self.api.send_text(self.people[i], self.chats[i], f"/quiz {SEED_QUIZ}")
+        wanted = {int(self.chats[i]["id"]) for i in indexes}
+        return await _questions(self.api, wanted, mark, _send_budget(len(wanted)))
+
+    async def burst(self, side: Side, shown: dict[int, Any], round_no: int, timed: bool) -> Burst:
+        from fakes.telegram_chatter import button_for
+
+        presses = []
+        for n, (chat_id, message) in enumerate(sorted(shown.items())):
+            correct = (n + round_no) % 2 == 0
+            data = button_for(message, self.quiz, LANGUAGE, correct)
+            presses.append((self.by_chat[chat_id], message, data, correct))
+        if timed:  # its HTTP connections of earlier requests have expired
+            await asyncio.sleep(max(0.0, self.quiet - (time.monotonic() - side.last_active)))
+        bot = side.bot if timed and side.bot is not None and side.bot.profile else None
+        if bot is not None:  # profiled
+            await bot.command("profile on")
+        mark = len(side.api.calls)
+        queued = _press_all(side, presses)
+        within = 60.0 + len(queued) / 5
+        try:
+            acked = await _acknowledged(side.api, queued, mark, within)
+        except BenchError as error:
+            log = side.bot.log_tail() if side.bot is not None else ""
+            raise BenchError(f"{side.name}: {error}; the bot's log ends:\n{log}") from None
+        result = Burst(queued, acked)
+        if bot is not None:
+            await bot.command("profile off")
+        if side is self.ours:  # wait for the follow-ups: edits and next questions (untimed)
+            follow = await _questions(self.api, set(shown), mark, _send_budget(2 * len(shown)))
+            shown.clear()
+            shown.update(follow)
+        side.last_active = time.monotonic()
+        return result
+
+    async def play(self, size: Sizes, progress: Callable[[str], None]) -> None:
+        """The warm-up, then every side's timed bursts on the same question messages."""
+        progress("telegram: setup, warm-up user")
+        warm = await self.start_quiz(range(1))
+        for side in self.sides.values():  # the other sides get the same question
+            if side is not self.ours:
+                await self.burst(side, dict(warm), 0, False)
+        await self.burst(self.ours, warm, 0, False)
+        progress(f"telegram: setup, {size.users:,} users start the quiz")
+        shown = await self.start_quiz(range(1, size.users + 1))
+        self.ours.last_active = time.monotonic()
+        for round_no in range(size.rounds):
+            names = SIDES[round_no % len(SIDES) :] + SIDES[: round_no % len(SIDES)]
+            order = [self.sides[name] for name in names]  # each side goes first in turn
+            current = dict(shown)  # both sides press on the same question messages
+            for side in order:
+                progress(
+                    f"telegram: round {round_no + 1}/{size.rounds}, {side.name}: "
+                    f"{size.users:,} presses"
+                )
+                pressed = shown if side is self.ours else dict(current)
+                side.bursts.append(await self.burst(side, pressed, round_no + 1, True))
+
+
 async def measure(
     size: Sizes,
     progress: Callable[[str], None],
@@ -490,7 +568,6 @@ async def measure(
 ) -> Json:
     from bench.answers import question_count, seed_catalog
     from fakes.telegram_bot_api import FakeBotApi
-    from fakes.telegram_chatter import button_for
 
     catalog = seed_catalog()
     quiz = catalog.get(SEED_QUIZ)
@@ -498,7 +575,6 @@ async def measure(
     if size.rounds >= question_count(catalog):
         raise BenchError(f"at most {question_count(catalog) - 1} rounds (questions - 1)")
     sides = {name: Side(name, FakeBotApi(max_poll_wait=MAX_POLL_WAIT)) for name in SIDES}
-    quiet = _quiet_s()
     ours = sides["ours"]
     try:
         for side in sides.values():
@@ -508,69 +584,7 @@ async def measure(
             )
         progress(f"telegram: starting both bots, {size.users:,} users")
         await asyncio.gather(*(side.bot.start() for side in sides.values() if side.bot))
-        assert ours.bot is not None
-        api = ours.api
-        # users[0] is the warm-up user; the others press in the bursts.
-        people = [api.user(FIRST_USER_ID + i, f"User {i}", LANGUAGE) for i in range(size.users + 1)]
-        chats = [api.private_chat(user) for user in people]
-        by_chat = {int(chat["id"]): user for user, chat in zip(people, chats, strict=True)}
-
-        async def start_quiz(indexes: range) -> dict[int, Any]:
-            mark = len(api.calls)
-            for i in indexes:
-                api.send_text(people[i], chats[i], f"/quiz {SEED_QUIZ}")
-            wanted = {int(chats[i]["id"]) for i in indexes}
-            return await _questions(api, wanted, mark, _send_budget(len(wanted)))
-
-        async def burst(side: Side, shown: dict[int, Any], round_no: int, timed: bool) -> Burst:
-            presses = []
-            for n, (chat_id, message) in enumerate(sorted(shown.items())):
-                correct = (n + round_no) % 2 == 0
-                data = button_for(message, quiz, LANGUAGE, correct)
-                presses.append((by_chat[chat_id], message, data, correct))
-            if timed:  # its HTTP connections of earlier requests have expired
-                await asyncio.sleep(max(0.0, quiet - (time.monotonic() - side.last_active)))
-            bot = side.bot if timed and side.bot is not None and side.bot.profile else None
-            if bot is not None:  # profiled
-                await bot.command("profile on")
-            mark = len(side.api.calls)
-            queued = _press_all(side, presses)
-            within = 60.0 + len(queued) / 5
-            try:
-                acked = await _acknowledged(side.api, queued, mark, within)
-            except BenchError as error:
-                log = side.bot.log_tail() if side.bot is not None else ""
-                raise BenchError(f"{side.name}: {error}; the bot's log ends:\n{log}") from None
-            result = Burst(queued, acked)
-            if bot is not None:
-                await bot.command("profile off")
-            if side is ours:  # wait for the follow-ups: edits and next questions (untimed)
-                follow = await _questions(api, set(shown), mark, _send_budget(2 * len(shown)))
-                shown.clear()
-                shown.update(follow)
-            side.last_active = time.monotonic()
-            return result
-
-        progress("telegram: setup, warm-up user")
-        warm = await start_quiz(range(1))
-        for side in sides.values():  # the other sides get the same question
-            if side is not ours:
-                await burst(side, dict(warm), 0, False)
-        await burst(ours, warm, 0, False)
-        progress(f"telegram: setup, {size.users:,} users start the quiz")
-        shown = await start_quiz(range(1, size.users + 1))
-        ours.last_active = time.monotonic()
-        for round_no in range(size.rounds):
-            names = SIDES[round_no % len(SIDES) :] + SIDES[: round_no % len(SIDES)]
-            order = [sides[name] for name in names]  # each side goes first in turn
-            current = dict(shown)  # both sides press on the same question messages
-            for side in order:
-                progress(
-                    f"telegram: round {round_no + 1}/{size.rounds}, {side.name}: "
-                    f"{size.users:,} presses"
-                )
-                pressed = shown if side is ours else dict(current)
-                side.bursts.append(await burst(side, pressed, round_no + 1, True))
+        await _Players(ours.api, size.users, quiz, sides).play(size, progress)
         progress("telegram: stopping the bots")
         for side in sides.values():
             if side.bot is not None:

@@ -131,6 +131,72 @@ def _byte_offset(source: str, index: int) -> int:
     return len(source[:index].encode())
 
 
+def _decode_reference(source: str, i: int) -> tuple[str, int]:
+    """The character an ``&...;`` reference at ``source[i]`` stands for, and where it ends."""
+    match = _REFERENCE.match(source, i)
+    if not match:
+        raise bad_request(
+            "can't parse entities: Unexpected character '&' at byte offset "
+            f"{_byte_offset(source, i)}"
+        )
+    ref = match.group(1)
+    if ref.startswith("#x"):
+        return chr(int(ref[2:], 16)), match.end()
+    if ref.startswith("#"):
+        return chr(int(ref[1:])), match.end()
+    if ref in NAMED_ENTITIES:
+        return NAMED_ENTITIES[ref], match.end()
+    raise bad_request(f'can\'t parse entities: Unsupported HTML entity "&{ref};"')
+
+
+def _close_tag(
+    stack: list[tuple[str, int, str]],
+    name: str,
+    offset: int,
+    at: int,
+    entities: list[dict[str, Any]],
+) -> None:
+    """A closing tag at byte offset ``at``: pop its opening tag and add its entity."""
+    if not stack or stack[-1][0] != name:
+        expected = stack[-1][0] if stack else ""
+        raise bad_request(
+            f"can't parse entities: Unmatched end tag at byte offset {at}, "
+            f'expected "</{expected}>", found "</{name}>"'
+        )
+    _, start, attributes = stack.pop()
+    language = re.search(r'class="language-([^"]+)"', attributes)
+    if name == "code" and stack and stack[-1][0] == "pre":
+        if language:  # the language of the enclosing pre; no entity of its own
+            stack[-1] = (*stack[-1][:2], f'language="{language.group(1)}"')
+    elif offset > start:
+        entity: dict[str, Any] = {
+            "type": HTML_TAGS[name],
+            "offset": start,
+            "length": offset - start,
+        }
+        known = re.search(r'language="([^"]+)"', attributes)
+        if name == "pre" and known:
+            entity["language"] = known.group(1)
+        entities.append(entity)
+
+
+def _tag(source: str, i: int) -> tuple[bool, str, str, int]:
+    """The tag at ``source[i]``: whether it closes, its name, its attributes, its end."""
+    match = _TAG.match(source, i)
+    if not match:
+        raise bad_request(
+            "can't parse entities: Unexpected character '<' at byte offset "
+            f"{_byte_offset(source, i)}"
+        )
+    closing, name = match.group(1) == "/", match.group(2).lower()
+    if name not in HTML_TAGS:
+        raise bad_request(
+            f'can\'t parse entities: Unsupported start tag "{name}" at byte offset '
+            f"{_byte_offset(source, i)}"
+        )
+    return closing, name, match.group(3) or "", match.end()
+
+
 def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
     """Text and entities as Telegram derives them from HTML parse mode; strict about bare
     ``<`` and ``&`` and unbalanced or unsupported tags, like Telegram. ``<pre><code
@@ -144,72 +210,23 @@ def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
     while i < len(source):
         char = source[i]
         if char == "<":
-            match = _TAG.match(source, i)
-            if not match:
-                raise bad_request(
-                    "can't parse entities: Unexpected character '<' at byte offset "
-                    f"{_byte_offset(source, i)}"
-                )
-            closing, name = match.group(1) == "/", match.group(2).lower()
-            if name not in HTML_TAGS:
-                raise bad_request(
-                    f'can\'t parse entities: Unsupported start tag "{name}" at byte offset '
-                    f"{_byte_offset(source, i)}"
-                )
-            if not closing:
-                _check_code_nesting(stack, name, _byte_offset(source, i))
-                stack.append((name, offset, match.group(3) or ""))
+            closing, name, attributes, end = _tag(source, i)
+            if closing:
+                _close_tag(stack, name, offset, _byte_offset(source, i), entities)
             else:
-                if not stack or stack[-1][0] != name:
-                    expected = stack[-1][0] if stack else ""
-                    raise bad_request(
-                        "can't parse entities: Unmatched end tag at byte offset "
-                        f"{_byte_offset(source, i)}, "
-                        f'expected "</{expected}>", found "</{name}>"'
-                    )
-                _, start, attributes = stack.pop()
-                language = re.search(r'class="language-([^"]+)"', attributes)
-                if name == "code" and stack and stack[-1][0] == "pre":
-                    if language:  # the language of the enclosing pre; no entity of its own
-                        stack[-1] = (*stack[-1][:2], f'language="{language.group(1)}"')
-                elif offset > start:
-                    entity: dict[str, Any] = {
-                        "type": HTML_TAGS[name],
-                        "offset": start,
-                        "length": offset - start,
-                    }
-                    known = re.search(r'language="([^"]+)"', attributes)
-                    if name == "pre" and known:
-                        entity["language"] = known.group(1)
-                    entities.append(entity)
-            i = match.end()
+                _check_code_nesting(stack, name, _byte_offset(source, i))
+                stack.append((name, offset, attributes))
+            i = end
             continue
         if char == "&":
-            match = _REFERENCE.match(source, i)
-            if not match:
-                raise bad_request(
-                    "can't parse entities: Unexpected character '&' at byte offset "
-                    f"{_byte_offset(source, i)}"
-                )
-            ref = match.group(1)
-            if ref.startswith("#x"):
-                decoded = chr(int(ref[2:], 16))
-            elif ref.startswith("#"):
-                decoded = chr(int(ref[1:]))
-            elif ref in NAMED_ENTITIES:
-                decoded = NAMED_ENTITIES[ref]
-            else:
-                raise bad_request(f'can\'t parse entities: Unsupported HTML entity "&{ref};"')
-            out.append(decoded)
-            offset += utf16_len(decoded)
-            i = match.end()
-            continue
-        special = _SPECIAL.search(source, i)
-        end = special.start() if special else len(source)
-        plain = source[i:end]  # up to the next tag or reference, taken whole
-        out.append(plain)
-        offset += utf16_len(plain)
-        i = end
+            decoded, i = _decode_reference(source, i)
+        else:
+            special = _SPECIAL.search(source, i)
+            end = special.start() if special else len(source)
+            decoded = source[i:end]  # up to the next tag or reference, taken whole
+            i = end
+        out.append(decoded)
+        offset += utf16_len(decoded)
     if stack:
         raise bad_request(
             "can't parse entities: Can't find end tag corresponding to start tag "
@@ -217,6 +234,23 @@ def parse_html(source: str) -> tuple[str, list[dict[str, Any]]]:
         )
     entities.sort(key=lambda e: (e["offset"], -e["length"]))
     return "".join(out), entities
+
+
+def _check_poll_texts(question: str, options: list[str]) -> None:
+    """Telegram's limits on a poll's question and options."""
+    if not question.strip():
+        raise bad_request("poll question must be non-empty")
+    if utf16_len(question) > POLL_QUESTION:
+        raise bad_request(f"poll question length must not exceed {POLL_QUESTION}")
+    if len(options) < POLL_OPTIONS[0]:
+        raise bad_request("poll must have at least 2 option")
+    if len(options) > POLL_OPTIONS[1]:
+        raise bad_request(f"poll can't have more than {POLL_OPTIONS[1]} options")
+    for option in options:
+        if not option.strip():
+            raise bad_request("poll options must be non-empty")
+        if utf16_len(option) > POLL_OPTION:
+            raise bad_request(f"poll options length must not exceed {POLL_OPTION}")
 
 
 def _check_code_nesting(stack: list[tuple[str, int, str]], name: str, byte: int) -> None:
@@ -890,20 +924,8 @@ class FakeBotApi:
     def api_sendPoll(self, params: dict[str, Any]) -> Any:
         chat = self._chat(params)
         question = str(params.get("question", ""))
-        if not question.strip():
-            raise bad_request("poll question must be non-empty")
-        if utf16_len(question) > POLL_QUESTION:
-            raise bad_request(f"poll question length must not exceed {POLL_QUESTION}")
         options = [o["text"] if isinstance(o, dict) else str(o) for o in params.get("options", [])]
-        if len(options) < POLL_OPTIONS[0]:
-            raise bad_request("poll must have at least 2 option")
-        if len(options) > POLL_OPTIONS[1]:
-            raise bad_request(f"poll can't have more than {POLL_OPTIONS[1]} options")
-        for option in options:
-            if not option.strip():
-                raise bad_request("poll options must be non-empty")
-            if utf16_len(option) > POLL_OPTION:
-                raise bad_request(f"poll options length must not exceed {POLL_OPTION}")
+        _check_poll_texts(question, options)
         kind = params.get("type") or "regular"
         correct = params.get("correct_option_ids")
         if kind == "quiz" and (not correct or any(not 0 <= i < len(options) for i in correct)):

@@ -25,7 +25,7 @@ from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow  # runs the quick benchmark suite (about a minute)
 
-ALL = ("a", "b", "c", "d", "e", "f")
+ALL = ("a", "b", "c", "d", "e", "f", "g", "h")
 POSTGRES = bool(os.environ.get("TEST_DATABASE_URL"))
 
 
@@ -67,7 +67,7 @@ def test_every_benchmark_is_reported(results: dict[str, Any]) -> None:
     benchmarks = results["benchmarks"]
     assert tuple(benchmarks) == ALL
     assert results["mode"] == "quick"
-    for bench_id in ("a", "b", "c", "d", "f"):
+    for bench_id in ("a", "b", "c", "d", "f", "g", "h"):
         assert benchmarks[bench_id]["status"] == "ok", benchmarks[bench_id]["note"]
     assert benchmarks["e"]["status"] == ("ok" if POSTGRES else "skipped"), benchmarks["e"]
 
@@ -93,15 +93,15 @@ def test_telegram_end_to_end_measures_presses_against_the_bare_application(
     assert details["users"] == 50 and details["rounds"] == 2  # the quick size
     timed = details["users"] * details["rounds"]
     for side in ("ours", "bare", "raw"):
-        run = details[side]
-        assert len(run["rounds"]) == details["rounds"], side
-        for one in run["rounds"]:
+        side_run = details[side]
+        assert len(side_run["rounds"]) == details["rounds"], side
+        for one in side_run["rounds"]:
             assert one["presses"] == one["acknowledged"] == details["users"], side
             assert _number(one["wall_s"]) and one["wall_s"] > 0, side
-        assert run["timed_presses"] == run["timed_acknowledged"] == timed, side
+        assert side_run["timed_presses"] == side_run["timed_acknowledged"] == timed, side
         for key in ("presses_per_s", "p50_ms", "p95_ms"):
-            assert _number(run[key]) and run[key] > 0, (side, key)
-        assert run["p50_ms"] <= run["p95_ms"] <= run["max_ms"], side
+            assert _number(side_run[key]) and side_run[key] > 0, (side, key)
+        assert side_run["p50_ms"] <= side_run["p95_ms"] <= side_run["max_ms"], side
 
 
 def test_telegram_acknowledges_every_press_once_and_stores_what_it_acknowledged(
@@ -144,6 +144,38 @@ def test_the_closed_loop_plays_every_quiz_to_the_end(results: dict[str, Any]) ->
     webhook = runs[("webhook", False)]
     assert webhook["acks_in_webhook_response"] == webhook["answers"]
     assert 1 < webhook["webhook_peak_connections"] <= 40
+    assert all(c["ok"] for c in section["checks"]), section["checks"]
+
+
+def test_discord_members_pressing_at_once_play_the_whole_quiz(results: dict[str, Any]) -> None:
+    """Quick size: 50 members through discord.py press at once on every question; every press
+    gets its initial response (counted against the 3 s deadline), every answer is stored, every
+    member sees the result, and the fake saw no rule of Discord broken."""
+    section = results["benchmarks"]["g"]
+    r = section["details"]
+    assert r["users"] == results["args"]["discord_users"] == 50
+    assert r["presses"] == r["answered_or_deferred"] == r["stored_answers"] == 50 * 8
+    assert r["users_finished"] == r["users"] and r["violations"] == []
+    assert 0 < r["p50_ms"] <= r["p95_ms"] <= r["max_ms"]
+    in_time = next(f for f in section["figures"] if f["name"] == "discord.in_time_share")
+    assert in_time["value"] == pytest.approx(100 * r["in_time_share"])
+    assert all(c["ok"] for c in section["checks"]), section["checks"]
+
+
+def test_a_group_round_press_is_measured_against_a_solo_press(results: dict[str, Any]) -> None:
+    """Quick size: 30 members press one round question at once, then 30 users their solo
+    question, through the real bot; every press acknowledged once, every round press taken as
+    the member's answer (the round's own toast), both sides' rates and p95 reported."""
+    section = results["benchmarks"]["h"]
+    r = section["details"]
+    assert r["users"] == results["args"]["group_users"] == 30
+    for side in ("group", "solo"):
+        assert r[side]["presses"] == r[side]["acknowledged"] == 30, side
+        assert _number(r[side]["acks_per_s"]) and r[side]["acks_per_s"] > 0, side
+        assert 0 < r[side]["p50_ms"] <= r[side]["p95_ms"] <= r[side]["max_ms"], side
+    assert sum(r["solo"]["said"].values()) == 30 and len(r["group"]["said"]) == 1
+    figures = {f["name"]: f for f in section["figures"]}
+    assert figures["group.acks_per_s"]["baseline"] == r["solo"]["acks_per_s"]
     assert all(c["ok"] for c in section["checks"]), section["checks"]
 
 
@@ -227,9 +259,17 @@ def test_the_command_line_refuses_unknown_benchmarks() -> None:
     assert args.only == ("a", "e") and args.users == (1, 1000)
     args = parser().parse_args(["--only", "b", "--telegram-users", "20"])
     assert args.only == ("b",) and args.telegram_users == 20 and args.profile is None
+    args = parser().parse_args(["--only", "g,f", "--discord-users", "20"])
+    assert args.only == ("f", "g") and args.discord_users == 20
+    args = parser().parse_args(["--only", "h", "--group-users", "20"])
+    assert args.only == ("h",) and args.group_users == 20
+    for bench_id in ALL:  # every row family can be run on its own
+        assert parser().parse_args(["--only", bench_id]).only == (bench_id,)
 
 
-def test_the_readme_table_is_rewritten_between_its_markers_only(results, tmp_path):
+def test_the_readme_table_is_rewritten_between_its_markers_only(
+    results: dict[str, Any], tmp_path: Path
+) -> None:
     from bench.report import README_END, README_START, write_readme
 
     readme = tmp_path / "README.md"
@@ -255,7 +295,9 @@ def test_the_readme_table_is_rewritten_between_its_markers_only(results, tmp_pat
     assert [r[3] for r in rows] == sorted(r[3] for r in rows)  # grouped by benchmark
 
 
-def test_write_readme_refuses_a_file_without_markers(results, tmp_path):
+def test_write_readme_refuses_a_file_without_markers(
+    results: dict[str, Any], tmp_path: Path
+) -> None:
     from bench.report import write_readme
 
     readme = tmp_path / "README.md"

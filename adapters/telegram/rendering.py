@@ -164,7 +164,28 @@ def split_html(html_text: str, limit: int = MAX_MESSAGE) -> list[str]:
         return [text] if text else []
     tokens = _TOKEN.findall(text)
     weights = [0 if tok.startswith("<") else utf16_len(html.unescape(tok)) for tok in tokens]
-    in_pre = []  # whether each token is inside a <pre> block
+    in_pre = _inside_pre(tokens)
+    chunks: list[tuple[int, int]] = []
+    start = _chunk_start(tokens, in_pre, 0)
+    while start < len(tokens):
+        end = _chunk_end(tokens, weights, in_pre, start, limit)
+        chunks.append((start, end))
+        start = _chunk_start(tokens, in_pre, end)
+    pieces = []
+    for first, stop in chunks:
+        chunk = "".join(tokens[first:stop])
+        if not in_pre[first]:
+            chunk = chunk.lstrip()
+        if not in_pre[stop - 1]:
+            chunk = chunk.rstrip()
+        if chunk.strip():
+            pieces.append(chunk)
+    return _balance_tags(pieces)
+
+
+def _inside_pre(tokens: Sequence[str]) -> list[bool]:
+    """Whether each token is inside a <pre> block."""
+    in_pre = []
     depth = 0
     for token in tokens:
         if token.startswith("</pre"):
@@ -172,54 +193,51 @@ def split_html(html_text: str, limit: int = MAX_MESSAGE) -> list[str]:
         in_pre.append(depth > 0)
         if token.startswith("<pre"):
             depth += 1
-    chunks: list[tuple[int, int]] = []
-    start = 0
-    while start < len(tokens):
-        # Skip the whitespace a cut leaves at the start of the next chunk (one line break
-        # inside a block, where indentation is part of the code).
-        if start < len(tokens) and in_pre[start] and tokens[start] == "\n":
-            start += 1
-        while start < len(tokens) and not in_pre[start] and tokens[start] in ("\n", " "):
-            start += 1
-        used = 0
-        end = start
-        last_break: dict[str, tuple[int, int]] = {}  # separator -> (token index, visible used)
-        while end < len(tokens) and used + weights[end] <= limit:
-            token = tokens[end]
-            if in_pre[end]:
-                if token == "\n":
-                    last_break["pre"] = (end, used)
-            elif token.startswith("<pre") and end > start:
-                last_break["block"] = (end, used)
-            elif token == "\n":
-                double = end > start and tokens[end - 1] == "\n"
-                last_break["\n\n" if double else "\n"] = (end - 1 if double else end, used)
-            elif token == " ":
-                last_break[" "] = (end, used)
-            used += weights[end]
-            end += 1
-        if end < len(tokens):
-            cut = next(
-                (
-                    last_break[sep][0]
-                    for sep in _BREAKS
-                    if sep in last_break and last_break[sep][1] >= limit // 2
-                ),
-                max((pos for pos, _ in last_break.values()), default=end),
-            )
-            end = max(cut, start + 1)
-        chunks.append((start, end))
-        start = end
-    pieces = []
-    for first, stop in chunks:
-        chunk = "".join(tokens[first:stop])
-        if not (first < len(tokens) and in_pre[first]):
-            chunk = chunk.lstrip()
-        if not in_pre[stop - 1]:
-            chunk = chunk.rstrip()
-        if chunk.strip():
-            pieces.append(chunk)
-    return _balance_tags(pieces)
+    return in_pre
+
+
+def _chunk_start(tokens: Sequence[str], in_pre: Sequence[bool], start: int) -> int:
+    """Past the whitespace a cut leaves at the start of the next chunk (one line break inside
+    a block, where indentation is part of the code)."""
+    if start < len(tokens) and in_pre[start] and tokens[start] == "\n":
+        start += 1
+    while start < len(tokens) and not in_pre[start] and tokens[start] in ("\n", " "):
+        start += 1
+    return start
+
+
+def _chunk_end(
+    tokens: Sequence[str], weights: Sequence[int], in_pre: Sequence[bool], start: int, limit: int
+) -> int:
+    """Where the chunk beginning at ``start`` ends: the best break within ``limit``."""
+    used = 0
+    end = start
+    last_break: dict[str, tuple[int, int]] = {}  # separator -> (token index, visible used)
+    while end < len(tokens) and used + weights[end] <= limit:
+        token = tokens[end]
+        if in_pre[end]:
+            if token == "\n":
+                last_break["pre"] = (end, used)
+        elif token.startswith("<pre") and end > start:
+            last_break["block"] = (end, used)
+        elif token == "\n":
+            double = end > start and tokens[end - 1] == "\n"
+            last_break["\n\n" if double else "\n"] = (end - 1 if double else end, used)
+        elif token == " ":
+            last_break[" "] = (end, used)
+        used += weights[end]
+        end += 1
+    if end == len(tokens):
+        return end
+    cut = next(
+        (
+            last_break[sep][0]
+            for sep in _BREAKS
+            if sep in last_break and last_break[sep][1] >= limit // 2
+        ),
+        max((pos for pos, _ in last_break.values()), default=end),
+    )
+    return max(cut, start + 1)
 
 
 def _balance_tags(chunks: Sequence[str]) -> list[str]:

@@ -15,11 +15,11 @@ from adapters.discord import QuizClient
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz import Quiz
+from fakes.discord_api import TOKEN, FakeDiscord
+from fakes.discord_users import GUILD_ID, ClientFactory, World
 from quizbot.runner import discord_config
 from quizbot.settings import Settings
 from tests.conftest import SEED_QUIZ
-from tests.discord.discord_fake_api import TOKEN, FakeDiscord
-from tests.discord.discord_harness import GUILD_ID, ClientFactory, World
 
 
 @pytest.fixture

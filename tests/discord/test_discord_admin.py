@@ -18,10 +18,7 @@ from bot.i18n import t
 from bot.quiz import Quiz
 from bot.stats import QuizStats
 from bot.storage import SQLiteStorage
-from quizbot.charts import ChartsUnavailable, render_stats_png
-from quizbot.settings import Settings
-from tests.conftest import QUIZ_DIR, SEED_QUIZ, FakeClock
-from tests.discord.discord_fake_api import (
+from fakes.discord_api import (
     DEFERRED_CHANNEL_MESSAGE,
     MAX_ATTACHMENTS,
     MAX_UPLOAD_BYTES,
@@ -31,7 +28,7 @@ from tests.discord.discord_fake_api import (
     check_attachments,
     check_message,
 )
-from tests.discord.discord_harness import (
+from fakes.discord_users import (
     MANAGE_MESSAGES,
     MEMBER_PERMISSIONS,
     ClientFactory,
@@ -41,6 +38,9 @@ from tests.discord.discord_harness import (
     text_of,
     visible,
 )
+from quizbot.charts import ChartsUnavailable, render_stats_png
+from quizbot.settings import Settings
+from tests.conftest import QUIZ_DIR, SEED_QUIZ, FakeClock
 from tests.discord.test_discord_commands import write_quizzes
 
 ADMINISTRATOR = 1 << 3

@@ -16,9 +16,9 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz import Quiz
 from bot.storage import SQLiteStorage
+from fakes.discord_api import DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE, FakeDiscord
+from fakes.discord_users import ClientFactory, Player, World, button_for, pick_letter
 from tests.conftest import SEED_QUIZ, FakeClock
-from tests.discord.discord_fake_api import DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE, FakeDiscord
-from tests.discord.discord_harness import ClientFactory, Player, World, button_for, pick_letter
 from tests.test_database_faults import hold_write_lock
 
 MEMBERS = 300

@@ -11,10 +11,10 @@ import pytest
 from bot.engine import QuizEngine
 from bot.storage import SQLiteStorage
 from bot.text_direction import strip_controls
+from fakes.discord_api import FakeDiscord, Message
+from fakes.discord_users import ClientFactory, World, button_for, buttons
 from tests.code_quiz import CODE_QUIZ, LONG_CODE, SNIPPET, code_catalog
 from tests.conftest import FakeClock
-from tests.discord.discord_fake_api import FakeDiscord, Message
-from tests.discord.discord_harness import ClientFactory, World, button_for, buttons
 
 
 def markdown(*messages: Message) -> str:

@@ -12,16 +12,9 @@ from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.quiz import Quiz
 from bot.storage import SQLiteStorage
+from fakes.discord_api import CHANNEL_MESSAGE, FakeDiscord
+from fakes.discord_users import ClientFactory, World, buttons, pick_letter, text_of, visible
 from tests.conftest import QUIZ_DIR, SEED_QUIZ, FakeClock
-from tests.discord.discord_fake_api import CHANNEL_MESSAGE, FakeDiscord
-from tests.discord.discord_harness import (
-    ClientFactory,
-    World,
-    buttons,
-    pick_letter,
-    text_of,
-    visible,
-)
 
 
 def write_quizzes(directory: Path, count: int) -> None:

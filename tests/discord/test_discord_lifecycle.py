@@ -18,18 +18,12 @@ from adapters.discord import DiscordAdapter
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
+from fakes.discord_api import TOKEN, UPDATE_MESSAGE, FakeDiscord, Interaction
+from fakes.discord_users import World, button_for, pick_letter, text_of, visible
 from quizbot.runner import discord_config
 from quizbot.settings import Settings
 from tests.conftest import QUIZ_DIR, SEED_QUIZ
-from tests.discord.discord_fake_api import TOKEN, UPDATE_MESSAGE, FakeDiscord, Interaction
-from tests.discord.discord_harness import (
-    SlowStorage,
-    World,
-    button_for,
-    pick_letter,
-    text_of,
-    visible,
-)
+from tests.discord.discord_harness import SlowStorage
 
 ROOT = Path(__file__).resolve().parents[2]
 

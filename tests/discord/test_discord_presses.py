@@ -12,17 +12,15 @@ from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.quiz import Quiz
 from bot.storage import SQLiteStorage, StorageError
-from tests.conftest import SEED_QUIZ
-from tests.discord.discord_fake_api import (
+from fakes.discord_api import (
     CHANNEL_MESSAGE,
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE_MESSAGE,
     UPDATE_MESSAGE,
     FakeDiscord,
 )
-from tests.discord.discord_harness import (
+from fakes.discord_users import (
     ClientFactory,
-    SlowStorage,
     World,
     button_for,
     buttons,
@@ -33,6 +31,8 @@ from tests.discord.discord_harness import (
     text_of,
     visible,
 )
+from tests.conftest import SEED_QUIZ
+from tests.discord.discord_harness import SlowStorage
 
 
 def unchanged(fake: FakeDiscord, message_id: int, edits: int) -> bool:

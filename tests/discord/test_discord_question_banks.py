@@ -14,14 +14,11 @@ from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.quiz import Quiz
 from bot.storage import SQLiteStorage
-from tests.banks import BANK, BANK_PICK, topic, write_bank
-from tests.conftest import FakeClock
-from tests.discord.discord_fake_api import AUTOCOMPLETE, FakeDiscord
-from tests.discord.discord_harness import (
+from fakes.discord_api import AUTOCOMPLETE, FakeDiscord
+from fakes.discord_users import (
     GUILD_CHANNEL_ID,
     ClientFactory,
     Player,
-    VirtualClock,
     World,
     buttons,
     find_question,
@@ -29,6 +26,9 @@ from tests.discord.discord_harness import (
     text_of,
     visible,
 )
+from tests.banks import BANK, BANK_PICK, topic, write_bank
+from tests.conftest import FakeClock
+from tests.discord.discord_harness import VirtualClock
 
 TIMING = RoundTiming(pause=3.0, edit_interval=5.0, retry=5.0)
 

@@ -23,9 +23,8 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.storage import SQLiteStorage
 from bot.text_direction import LRI, PDI, RLM, paragraph, prepare, strip_controls
-from tests.conftest import FakeClock
-from tests.discord.discord_fake_api import UPDATE_MESSAGE, FakeDiscord, Message, check_message
-from tests.discord.discord_harness import (
+from fakes.discord_api import UPDATE_MESSAGE, FakeDiscord, Message, check_message
+from fakes.discord_users import (
     ClientFactory,
     World,
     buttons,
@@ -34,6 +33,7 @@ from tests.discord.discord_harness import (
     text_of,
     visible,
 )
+from tests.conftest import FakeClock
 
 LATIN = "Adam moments, RNG state and the data_loader *position* "
 URDU = "یہ جملہ optimizer state اور RNG کے بارے میں ہے، اور `data_loader` بھی۔ "

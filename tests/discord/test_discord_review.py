@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from bot.i18n import t
 from bot.quiz import Quiz
-from tests.conftest import SEED_QUIZ
-from tests.discord.discord_fake_api import CHANNEL_MESSAGE, UPDATE_MESSAGE, Message
-from tests.discord.discord_harness import (
+from fakes.discord_api import CHANNEL_MESSAGE, UPDATE_MESSAGE, Message
+from fakes.discord_users import (
     Player,
     World,
     buttons,
@@ -17,6 +16,7 @@ from tests.discord.discord_harness import (
     text_of,
     visible,
 )
+from tests.conftest import SEED_QUIZ
 
 
 async def miss(player: Player, quiz: Quiz, pattern: list[bool], language: str) -> list[str]:

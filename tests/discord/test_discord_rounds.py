@@ -20,15 +20,13 @@ from bot.quiz import Quiz
 from bot.storage import RoundStatus, SQLiteStorage, StorageError
 from bot.text_direction import LRI, PDI, RLM
 from bot.views import progress_bar
-from tests.conftest import SEED_QUIZ
-from tests.discord.discord_fake_api import CHANNEL_MESSAGE, FakeDiscord, Message
-from tests.discord.discord_harness import (
+from fakes.discord_api import CHANNEL_MESSAGE, FakeDiscord, Message
+from fakes.discord_users import (
     GUILD_CHANNEL_ID,
     MANAGE_MESSAGES,
     MEMBER_PERMISSIONS,
     ClientFactory,
     Player,
-    VirtualClock,
     World,
     button_for,
     buttons,
@@ -38,6 +36,8 @@ from tests.discord.discord_harness import (
     text_of,
     visible,
 )
+from tests.conftest import SEED_QUIZ
+from tests.discord.discord_harness import VirtualClock
 from tests.discord.test_discord_rendering import long_quiz, texts
 
 TIMING = RoundTiming(pause=3.0, edit_interval=5.0, retry=5.0)

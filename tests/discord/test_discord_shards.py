@@ -10,10 +10,10 @@ from pathlib import Path
 
 from adapters.discord import DiscordAdapter
 from bot.engine import QuizEngine
+from fakes.discord_api import TOKEN, FakeDiscord
 from quizbot.runner import discord_config
 from quizbot.settings import Settings
 from tests.conftest import QUIZ_DIR
-from tests.discord.discord_fake_api import TOKEN, FakeDiscord
 from tests.discord.test_discord_lifecycle import LAUNCHER, ROOT, eventually, send_help
 
 

@@ -13,10 +13,10 @@ from adapters.discord.sync import FINGERPRINT_KEY, FINGERPRINT_SCOPE, command_pa
 from adapters.discord.translator import QuizTranslator
 from bot.engine import QuizEngine
 from bot.storage import SQLiteStorage
+from fakes.discord_api import FakeDiscord
+from fakes.discord_users import GUILD_ID, ClientFactory, World, text_of
 from quizbot.runner import discord_config, discord_sync_command
 from quizbot.settings import Settings
-from tests.discord.discord_fake_api import FakeDiscord
-from tests.discord.discord_harness import GUILD_ID, ClientFactory, World, text_of
 
 
 async def test_commands_sync_once_and_not_on_every_start(

@@ -9,16 +9,9 @@ from typing import Any
 import pytest
 
 from bot.engine import QuizEngine
+from fakes.discord_api import CHANNEL_MESSAGE, MODAL, UPDATE_MESSAGE, Message
+from fakes.discord_users import ClientFactory, Exchange, Player, World, buttons, text_of
 from tests.conftest import FakeClock
-from tests.discord.discord_fake_api import CHANNEL_MESSAGE, MODAL, UPDATE_MESSAGE, Message
-from tests.discord.discord_harness import (
-    ClientFactory,
-    Exchange,
-    Player,
-    World,
-    buttons,
-    text_of,
-)
 from tests.typed_quiz import RIGHT, TYPED_QUIZ_ID, WRONG, typed_catalog
 
 

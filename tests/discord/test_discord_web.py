@@ -10,10 +10,10 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from fakes.discord_api import TOKEN, FakeDiscord
 from quizbot.runner import run_bots
 from quizbot.settings import Settings
 from tests.conftest import QUIZ_DIR
-from tests.discord.discord_fake_api import TOKEN, FakeDiscord
 
 
 def free_port() -> int:

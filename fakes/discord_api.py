@@ -306,6 +306,15 @@ def check_message(
     if total > 6000:
         problems.append(f"embeds have {total} characters in all (limit 6000)")
     rows = body.get("components") or []
+    problems += _check_components(rows)
+    if creating and not (content or embeds or rows or files):
+        problems.append("cannot send an empty message")
+    return problems
+
+
+def _check_components(rows: list[dict[str, Any]]) -> list[str]:
+    """What Discord would refuse in a message's rows of buttons."""
+    problems = []
     if len(rows) > 5:
         problems.append(f"{len(rows)} component rows (limit 5)")
     custom_ids: list[str] = []
@@ -317,25 +326,42 @@ def check_message(
         if not 1 <= len(items) <= 5:
             problems.append(f"row {row_number} has {len(items)} buttons (1 to 5)")
         for item in items:
-            if item.get("type") != 2:
-                continue
-            label = item.get("label")
-            if label is not None and len(label) > 80:
-                problems.append(f"button label has {len(label)} characters (limit 80)")
-            if not label and not item.get("emoji"):
-                problems.append("button without label or emoji")
-            if item.get("style") in (1, 2, 3, 4):
-                custom_id = item.get("custom_id")
-                if not custom_id:
-                    problems.append("button without custom_id")
-                elif len(custom_id) > 100:
-                    problems.append(f"custom_id has {len(custom_id)} characters (limit 100)")
-                else:
-                    custom_ids.append(custom_id)
+            if item.get("type") == 2:
+                problems += _check_button(item, custom_ids)
     if len(custom_ids) != len(set(custom_ids)):
         problems.append("duplicate custom_id in one message")
-    if creating and not (content or embeds or rows or files):
-        problems.append("cannot send an empty message")
+    return problems
+
+
+def _check_button(item: dict[str, Any], custom_ids: list[str]) -> list[str]:
+    """What Discord would refuse in one button; its custom id is added to ``custom_ids``."""
+    problems = []
+    label = item.get("label")
+    if label is not None and len(label) > 80:
+        problems.append(f"button label has {len(label)} characters (limit 80)")
+    if not label and not item.get("emoji"):
+        problems.append("button without label or emoji")
+    if item.get("style") in (1, 2, 3, 4):
+        custom_id = item.get("custom_id")
+        if not custom_id:
+            problems.append("button without custom_id")
+        elif len(custom_id) > 100:
+            problems.append(f"custom_id has {len(custom_id)} characters (limit 100)")
+        else:
+            custom_ids.append(custom_id)
+    return problems
+
+
+def _check_choices(choices: list[dict[str, Any]]) -> list[str]:
+    """What Discord would refuse in autocomplete choices."""
+    problems = []
+    if len(choices) > 25:
+        problems.append(f"{len(choices)} choices (limit 25)")
+    for choice in choices:
+        if not 1 <= len(choice.get("name", "")) <= 100:
+            problems.append(f"choice name of {len(choice.get('name', ''))} characters")
+        if len(str(choice.get("value", ""))) > 100:
+            problems.append("choice value over 100 characters")
     return problems
 
 
@@ -452,7 +478,7 @@ class FakeDiscord:
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
-        port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        port = self._runner.addresses[0][1]
         self.base_url = f"http://127.0.0.1:{port}"
         return self.base_url
 
@@ -710,6 +736,40 @@ class FakeDiscord:
 
     async def _callback(self, request: web.Request) -> web.Response:
         recorded = await self._record(request)
+        interaction = self._callback_interaction(request, recorded)
+        if isinstance(interaction, web.Response):
+            return interaction
+        body = recorded.body or {}
+        kind = body.get("type")
+        data = body.get("data") or {}
+        refused = self._refuse_callback(interaction, recorded, kind, data)
+        if refused is not None:
+            return refused
+        if kind == MODAL:
+            interaction.modal = data
+        if kind == AUTOCOMPLETE_RESULT:
+            interaction.choices = data.get("choices") or []
+        message = self._apply_callback(interaction, recorded, kind, data)
+        interaction.response_type = kind
+        interaction.responded_at = recorded.at
+        interaction.original_id = message.id if message else None
+        response: dict[str, Any] = {
+            "interaction": {
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "response_message_loading": kind == DEFERRED_CHANNEL_MESSAGE,
+                "response_message_ephemeral": bool(message and message.ephemeral),
+                **({"response_message_id": str(message.id)} if message else {}),
+            }
+        }
+        if message is not None and kind != DEFERRED_UPDATE_MESSAGE:
+            response["resource"] = {"type": kind, "message": self.message_payload(message)}
+        return _json(response)
+
+    def _callback_interaction(
+        self, request: web.Request, recorded: Recorded
+    ) -> Interaction | web.Response:
+        """The interaction a callback answers, or Discord's error: unknown, late, twice."""
         now = recorded.at
         interaction = self.interactions.get(int(request.match_info["iid"]))
         if interaction is None or interaction.token != request.match_info["token"]:
@@ -726,20 +786,20 @@ class FakeDiscord:
             return self._error(
                 DiscordError(400, 40060, "Interaction has already been acknowledged.")
             )
-        body = recorded.body or {}
-        kind = body.get("type")
-        data = body.get("data") or {}
+        return interaction
+
+    def _refuse_callback(
+        self, interaction: Interaction, recorded: Recorded, kind: Any, data: dict[str, Any]
+    ) -> web.Response | None:
+        """Discord's 400 for a callback it would refuse, else None."""
         if kind not in ALLOWED_CALLBACKS.get(interaction.type, set()):
             return self._refuse(
                 recorded, [f"callback type {kind} for interaction type {interaction.type}"], "reply"
             )
         if kind in (UPDATE_MESSAGE, DEFERRED_UPDATE_MESSAGE) and interaction.message_id is None:
             return self._refuse(recorded, [f"callback type {kind} without a message"], "reply")
-        if kind == MODAL:
-            problems = check_modal(data)
-            if problems:
-                return self._refuse(recorded, problems, "modal")
-            interaction.modal = data
+        if kind == MODAL and (problems := check_modal(data)):
+            return self._refuse(recorded, problems, "modal")
         if (too_large := self._too_large(recorded)) is not None:
             return too_large
         if recorded.files and kind not in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
@@ -752,47 +812,26 @@ class FakeDiscord:
             problems += check_attachments(data, attachments_after(edited, data, recorded.files))
             if problems:
                 return self._refuse(recorded, problems, "reply")
-        if kind == AUTOCOMPLETE_RESULT:
-            problems = []
-            choices = data.get("choices") or []
-            if len(choices) > 25:
-                problems.append(f"{len(choices)} choices (limit 25)")
-            for choice in choices:
-                if not 1 <= len(choice.get("name", "")) <= 100:
-                    problems.append(f"choice name of {len(choice.get('name', ''))} characters")
-                if len(str(choice.get("value", ""))) > 100:
-                    problems.append("choice value over 100 characters")
-            if problems:
-                return self._refuse(recorded, problems, "autocomplete")
-            interaction.choices = choices
-        message: Message | None = None
+        if kind == AUTOCOMPLETE_RESULT and (problems := _check_choices(data.get("choices") or [])):
+            return self._refuse(recorded, problems, "autocomplete")
+        return None
+
+    def _apply_callback(
+        self, interaction: Interaction, recorded: Recorded, kind: Any, data: dict[str, Any]
+    ) -> Message | None:
+        """The message a callback creates or updates (None for the other kinds)."""
         flags = data.get("flags", 0) or 0
         if kind == CHANNEL_MESSAGE:
-            message = self._new_message(
-                interaction, data, flags & EPHEMERAL, self._uploaded(recorded)
-            )
-        elif kind == DEFERRED_CHANNEL_MESSAGE:
-            message = self._new_message(interaction, {}, (flags & EPHEMERAL) | LOADING)
-        elif kind in (UPDATE_MESSAGE, DEFERRED_UPDATE_MESSAGE):
+            return self._new_message(interaction, data, flags & EPHEMERAL, self._uploaded(recorded))
+        if kind == DEFERRED_CHANNEL_MESSAGE:
+            return self._new_message(interaction, {}, (flags & EPHEMERAL) | LOADING)
+        if kind in (UPDATE_MESSAGE, DEFERRED_UPDATE_MESSAGE):
             assert interaction.message_id is not None
             message = self.messages[interaction.message_id]
             if kind == UPDATE_MESSAGE:
                 message.apply(data, self._uploaded(recorded))
-        interaction.response_type = kind
-        interaction.responded_at = now
-        interaction.original_id = message.id if message else None
-        response: dict[str, Any] = {
-            "interaction": {
-                "id": str(interaction.id),
-                "type": interaction.type,
-                "response_message_loading": kind == DEFERRED_CHANNEL_MESSAGE,
-                "response_message_ephemeral": bool(message and message.ephemeral),
-                **({"response_message_id": str(message.id)} if message else {}),
-            }
-        }
-        if message is not None and kind != DEFERRED_UPDATE_MESSAGE:
-            response["resource"] = {"type": kind, "message": self.message_payload(message)}
-        return _json(response)
+            return message
+        return None
 
     def _webhook_interaction(self, request: web.Request, recorded: Recorded) -> Interaction:
         if request.match_info["app"] != str(self.app_id):
