@@ -30,7 +30,9 @@ BOB = Participant("telegram", "2", "Bob", "en")
 
 def correct_index(catalog: QuizCatalog, view: QuestionView) -> int:
     quiz = catalog.get(view.quiz_id)
+    assert quiz is not None
     question = quiz.question(view.question_id)
+    assert question is not None
     return next(i for i, o in enumerate(view.options) if o.id == question.correct_option_id)
 
 
@@ -84,6 +86,7 @@ async def test_shuffled_order_is_fixed_per_attempt_and_survives_resume(catalog, 
     orders = set()
     for n in range(5):
         view = (await engine.start(Participant("t", f"u{n}"), SEED_QUIZ)).question
+        assert view is not None
         orders.add(tuple(o.id for o in view.options))
     assert len(orders) > 1
 
@@ -223,6 +226,7 @@ async def test_missing_translations_fall_back_to_the_default_language(tmp_path, 
     engine = QuizEngine(catalog, storage, clock=FakeClock())
     who = Participant("t", "ru-user", language_tag="ru")
     view = (await engine.start(who)).question  # the only quiz starts without asking
+    assert view is not None
     assert view.text == "Один?"
     assert [o.text for o in view.options] == ["да", "no"]
     feedback = await engine.answer(who, view.attempt_id, "q1", "a")
@@ -255,6 +259,7 @@ async def test_resume_across_a_new_engine_on_the_same_database(catalog, db_path)
     engine = QuizEngine(catalog, first_storage, clock=FakeClock())
     question = (await engine.start(ANN, SEED_QUIZ)).question
     for number in (1, 2, 3):
+        assert question is not None
         feedback = await engine.answer_at(ANN, question.attempt_id, number, 0)
         question = feedback.next_question
     await first_storage.close()
@@ -266,6 +271,7 @@ async def test_resume_across_a_new_engine_on_the_same_database(catalog, db_path)
         resumed = await restarted.start(ANN)
         assert resumed.outcome is StartOutcome.RESUMED
         assert resumed.question == question
+        assert resumed.question is not None
         assert resumed.question.number == 4
     finally:
         await second_storage.close()

@@ -89,7 +89,7 @@ def test_sqlite_on_an_ephemeral_disk_is_warned_about(env, url, warns):
     settings = Settings.from_env({"QUIZ_DIR": str(QUIZ_DIR), "DATABASE_URL": url})
     warning = ephemeral_disk_warning(settings, env)
     assert (warning is not None) is warns
-    if warns:
+    if warning is not None:
         assert "progress will be lost" in warning
 
 
@@ -137,6 +137,7 @@ def test_json_log_format_is_one_object_per_line():
 async def play(engine: QuizEngine, who: Participant, picks: list[int]) -> None:
     question = (await engine.start(who, SEED_QUIZ)).question
     for index in picks:
+        assert question is not None
         feedback = await engine.answer_at(who, question.attempt_id, question.number, index)
         question = feedback.next_question
 
@@ -145,7 +146,9 @@ def correct_positions(catalog: QuizCatalog, engine: QuizEngine):
     async def positions(who: Participant) -> list[int]:
         quiz = catalog.get(SEED_QUIZ)
         start = await engine.start(who, SEED_QUIZ)
+        assert start.question is not None
         attempt = await engine._storage.get_attempt(start.question.attempt_id)
+        assert attempt is not None and quiz is not None
         return [list(attempt.option_order[q.id]).index(q.correct_option_id) for q in quiz.questions]
 
     return positions
@@ -198,11 +201,14 @@ async def test_exports_say_whether_an_attempt_was_a_quiz_a_review_or_a_round(cat
     right = await correct_positions(catalog, engine)(ann)
     await play(engine, ann, [(right[0] + 1) % 4, *right[1:]])  # misses question 1
     review = await engine.start_review(ann)
+    assert review.question is not None
     await engine.answer_at(ann, review.question.attempt_id, 1, 0)
     question = (await engine.rounds.start("telegram", "-100", ann, SEED_QUIZ)).question
     while question is not None:  # a group round, which each member's history gets a copy of
         await engine.rounds.answer(question.round_id, ann, question.number, 0)
-        question = (await engine.rounds.close(question.round_id, question.number)).next_question
+        reveal = await engine.rounds.close(question.round_id, question.number)
+        assert reveal is not None
+        question = reveal.next_question
     attempts, answers = await engine.export(SEED_QUIZ)
     rows = list(csv.DictReader(io.StringIO(render_export(attempts, answers, "csv"))))
     kinds = {row["attempt_id"]: row["kind"] for row in rows}
@@ -237,9 +243,11 @@ def test_stats_name_the_picked_option_by_its_id_and_text_not_a_shuffled_letter(
 
     db = tmp_path / "t.db"
     played = strip_controls(quizbot(["play", SEED_QUIZ, "--user", "zed"], db, "B\n").stdout)
-    question = catalog.get(SEED_QUIZ).questions[0]
+    quiz = catalog.get(SEED_QUIZ)
+    assert quiz is not None
+    question = quiz.questions[0]
     matches = [m for m in map(OPTION_LINE.match, played.splitlines()) if m]
-    shown = dict(m.groups() for m in matches[: len(question.options)])  # question 1's
+    shown = {m.group(1): m.group(2) for m in matches[: len(question.options)]}  # question 1's
     assert question.text.get("en") in played
     picked = next(o for o in question.options if o.text.get("en") == shown["B"])
     report = quizbot(["stats", SEED_QUIZ], db).stdout.splitlines()

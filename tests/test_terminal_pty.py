@@ -248,6 +248,7 @@ def columns_taken(line: str) -> int:
 
 def explanation(catalog: QuizCatalog, language: str) -> str:
     quiz = catalog.get(SEED_QUIZ)
+    assert quiz is not None
     return quiz.questions[0].explanation.get(language)
 
 

@@ -62,7 +62,8 @@ def test_whole_numbers_are_accepted_spellings() -> None:
     (quiz,) = report_of(
         HEAD + "      - {id: q, kind: typed, text: Moon landing?, answers: [1969]}\n"
     ).quizzes
-    assert quiz.questions[0].answers.get("en") == ("1969",)  # type: ignore[union-attr]
+    answers = quiz.questions[0].answers
+    assert answers is not None and answers.get("en") == ("1969",)
 
 
 @pytest.mark.parametrize(
