@@ -4,16 +4,14 @@ process, another attempt) never makes the engine refuse, double or misgrade an a
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from bot.answer_state_cache import AnswerStateCache
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
-from bot.storage import AnswerState, AttemptStatus, SQLiteStorage, Storage
+from bot.storage import AnswerState, AttemptStatus, Storage
 from bot.views import AnswerOutcome, Participant, QuestionView
-from tests.conftest import SEED_QUIZ, FakeClock
+from tests.conftest import SEED_QUIZ, FakeClock, OpenStorage
 
 ANN = Participant("telegram", "1", "Ann", "en-US")
 
@@ -24,19 +22,9 @@ def storage(any_storage: Storage) -> Storage:
 
 
 @pytest.fixture
-async def other_storage(any_storage: Storage) -> AsyncIterator[Storage]:
+async def other_storage(any_storage: Storage, open_storage: OpenStorage) -> Storage:
     """A second connection to the same database, as another replica has."""
-    other: Storage
-    if isinstance(any_storage, SQLiteStorage):
-        other = SQLiteStorage(any_storage.path)
-    else:
-        from bot.storage.postgres import PostgresStorage
-
-        assert isinstance(any_storage, PostgresStorage)
-        other = PostgresStorage(any_storage.url)
-    await other.open()
-    yield other
-    await other.close()
+    return await open_storage()
 
 
 @pytest.fixture

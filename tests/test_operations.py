@@ -13,6 +13,7 @@ import pytest
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
+from bot.storage import Storage
 from bot.views import Participant
 from quizbot.cli import format_stats, render_export
 from quizbot.logs import StructuredFormatter, configure_logging, redact
@@ -142,12 +143,12 @@ async def play(engine: QuizEngine, who: Participant, picks: list[int]) -> None:
         question = feedback.next_question
 
 
-def correct_positions(catalog: QuizCatalog, engine: QuizEngine):
+def correct_positions(catalog: QuizCatalog, engine: QuizEngine, storage: Storage):
     async def positions(who: Participant) -> list[int]:
         quiz = catalog.get(SEED_QUIZ)
         start = await engine.start(who, SEED_QUIZ)
         assert start.question is not None
-        attempt = await engine._storage.get_attempt(start.question.attempt_id)
+        attempt = await storage.get_attempt(start.question.attempt_id)
         assert attempt is not None and quiz is not None
         return [list(attempt.option_order[q.id]).index(q.correct_option_id) for q in quiz.questions]
 
@@ -156,7 +157,7 @@ def correct_positions(catalog: QuizCatalog, engine: QuizEngine):
 
 async def test_stats_count_attempts_scores_and_option_picks(catalog, storage):
     engine = QuizEngine(catalog, storage, clock=FakeClock())
-    positions = correct_positions(catalog, engine)
+    positions = correct_positions(catalog, engine, storage)
     ann, bob, cat = (Participant("t", n) for n in ("ann", "bob", "cat"))
     right = await positions(ann)
     await play(engine, ann, right)  # 8/8
@@ -198,7 +199,7 @@ async def test_exports_hold_every_attempt_and_answer(catalog, storage):
 async def test_exports_say_whether_an_attempt_was_a_quiz_a_review_or_a_round(catalog, storage):
     engine = QuizEngine(catalog, storage, clock=FakeClock())
     ann = Participant("telegram", "ann", "Ann", "en")
-    right = await correct_positions(catalog, engine)(ann)
+    right = await correct_positions(catalog, engine, storage)(ann)
     await play(engine, ann, [(right[0] + 1) % 4, *right[1:]])  # misses question 1
     review = await engine.start_review(ann)
     assert review.question is not None

@@ -8,7 +8,6 @@ import json
 import random
 import re
 import textwrap
-from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -20,45 +19,15 @@ from bot.engine import QuizEngine
 from bot.i18n import SUPPORTED_LANGUAGES
 from bot.quiz import Shuffle
 from bot.quiz_loader import MAX_QUESTIONS, QUIZ_KEYS, TAG_PATTERN, load_quiz_text
-from bot.storage import SQLiteStorage, Storage
+from bot.storage import Storage
 from bot.text_direction import strip_controls
 from bot.views import AnswerOutcome, Participant, QuestionView, StartOutcome
 from tests.banks import BANK, BANK_PICK, BANK_SIZE, bank_yaml, topic, write_bank
-from tests.conftest import QUIZ_DIR, ROOT, FakeClock, postgres_url, reset_postgres
+from tests.conftest import QUIZ_DIR, ROOT, FakeClock
 from tests.test_terminal import quizbot
 
 ANN = Participant("telegram", "1", "Ann", "en")
 BOB = Participant("telegram", "2", "Bob", "en")
-OpenStorage = Callable[[], Awaitable[Storage]]
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-async def open_storage(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> AsyncIterator[OpenStorage]:
-    """Opens a storage on one database, as often as asked: a second one is a restarted
-    process (or another replica), sharing nothing with the first but the database."""
-    opened: list[Storage] = []
-    if request.param == "postgres":
-        url = postgres_url()
-        assert url is not None
-        await reset_postgres(url)
-
-    async def open_one() -> Storage:
-        store: Storage
-        if request.param == "sqlite":
-            store = SQLiteStorage(tmp_path / "bank.db")
-        else:
-            from bot.storage.postgres import PostgresStorage
-
-            store = PostgresStorage(postgres_url() or "")
-        await store.open()
-        opened.append(store)
-        return store
-
-    yield open_one
-    for store in opened:
-        await store.close()
 
 
 @pytest.fixture
@@ -204,7 +173,8 @@ async def test_stats_count_per_question_across_draws(bank_dir, open_storage):
 
 
 async def test_a_group_round_draws_once_for_everyone(bank_dir, open_storage):
-    engine = new_engine(bank_dir, await open_storage())
+    storage = await open_storage()
+    engine = new_engine(bank_dir, storage)
     start = await engine.rounds.start("telegram", "room", ANN, BANK)
     assert start.question is not None
     assert start.question.total == BANK_PICK
@@ -216,7 +186,7 @@ async def test_a_group_round_draws_once_for_everyone(bank_dir, open_storage):
         start.question.text,
     )
     # One draw, stored with the round: every member is asked the same 5 questions.
-    stored = await engine._storage.get_round(start.question.round_id)
+    stored = await storage.get_round(start.question.round_id)
     assert stored is not None
     assert len(set(stored.question_order)) == BANK_PICK
     assert set(stored.question_order) <= {f"q{n}" for n in range(1, BANK_SIZE + 1)}
@@ -226,14 +196,15 @@ async def test_a_group_round_draws_once_for_everyone(bank_dir, open_storage):
 
 
 async def test_a_round_of_one_tag_and_an_unknown_tag_for_a_round(bank_dir, open_storage):
-    engine = new_engine(bank_dir, await open_storage())
+    storage = await open_storage()
+    engine = new_engine(bank_dir, storage)
     unknown = await engine.rounds.start("telegram", "room", ANN, BANK, tag="delta")
     assert unknown.outcome.name == "UNKNOWN_TAG" and "Its tags: #alpha" in unknown.notice
     assert await engine.rounds.running("telegram", "room") is None
     start = await engine.rounds.start("telegram", "room", ANN, BANK, tag="#Alpha")
     assert start.question is not None
     assert start.outcome.name == "STARTED" and start.question.total == BANK_PICK
-    stored = await engine._storage.get_round(start.question.round_id)
+    stored = await storage.get_round(start.question.round_id)
     assert stored is not None
     assert {topic(int(qid[1:])) for qid in stored.question_order} == {"alpha"}
 

@@ -15,6 +15,7 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import SUPPORTED_LANGUAGES
 from bot.quiz_loader import load_quiz_text
+from bot.storage import Storage
 from bot.typed_texts import TYPED_STRINGS
 from bot.views import AnswerOutcome, Participant
 from tests.conftest import ROOT, FakeClock
@@ -186,6 +187,7 @@ async def test_any_languages_spelling_counts_and_feedback_is_in_the_players_lang
 
 async def test_the_first_typed_answer_counts_and_a_redelivery_gets_the_same_feedback(
     engine: QuizEngine,
+    storage: Storage,
 ) -> None:
     question = (await engine.start(ANN, TYPED_QUIZ_ID)).question
     assert question is not None
@@ -199,23 +201,27 @@ async def test_the_first_typed_answer_counts_and_a_redelivery_gets_the_same_feed
     )
     other = await engine.answer_text(ANN, question.attempt_id, 1, RIGHT["band"])
     assert other.outcome is AnswerOutcome.ALREADY_ANSWERED and other.correct is False
-    answers = await engine._storage.answers(question.attempt_id)
+    answers = await storage.answers(question.attempt_id)
     assert [(a.question_id, a.option_id, a.correct) for a in answers] == [
         ("band", "The Rolling Stones", False)
     ]
 
 
-async def test_concurrent_typed_redeliveries_are_recorded_once(engine: QuizEngine) -> None:
+async def test_concurrent_typed_redeliveries_are_recorded_once(
+    engine: QuizEngine, storage: Storage
+) -> None:
     question = (await engine.start(ANN, TYPED_QUIZ_ID)).question
     assert question is not None
     results = await asyncio.gather(
         *(engine.answer_text(ANN, question.attempt_id, 1, "Beatles") for _ in range(5))
     )
     assert sorted(r.outcome for r in results).count(AnswerOutcome.ACCEPTED) == 1
-    assert len(await engine._storage.answers(question.attempt_id)) == 1
+    assert len(await storage.answers(question.attempt_id)) == 1
 
 
-async def test_typed_and_choice_answers_cannot_be_swapped_or_forged(engine: QuizEngine) -> None:
+async def test_typed_and_choice_answers_cannot_be_swapped_or_forged(
+    engine: QuizEngine, storage: Storage
+) -> None:
     question = (await engine.start(ANN, TYPED_QUIZ_ID)).question
     assert question is not None
     attempt = question.attempt_id
@@ -226,7 +232,7 @@ async def test_typed_and_choice_answers_cannot_be_swapped_or_forged(engine: Quiz
     assert (await engine.answer_text(ANN, attempt, 2, "pokemon")).outcome is AnswerOutcome.STALE
     bob = Participant("terminal", "bob", "Bob", "en")
     assert (await engine.answer_text(bob, attempt, 1, "Beatles")).outcome is AnswerOutcome.NOT_YOURS
-    assert await engine._storage.answers(attempt) == []
+    assert await storage.answers(attempt) == []
     feedback = await engine.answer_text(ANN, attempt, 1, "Beatles")
     planet = feedback.next_question
     assert planet is not None
