@@ -18,7 +18,7 @@ from bot.views import Participant
 from quizbot.cli import format_stats, render_export
 from quizbot.logs import StructuredFormatter, configure_logging, redact
 from quizbot.settings import ConfigError, Settings, ephemeral_disk_warning
-from tests.conftest import QUIZ_DIR, SEED_QUIZ, FakeClock
+from tests.conftest import QUIZ_DIR, SEED_QUIZ
 
 TOKEN = "123456789:AAFakeTokenForTests_abcdefghijklmnopqrs"
 
@@ -155,8 +155,7 @@ def correct_positions(catalog: QuizCatalog, engine: QuizEngine, storage: Storage
     return positions
 
 
-async def test_stats_count_attempts_scores_and_option_picks(catalog, storage):
-    engine = QuizEngine(catalog, storage, clock=FakeClock())
+async def test_stats_count_attempts_scores_and_option_picks(catalog, engine, storage):
     positions = correct_positions(catalog, engine, storage)
     ann, bob, cat = (Participant("t", n) for n in ("ann", "bob", "cat"))
     right = await positions(ann)
@@ -177,8 +176,7 @@ async def test_stats_count_attempts_scores_and_option_picks(catalog, storage):
     assert " ".join(hardest.split()) in " ".join(report.split())
 
 
-async def test_exports_hold_every_attempt_and_answer(catalog, storage):
-    engine = QuizEngine(catalog, storage, clock=FakeClock())
+async def test_exports_hold_every_attempt_and_answer(catalog, engine, storage):
     await play(engine, Participant("t", "ann"), [0, 1, 2])
     await engine.start(Participant("t", "bob"), SEED_QUIZ)
     attempts = await storage.attempts_for_quiz(None)
@@ -196,8 +194,9 @@ async def test_exports_hold_every_attempt_and_answer(catalog, storage):
     assert len(document["attempts"]) == 2 and len(document["answers"]) == 3
 
 
-async def test_exports_say_whether_an_attempt_was_a_quiz_a_review_or_a_round(catalog, storage):
-    engine = QuizEngine(catalog, storage, clock=FakeClock())
+async def test_exports_say_whether_an_attempt_was_a_quiz_a_review_or_a_round(
+    catalog, engine, storage
+):
     ann = Participant("telegram", "ann", "Ann", "en")
     right = await correct_positions(catalog, engine, storage)(ann)
     await play(engine, ann, [(right[0] + 1) % 4, *right[1:]])  # misses question 1
@@ -276,12 +275,11 @@ def test_export_of_an_unknown_quiz_names_it_and_the_known_ones(tmp_path: Path):
     assert folder.returncode == 2 and "does not exist" in folder.stderr
 
 
-async def test_the_stats_chart_is_a_png_of_the_expected_size(catalog, storage):
+async def test_the_stats_chart_is_a_png_of_the_expected_size(engine):
     import struct
 
     from quizbot.charts import chart_size, render_stats_png
 
-    engine = QuizEngine(catalog, storage, clock=FakeClock())
     await play(engine, Participant("t", "ann"), [0, 1, 2, 3, 0, 1, 2, 3])
     (stats,) = await engine.stats(SEED_QUIZ)
     png = render_stats_png(stats)
