@@ -56,7 +56,8 @@ def test_a_typed_question_loads_with_its_spellings_per_language() -> None:
     franchise = quiz.question("franchise")
     assert franchise is not None and franchise.answers is not None
     assert franchise.answers.get("ru") == ("Pokémon",)  # a plain list is the default language's
-    assert not quiz.question("planet").typed  # type: ignore[union-attr]
+    planet = quiz.question("planet")
+    assert planet is not None and not planet.typed
 
 
 def test_whole_numbers_are_accepted_spellings() -> None:
@@ -65,6 +66,14 @@ def test_whole_numbers_are_accepted_spellings() -> None:
     ).quizzes
     answers = quiz.questions[0].answers
     assert answers is not None and answers.get("en") == ("1969",)
+
+
+def test_a_spelling_given_twice_is_accepted_once_and_kept_stripped() -> None:
+    (quiz,) = report_of(
+        HEAD + "      - {id: q, kind: typed, text: Capital?, answers: [Paris, ' Paris ', Lyon]}\n"
+    ).quizzes
+    answers = quiz.questions[0].answers
+    assert answers is not None and answers.get("en") == ("Paris", "Lyon")
 
 
 @pytest.mark.parametrize(
