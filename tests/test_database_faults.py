@@ -230,7 +230,9 @@ def test_the_database_timeout_comes_from_the_environment_and_bad_values_are_refu
     sqlite = storage_from_url("sqlite:///x.db", timeout=settings.database_timeout)
     assert isinstance(sqlite, SQLiteStorage) and sqlite.busy_timeout_ms == 2500
     postgres = storage_from_url("postgresql://u@h/d", timeout=settings.database_timeout)
-    assert postgres.timeout == 2.5  # type: ignore[attr-defined]
+    from bot.storage.postgres import PostgresStorage
+
+    assert isinstance(postgres, PostgresStorage) and postgres.timeout == 2.5
     for bad in ("0", "soon", "600"):
         with pytest.raises(ConfigError, match="DATABASE_TIMEOUT"):
             Settings.from_env(base | {"DATABASE_TIMEOUT": bad})
