@@ -304,37 +304,9 @@ class _Validator:
             return None
         texts: dict[str, str] = {}
         for language, text in value.items():
-            text_line = lines.get(language, line)
-            if language not in self.languages:
-                listed = ", ".join(self.languages)
-                self.error(
-                    text_line,
-                    f"{where}{key}: language {quote(language)} is not in languages ({listed})",
-                )
-                continue
-            if not isinstance(text, str):
-                self.error(
-                    text_line,
-                    f"{where}{key} ({language}) must be text, not {type(text).__name__}"
-                    " (put it in quotes)",
-                )
-                continue
-            if not text.strip():
-                self.error(text_line, f"{where}{key} ({language}) is empty")
-                continue
-            if len(text) > MAX_TEXT_CHARS:
-                self.error(
-                    text_line,
-                    f"{where}{key} ({language}) is {len(text)} characters; "
-                    f"the limit is {MAX_TEXT_CHARS}",
-                )
-                continue
-            if markup.unclosed_fence(text):
-                self.error(
-                    text_line,
-                    f"{where}{key} ({language}) opens a code block (```) that is never closed:"
-                    " end it with a line of ```",
-                )
+            problem = self._text_problem(f"{where}{key}", language, text)
+            if problem is not None:
+                self.error(lines.get(language, line), problem)
                 continue
             texts[language] = text.strip()
         if self.default_language not in texts:
@@ -349,6 +321,26 @@ class _Validator:
                     f"(shown in {self.default_language})",
                 )
         return LocalizedText(texts, self.default_language)
+
+    def _text_problem(self, label: str, language: str, text: object) -> str | None:
+        """Why one language's text of ``label`` cannot be used, or None when it can."""
+        if language not in self.languages:
+            listed = ", ".join(self.languages)
+            return f"{label}: language {quote(language)} is not in languages ({listed})"
+        if not isinstance(text, str):
+            return (
+                f"{label} ({language}) must be text, not {type(text).__name__} (put it in quotes)"
+            )
+        if not text.strip():
+            return f"{label} ({language}) is empty"
+        if len(text) > MAX_TEXT_CHARS:
+            return f"{label} ({language}) is {len(text)} characters; the limit is {MAX_TEXT_CHARS}"
+        if markup.unclosed_fence(text):
+            return (
+                f"{label} ({language}) opens a code block (```) that is never closed:"
+                " end it with a line of ```"
+            )
+        return None
 
     def quiz(self, doc: Any) -> Quiz | None:
         if not isinstance(doc, _Map):
@@ -643,28 +635,7 @@ class _Validator:
                     list_line, f"{label}: {len(spellings)} spellings; the limit is {MAX_SPELLINGS}"
                 )
                 continue
-            kept: list[str] = []
-            for index, spelling in enumerate(spellings):
-                spelling_line = self.line_of(spellings, index, list_line)
-                if isinstance(spelling, int) and not isinstance(spelling, bool):
-                    spelling = str(spelling)
-                if not isinstance(spelling, str):
-                    self.error(
-                        spelling_line,
-                        f"{label} must be text, not {type(spelling).__name__} (put it in quotes)",
-                    )
-                elif not normalize(spelling):
-                    self.error(
-                        spelling_line,
-                        f"{label}: {quote(spelling)} has no letters or digits to match",
-                    )
-                elif len(spelling) > MAX_TYPED_CHARS:
-                    self.error(
-                        spelling_line,
-                        f"{label} is {len(spelling)} characters; the limit is {MAX_TYPED_CHARS}",
-                    )
-                elif spelling.strip() not in kept:
-                    kept.append(spelling.strip())
+            kept = self._spellings(spellings, label, list_line)
             if kept:
                 by_language[language] = tuple(kept)
         if self.default_language not in by_language:
@@ -674,6 +645,33 @@ class _Validator:
                 )
             return None
         return AcceptedAnswers(by_language, self.default_language)
+
+    def _spellings(self, spellings: list[Any], label: str, list_line: int) -> list[str]:
+        """One language's accepted spellings, stripped and without repeats; a bad one is
+        reported and left out."""
+        kept: list[str] = []
+        for index, spelling in enumerate(spellings):
+            spelling_line = self.line_of(spellings, index, list_line)
+            if isinstance(spelling, int) and not isinstance(spelling, bool):
+                spelling = str(spelling)
+            if not isinstance(spelling, str):
+                self.error(
+                    spelling_line,
+                    f"{label} must be text, not {type(spelling).__name__} (put it in quotes)",
+                )
+            elif not normalize(spelling):
+                self.error(
+                    spelling_line,
+                    f"{label}: {quote(spelling)} has no letters or digits to match",
+                )
+            elif len(spelling) > MAX_TYPED_CHARS:
+                self.error(
+                    spelling_line,
+                    f"{label} is {len(spelling)} characters; the limit is {MAX_TYPED_CHARS}",
+                )
+            elif spelling.strip() not in kept:
+                kept.append(spelling.strip())
+        return kept
 
     def options(self, item: _Map, where: str) -> list[Option]:
         items = item.get("options")

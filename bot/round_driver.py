@@ -380,7 +380,9 @@ class RoundDriver(abc.ABC, Generic[L]):
 
     # -- the driver ---------------------------------------------------------------------------
 
-    async def _drive(self, round_id: int, question: RoundQuestion | None) -> None:
+    # Complexity 13: the round loop (outbox first, then question, pause, close); it becomes the
+    # driver of bot/rounds/ in issue 21's restructuring.
+    async def _drive(self, round_id: int, question: RoundQuestion | None) -> None:  # noqa: C901
         """Drive one round while this process holds its lease: first post what a previous
         driver left in the outbox, then play its questions to the end."""
         finished = False

@@ -37,8 +37,8 @@ def bank_yaml(*, pick: object = BANK_PICK, extra: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_bank(directory: Path, **kwargs: object) -> Path:
+def write_bank(directory: Path, *, pick: object = BANK_PICK, extra: str = "") -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{BANK}.yaml"
-    path.write_text(bank_yaml(**kwargs), encoding="utf-8")  # type: ignore[arg-type]
+    path.write_text(bank_yaml(pick=pick, extra=extra), encoding="utf-8")
     return path

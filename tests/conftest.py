@@ -1,9 +1,11 @@
-"""Shared fixtures: the bundled quizzes, a fresh SQLite database and an engine on top."""
+"""Shared fixtures: the bundled quizzes, a fresh SQLite database and an engine on top
+(``storage``, ``engine``), and the same on every storage backend in turn (``open_storage``,
+``any_storage``, ``any_engine``)."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -92,19 +94,46 @@ async def reset_postgres(url: str) -> None:
         await conn.close()
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-async def any_storage(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[Storage]:
-    """Each storage backend in turn: the storage contract is tested once against all."""
-    store: Storage
-    if request.param == "sqlite":
-        store = SQLiteStorage(db_path)
-    else:
-        from bot.storage.postgres import PostgresStorage
+OpenStorage = Callable[[], Awaitable[Storage]]
 
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def open_storage(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[OpenStorage]:
+    """Each storage backend in turn, on one empty database that can be opened as often as
+    asked: a second storage is a restarted process (or another replica), sharing nothing with
+    the first but the database. All are closed after the test."""
+    opened: list[Storage] = []
+    url = None
+    if request.param == "postgres":
         url = postgres_url()
         assert url is not None
         await reset_postgres(url)
-        store = PostgresStorage(url)
-    await store.open()
-    yield store
-    await store.close()
+
+    async def open_one() -> Storage:
+        store: Storage
+        if url is None:
+            store = SQLiteStorage(db_path)
+        else:
+            from bot.storage.postgres import PostgresStorage
+
+            store = PostgresStorage(url)
+        await store.open()
+        opened.append(store)
+        return store
+
+    yield open_one
+    for store in opened:
+        await store.close()
+
+
+@pytest.fixture
+async def any_storage(open_storage: OpenStorage) -> Storage:
+    """Each storage backend in turn: the storage contract is tested once against all."""
+    return await open_storage()
+
+
+@pytest.fixture
+def any_engine(catalog: QuizCatalog, any_storage: Storage) -> QuizEngine:
+    """An engine on each storage backend in turn; assertions on what it stored go through
+    ``any_storage``, never the engine's private storage."""
+    return QuizEngine(catalog, any_storage, clock=FakeClock())

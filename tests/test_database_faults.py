@@ -34,6 +34,7 @@ async def test_a_briefly_locked_sqlite_database_is_retried(catalog, db_path):
         holder = threading.Thread(target=hold_write_lock, args=(db_path, 0.15, ready))
         holder.start()
         await asyncio.to_thread(ready.wait)
+        assert question is not None
         feedback = await engine.answer_by_position(ZOE, question.attempt_id, 1, 0)
         holder.join()
         assert feedback.outcome is AnswerOutcome.ACCEPTED
@@ -52,6 +53,7 @@ async def test_a_locked_database_is_reported_and_nothing_is_half_written(catalog
         holder = threading.Thread(target=hold_write_lock, args=(db_path, 2.0, ready))
         holder.start()
         await asyncio.to_thread(ready.wait)
+        assert question is not None
         failed = await engine.answer_by_position(ZOE, question.attempt_id, 1, 0)
         assert failed.outcome is AnswerOutcome.FAILED
         assert failed.notice == "Could not save that just now — please press again."
@@ -72,6 +74,7 @@ async def test_a_dropped_postgres_connection_during_answers_is_retried(catalog):
     from bot.storage.postgres import PostgresStorage
 
     url = postgres_url()
+    assert url is not None
     await reset_postgres(url)
     storage = PostgresStorage(url, min_size=2, max_size=2)
     await storage.open()
@@ -86,15 +89,17 @@ async def test_a_dropped_postgres_connection_during_answers_is_retried(catalog):
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                     "WHERE datname = current_database() AND pid <> pg_backend_pid()"
                 )
+                assert question is not None
                 feedback = await engine.answer_by_position(ZOE, question.attempt_id, number, 0)
                 assert feedback.outcome is AnswerOutcome.ACCEPTED, feedback
                 question = feedback.next_question or question
         finally:
             await admin.close()
+        assert question is not None
         answers = await storage.answers(question.attempt_id)
-        assert [a.question_id for a in answers] == list(
-            (await storage.get_attempt(question.attempt_id)).question_order
-        )
+        attempt = await storage.get_attempt(question.attempt_id)
+        assert attempt is not None
+        assert [a.question_id for a in answers] == list(attempt.question_order)
     finally:
         await storage.close()
 
@@ -161,6 +166,7 @@ async def test_a_frozen_postgres_server_fails_fast_and_health_says_so_within_2_s
     from quizbot.web import WebServer
 
     url = postgres_url()
+    assert url is not None
     await reset_postgres(url)
     parts = urlsplit(url)
     proxy = FreezableProxy(parts.hostname or "127.0.0.1", parts.port or 5432)
@@ -179,6 +185,7 @@ async def test_a_frozen_postgres_server_fails_fast_and_health_says_so_within_2_s
 
         began = loop.time()
         async with asyncio.timeout(15):  # before the fix, it waited for ever
+            assert question is not None
             failed = await engine.answer_by_position(ZOE, question.attempt_id, 1, 0)
         assert failed.outcome is AnswerOutcome.FAILED
         assert failed.notice == "Could not save that just now — please press again."
@@ -225,7 +232,9 @@ def test_the_database_timeout_comes_from_the_environment_and_bad_values_are_refu
     sqlite = storage_from_url("sqlite:///x.db", timeout=settings.database_timeout)
     assert isinstance(sqlite, SQLiteStorage) and sqlite.busy_timeout_ms == 2500
     postgres = storage_from_url("postgresql://u@h/d", timeout=settings.database_timeout)
-    assert postgres.timeout == 2.5  # type: ignore[attr-defined]
+    from bot.storage.postgres import PostgresStorage
+
+    assert isinstance(postgres, PostgresStorage) and postgres.timeout == 2.5
     for bad in ("0", "soon", "600"):
         with pytest.raises(ConfigError, match="DATABASE_TIMEOUT"):
             Settings.from_env(base | {"DATABASE_TIMEOUT": bad})

@@ -148,6 +148,7 @@ async def test_a_commit_the_full_disk_refuses_is_never_acknowledged_and_reads_go
         try:
             engine = QuizEngine(catalog, storage, clock=FakeClock())
             question = (await engine.start(ZOE, SEED_QUIZ)).question
+            assert question is not None
             first = await engine.answer_by_position(ZOE, question.attempt_id, 1, 0)
             assert first.outcome is AnswerOutcome.ACCEPTED
             filler = fill(disk)

@@ -12,7 +12,6 @@ import pytest
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz import Quiz
-from bot.storage import SQLiteStorage
 from bot.text_direction import strip_controls
 from bot.views import AnswerOutcome, Participant, QuestionView, StartOutcome
 from tests.conftest import SEED_QUIZ, FakeClock
@@ -30,7 +29,9 @@ BOB = Participant("telegram", "2", "Bob", "en")
 
 def correct_index(catalog: QuizCatalog, view: QuestionView) -> int:
     quiz = catalog.get(view.quiz_id)
+    assert quiz is not None
     question = quiz.question(view.question_id)
+    assert question is not None
     return next(i for i, o in enumerate(view.options) if o.id == question.correct_option_id)
 
 
@@ -84,11 +85,14 @@ async def test_shuffled_order_is_fixed_per_attempt_and_survives_resume(catalog, 
     orders = set()
     for n in range(5):
         view = (await engine.start(Participant("t", f"u{n}"), SEED_QUIZ)).question
+        assert view is not None
         orders.add(tuple(o.id for o in view.options))
     assert len(orders) > 1
 
 
-async def test_the_same_answer_twice_is_recorded_once_with_the_same_feedback(engine, catalog):
+async def test_the_same_answer_twice_is_recorded_once_with_the_same_feedback(
+    engine, catalog, storage
+):
     question = (await engine.start(ANN, SEED_QUIZ)).question
     index = correct_index(catalog, question)
     first = await engine.answer_by_position(ANN, question.attempt_id, 1, index)
@@ -101,10 +105,10 @@ async def test_the_same_answer_twice_is_recorded_once_with_the_same_feedback(eng
         first.chosen,
     )
     assert second.next_question == first.next_question
-    assert len(await engine._storage.answers(question.attempt_id)) == 1
+    assert len(await storage.answers(question.attempt_id)) == 1
 
 
-async def test_concurrent_double_taps_are_counted_once(engine, catalog):
+async def test_concurrent_double_taps_are_counted_once(engine, catalog, storage):
     question = (await engine.start(ANN, SEED_QUIZ)).question
     index = correct_index(catalog, question)
     taps = await asyncio.gather(
@@ -113,10 +117,10 @@ async def test_concurrent_double_taps_are_counted_once(engine, catalog):
     outcomes = sorted(f.outcome for f in taps)
     assert outcomes.count(AnswerOutcome.ACCEPTED) == 1
     assert outcomes.count(AnswerOutcome.DUPLICATE) == 4
-    assert len(await engine._storage.answers(question.attempt_id)) == 1
+    assert len(await storage.answers(question.attempt_id)) == 1
 
 
-async def test_a_different_answer_to_an_answered_question_changes_nothing(engine, catalog):
+async def test_a_different_answer_to_an_answered_question_changes_nothing(engine, catalog, storage):
     question = (await engine.start(ANN, SEED_QUIZ)).question
     await engine.answer_by_position(ANN, question.attempt_id, 1, correct_index(catalog, question))
     late = await engine.answer_by_position(
@@ -125,11 +129,11 @@ async def test_a_different_answer_to_an_answered_question_changes_nothing(engine
     assert late.outcome is AnswerOutcome.ALREADY_ANSWERED
     assert late.correct is True  # it reports the answer that counts
     assert late.notice == "You already answered this question."
-    answers = await engine._storage.answers(question.attempt_id)
+    answers = await storage.answers(question.attempt_id)
     assert [a.correct for a in answers] == [True]
 
 
-async def test_a_question_that_is_not_current_is_stale(engine, catalog):
+async def test_a_question_that_is_not_current_is_stale(engine, catalog, storage):
     question = (await engine.start(ANN, SEED_QUIZ)).question
     ahead = await engine.answer_by_position(ANN, question.attempt_id, 3, 0)
     assert ahead.outcome is AnswerOutcome.STALE
@@ -137,10 +141,10 @@ async def test_a_question_that_is_not_current_is_stale(engine, catalog):
     await engine.stop(ANN)
     after_stop = await engine.answer_by_position(ANN, question.attempt_id, 1, 0)
     assert after_stop.outcome is AnswerOutcome.STALE
-    assert await engine._storage.answers(question.attempt_id) == []
+    assert await storage.answers(question.attempt_id) == []
 
 
-async def test_unknown_ids_get_an_invalid_outcome_not_an_exception(engine):
+async def test_unknown_ids_get_an_invalid_outcome_not_an_exception(engine, storage):
     question = (await engine.start(ANN, SEED_QUIZ)).question
     attempt = question.attempt_id
     cases = [
@@ -155,15 +159,15 @@ async def test_unknown_ids_get_an_invalid_outcome_not_an_exception(engine):
     for feedback in await asyncio.gather(*cases):
         assert feedback.outcome is AnswerOutcome.INVALID
         assert feedback.notice == "This button is no longer valid."
-    assert await engine._storage.answers(attempt) == []
+    assert await storage.answers(attempt) == []
 
 
-async def test_nobody_can_answer_someone_elses_attempt(engine):
+async def test_nobody_can_answer_someone_elses_attempt(engine, storage):
     question = (await engine.start(ANN, SEED_QUIZ)).question
     feedback = await engine.answer_by_position(BOB, question.attempt_id, 1, 0)
     assert feedback.outcome is AnswerOutcome.NOT_YOURS
     assert feedback.notice == "This quiz is Ann's — send /quiz to start your own."
-    assert await engine._storage.answers(question.attempt_id) == []
+    assert await storage.answers(question.attempt_id) == []
     assert await engine.current_question(BOB, question.attempt_id) is None
     assert await engine.result(BOB, question.attempt_id) is None
 
@@ -225,6 +229,7 @@ async def test_missing_translations_fall_back_to_the_default_language(tmp_path, 
     engine = QuizEngine(catalog, storage, clock=FakeClock())
     who = Participant("t", "ru-user", language_tag="ru")
     view = (await engine.start(who)).question  # the only quiz starts without asking
+    assert view is not None
     assert view.text == "Один?"
     assert [o.text for o in view.options] == ["да", "no"]
     feedback = await engine.answer_by_option(who, view.attempt_id, "q1", "a")
@@ -251,26 +256,22 @@ async def test_with_several_quizzes_and_none_named_the_user_chooses(tmp_path, st
     assert resumed.question == begun.question
 
 
-async def test_resume_across_a_new_engine_on_the_same_database(catalog, db_path):
-    first_storage = SQLiteStorage(db_path)
-    await first_storage.open()
+async def test_resume_across_a_new_engine_on_the_same_database(catalog, open_storage):
+    first_storage = await open_storage()
     engine = QuizEngine(catalog, first_storage, clock=FakeClock())
     question = (await engine.start(ANN, SEED_QUIZ)).question
     for number in (1, 2, 3):
+        assert question is not None
         feedback = await engine.answer_by_position(ANN, question.attempt_id, number, 0)
         question = feedback.next_question
     await first_storage.close()
 
-    second_storage = SQLiteStorage(db_path)
-    await second_storage.open()
-    try:
-        restarted = QuizEngine(catalog, second_storage, clock=FakeClock())
-        resumed = await restarted.start(ANN)
-        assert resumed.outcome is StartOutcome.RESUMED
-        assert resumed.question == question
-        assert resumed.question.number == 4
-    finally:
-        await second_storage.close()
+    restarted = QuizEngine(catalog, await open_storage(), clock=FakeClock())
+    resumed = await restarted.start(ANN)
+    assert resumed.outcome is StartOutcome.RESUMED
+    assert resumed.question == question
+    assert resumed.question is not None
+    assert resumed.question.number == 4
 
 
 async def test_stop_abandons_and_the_next_start_is_fresh(engine):

@@ -182,4 +182,5 @@ def test_ci_runs_the_property_tests_on_fixed_examples() -> None:
     example database carried between runs."""
     ci = settings.get_profile("ci")
     assert ci.derandomize and ci.database is None and ci.print_blob
+    assert settings.default is not None
     assert settings.default.derandomize == bool(os.environ.get("CI"))

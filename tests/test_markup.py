@@ -75,6 +75,7 @@ def test_terminal_say_wraps_text_but_not_code(monkeypatch) -> None:
 
     monkeypatch.setattr(terminal, "terminal_width", lambda stream: 20)  # a 20-column terminal
     out = io.StringIO()
+    # say() needs neither an engine nor a player: None stands for both.
     player = terminal.TerminalPlayer(None, None, io.StringIO(), out)  # type: ignore[arg-type]
     long_line = "result = compute(alpha, beta, gamma, delta)"
     player.say(f"Which words wrap here and which stay?\n```py\n{long_line}\n```", "ur")

@@ -40,6 +40,7 @@ async def test_a_full_quiz_at_debug_level_logs_no_token(tmp_path, catalog: QuizC
         me = Chatter(api, user, api.private_chat(user))
         me.send(f"/quiz {SEED_QUIZ}")
         quiz = catalog.get(SEED_QUIZ)
+        assert quiz is not None
         for _ in quiz.questions:
             question = await me.question(within=30)
             me.press(question, button_for(question, quiz, "en", correct=True))

@@ -13,11 +13,12 @@ import pytest
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
+from bot.storage import Storage
 from bot.views import Participant
 from quizbot.cli import format_stats, render_export
 from quizbot.logs import StructuredFormatter, configure_logging, redact
 from quizbot.settings import ConfigError, Settings, ephemeral_disk_warning
-from tests.conftest import QUIZ_DIR, SEED_QUIZ, FakeClock
+from tests.conftest import QUIZ_DIR, SEED_QUIZ
 
 TOKEN = "123456789:AAFakeTokenForTests_abcdefghijklmnopqrs"
 
@@ -89,7 +90,7 @@ def test_sqlite_on_an_ephemeral_disk_is_warned_about(env, url, warns):
     settings = Settings.from_env({"QUIZ_DIR": str(QUIZ_DIR), "DATABASE_URL": url})
     warning = ephemeral_disk_warning(settings, env)
     assert (warning is not None) is warns
-    if warns:
+    if warning is not None:
         assert "progress will be lost" in warning
 
 
@@ -137,23 +138,25 @@ def test_json_log_format_is_one_object_per_line():
 async def play(engine: QuizEngine, who: Participant, picks: list[int]) -> None:
     question = (await engine.start(who, SEED_QUIZ)).question
     for index in picks:
+        assert question is not None
         feedback = await engine.answer_by_position(who, question.attempt_id, question.number, index)
         question = feedback.next_question
 
 
-def correct_positions(catalog: QuizCatalog, engine: QuizEngine):
+def correct_positions(catalog: QuizCatalog, engine: QuizEngine, storage: Storage):
     async def positions(who: Participant) -> list[int]:
         quiz = catalog.get(SEED_QUIZ)
         start = await engine.start(who, SEED_QUIZ)
-        attempt = await engine._storage.get_attempt(start.question.attempt_id)
+        assert start.question is not None
+        attempt = await storage.get_attempt(start.question.attempt_id)
+        assert attempt is not None and quiz is not None
         return [list(attempt.option_order[q.id]).index(q.correct_option_id) for q in quiz.questions]
 
     return positions
 
 
-async def test_stats_count_attempts_scores_and_option_picks(catalog, storage):
-    engine = QuizEngine(catalog, storage, clock=FakeClock())
-    positions = correct_positions(catalog, engine)
+async def test_stats_count_attempts_scores_and_option_picks(catalog, engine, storage):
+    positions = correct_positions(catalog, engine, storage)
     ann, bob, cat = (Participant("t", n) for n in ("ann", "bob", "cat"))
     right = await positions(ann)
     await play(engine, ann, right)  # 8/8
@@ -173,8 +176,7 @@ async def test_stats_count_attempts_scores_and_option_picks(catalog, storage):
     assert " ".join(hardest.split()) in " ".join(report.split())
 
 
-async def test_exports_hold_every_attempt_and_answer(catalog, storage):
-    engine = QuizEngine(catalog, storage, clock=FakeClock())
+async def test_exports_hold_every_attempt_and_answer(catalog, engine, storage):
     await play(engine, Participant("t", "ann"), [0, 1, 2])
     await engine.start(Participant("t", "bob"), SEED_QUIZ)
     attempts = await storage.attempts_for_quiz(None)
@@ -192,17 +194,21 @@ async def test_exports_hold_every_attempt_and_answer(catalog, storage):
     assert len(document["attempts"]) == 2 and len(document["answers"]) == 3
 
 
-async def test_exports_say_whether_an_attempt_was_a_quiz_a_review_or_a_round(catalog, storage):
-    engine = QuizEngine(catalog, storage, clock=FakeClock())
+async def test_exports_say_whether_an_attempt_was_a_quiz_a_review_or_a_round(
+    catalog, engine, storage
+):
     ann = Participant("telegram", "ann", "Ann", "en")
-    right = await correct_positions(catalog, engine)(ann)
+    right = await correct_positions(catalog, engine, storage)(ann)
     await play(engine, ann, [(right[0] + 1) % 4, *right[1:]])  # misses question 1
     review = await engine.start_review(ann)
+    assert review.question is not None
     await engine.answer_by_position(ann, review.question.attempt_id, 1, 0)
     question = (await engine.rounds.start("telegram", "-100", ann, SEED_QUIZ)).question
     while question is not None:  # a group round, which each member's history gets a copy of
         await engine.rounds.answer(question.round_id, ann, question.number, 0)
-        question = (await engine.rounds.close(question.round_id, question.number)).next_question
+        reveal = await engine.rounds.close(question.round_id, question.number)
+        assert reveal is not None
+        question = reveal.next_question
     attempts, answers = await engine.export(SEED_QUIZ)
     rows = list(csv.DictReader(io.StringIO(render_export(attempts, answers, "csv"))))
     kinds = {row["attempt_id"]: row["kind"] for row in rows}
@@ -237,9 +243,11 @@ def test_stats_name_the_picked_option_by_its_id_and_text_not_a_shuffled_letter(
 
     db = tmp_path / "t.db"
     played = strip_controls(quizbot(["play", SEED_QUIZ, "--user", "zed"], db, "B\n").stdout)
-    question = catalog.get(SEED_QUIZ).questions[0]
+    quiz = catalog.get(SEED_QUIZ)
+    assert quiz is not None
+    question = quiz.questions[0]
     matches = [m for m in map(OPTION_LINE.match, played.splitlines()) if m]
-    shown = dict(m.groups() for m in matches[: len(question.options)])  # question 1's
+    shown = {m.group(1): m.group(2) for m in matches[: len(question.options)]}  # question 1's
     assert question.text.get("en") in played
     picked = next(o for o in question.options if o.text.get("en") == shown["B"])
     report = quizbot(["stats", SEED_QUIZ], db).stdout.splitlines()
@@ -267,12 +275,11 @@ def test_export_of_an_unknown_quiz_names_it_and_the_known_ones(tmp_path: Path):
     assert folder.returncode == 2 and "does not exist" in folder.stderr
 
 
-async def test_the_stats_chart_is_a_png_of_the_expected_size(catalog, storage):
+async def test_the_stats_chart_is_a_png_of_the_expected_size(engine):
     import struct
 
     from quizbot.charts import chart_size, render_stats_png
 
-    engine = QuizEngine(catalog, storage, clock=FakeClock())
     await play(engine, Participant("t", "ann"), [0, 1, 2, 3, 0, 1, 2, 3])
     (stats,) = await engine.stats(SEED_QUIZ)
     png = render_stats_png(stats)

@@ -9,6 +9,8 @@ malformed HTML); the same checks run on a test quiz with code in every text.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from adapters.discord import rendering as discord_rendering
@@ -52,7 +54,7 @@ def telegram_ok(rendered: telegram_rendering.Rendered | str) -> None:
             assert len(str(button.callback_data).encode()) <= TELEGRAM_CALLBACK_BYTES
 
 
-def discord_ok(pages: list[list]) -> None:
+def discord_ok(pages: list[list[Any]]) -> None:
     for page in pages:
         assert 0 < len(page) <= DISCORD_EMBEDS_PER_MESSAGE
         assert sum(len(embed) for embed in page) <= DISCORD_EMBED_TOTAL
@@ -111,6 +113,7 @@ async def check_everything_fits(catalog, storage, quiz_id, language):
             discord_ok(discord_rendering.question_pages(question))
             discord_view_ok(answer_view(question))
             key = engine.answer_key(quiz_id, question.question_id, language)
+            assert key is not None
             plan = plan_poll(question, key[0], key[1])
             if plan is not None:
                 assert len(plan.question) <= TELEGRAM_POLL_QUESTION

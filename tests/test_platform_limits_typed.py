@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 import yaml
 
@@ -90,7 +91,8 @@ async def test_the_longest_typed_question_and_its_feedback_fit_both_platforms(
         view = discord_typed.answer_view(question)
         discord_view_ok(view)
         for item in view.children:
-            button = getattr(item, "item", item)
+            button = getattr(item, "item", item)  # a DynamicItem wraps its button
+            assert isinstance(button, discord.ui.Button)
             assert len(button.label or "") <= DISCORD_LABEL
             assert len(button.custom_id or "") <= DISCORD_CUSTOM_ID
         modal = discord_typed.answer_modal(question).to_dict()

@@ -8,7 +8,6 @@ import json
 import random
 import re
 import textwrap
-from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import timedelta
 from pathlib import Path
 
@@ -20,45 +19,15 @@ from bot.engine import QuizEngine
 from bot.i18n import SUPPORTED_LANGUAGES
 from bot.quiz import Shuffle
 from bot.quiz_loader import MAX_QUESTIONS, QUIZ_KEYS, TAG_PATTERN, load_quiz_text
-from bot.storage import SQLiteStorage, Storage
+from bot.storage import Storage
 from bot.text_direction import strip_controls
 from bot.views import AnswerOutcome, Participant, QuestionView, StartOutcome
 from tests.banks import BANK, BANK_PICK, BANK_SIZE, bank_yaml, topic, write_bank
-from tests.conftest import QUIZ_DIR, ROOT, FakeClock, postgres_url, reset_postgres
+from tests.conftest import QUIZ_DIR, ROOT, FakeClock
 from tests.test_terminal import quizbot
 
 ANN = Participant("telegram", "1", "Ann", "en")
 BOB = Participant("telegram", "2", "Bob", "en")
-OpenStorage = Callable[[], Awaitable[Storage]]
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-async def open_storage(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> AsyncIterator[OpenStorage]:
-    """Opens a storage on one database, as often as asked: a second one is a restarted
-    process (or another replica), sharing nothing with the first but the database."""
-    opened: list[Storage] = []
-    if request.param == "postgres":
-        url = postgres_url()
-        assert url is not None
-        await reset_postgres(url)
-
-    async def open_one() -> Storage:
-        store: Storage
-        if request.param == "sqlite":
-            store = SQLiteStorage(tmp_path / "bank.db")
-        else:
-            from bot.storage.postgres import PostgresStorage
-
-            store = PostgresStorage(postgres_url() or "")
-        await store.open()
-        opened.append(store)
-        return store
-
-    yield open_one
-    for store in opened:
-        await store.close()
 
 
 @pytest.fixture
@@ -79,7 +48,11 @@ def right_index(engine: QuizEngine, view: QuestionView) -> int:
 
 
 async def play(
-    engine: QuizEngine, who: Participant, view: QuestionView | None, *, miss: set[str] = frozenset()
+    engine: QuizEngine,
+    who: Participant,
+    view: QuestionView | None,
+    *,
+    miss: frozenset[str] | set[str] = frozenset(),
 ) -> list[QuestionView]:
     """Answer to the end (wrongly for the question ids in ``miss``); the views shown."""
     shown = []
@@ -103,6 +76,7 @@ async def test_a_bank_attempt_plays_its_pick_and_scores_out_of_it(bank_dir, open
     engine = new_engine(bank_dir, await open_storage())
     start = await engine.start(ANN, BANK)
     assert start.outcome is StartOutcome.STARTED
+    assert start.question is not None
     assert (start.question.number, start.question.total) == (1, BANK_PICK)
     first = start.question.question_id
     shown = await play(engine, ANN, start.question, miss={first})
@@ -110,6 +84,7 @@ async def test_a_bank_attempt_plays_its_pick_and_scores_out_of_it(bank_dir, open
     assert all(v.total == BANK_PICK for v in shown)
     assert len({v.question_id for v in shown}) == BANK_PICK
     result = await engine.result(ANN, shown[0].attempt_id)
+    assert result is not None
     assert (result.correct, result.total) == (BANK_PICK - 1, BANK_PICK)
     assert [m.question_id for m in result.marks] == [v.question_id for v in shown]
     # The drawn questions keep the file's order (the bank does not shuffle questions).
@@ -137,17 +112,21 @@ async def test_attempts_draw_different_sets(bank_dir, open_storage):
 async def test_the_drawn_set_survives_a_restart_mid_attempt(bank_dir, open_storage):
     engine = new_engine(bank_dir, await open_storage())
     view = (await engine.start(ANN, BANK)).question
+    assert view is not None
     planned = [view.question_id]
     feedback = await engine.answer_by_position(ANN, view.attempt_id, 1, right_index(engine, view))
+    assert feedback.next_question is not None
     planned.append(feedback.next_question.question_id)
     # Another process (a restart, or a replica) on the same database, with its own random
     # numbers and no memory of the attempt: it must not draw again.
     restarted = new_engine(bank_dir, await open_storage(), seed=12345)
     again = await restarted.start(ANN, BANK)
     assert again.outcome is StartOutcome.RESUMED
+    assert again.question is not None
     assert (again.question.question_id, again.question.number) == (planned[1], 2)
     shown = await play(restarted, ANN, again.question)
     result = await restarted.result(ANN, view.attempt_id)
+    assert result is not None
     assert [m.question_id for m in result.marks][:2] == planned
     assert [m.question_id for m in result.marks][1:] == [v.question_id for v in shown]
     assert result.total == BANK_PICK
@@ -157,13 +136,16 @@ async def test_a_missed_picked_question_comes_back_in_review(bank_dir, open_stor
     storage = await open_storage()
     engine = new_engine(bank_dir, storage)
     view = (await engine.start(ANN, BANK)).question
+    assert view is not None
     missed = view.question_id
     await play(engine, ANN, view, miss={missed})
     engine.clock = FakeClock(start=engine.clock() + timedelta(days=2))
     review = await engine.start_review(ANN, BANK)
     assert review.outcome is StartOutcome.STARTED
+    assert review.question is not None
     assert (review.question.question_id, review.question.total) == (missed, 1)
     feedback = await engine.answer_by_position(ANN, review.question.attempt_id, 1, 0)
+    assert feedback.result is not None
     assert feedback.outcome is AnswerOutcome.ACCEPTED and feedback.result.review
 
 
@@ -174,6 +156,7 @@ async def test_stats_count_per_question_across_draws(bank_dir, open_storage):
     for n in range(4):
         who = Participant("telegram", f"s{n}", f"S{n}", "en")
         view = (await engine.start(who, BANK)).question
+        assert view is not None
         shown = await play(engine, who, view, miss={view.question_id})
         for v in shown:
             played[v.question_id] = played.get(v.question_id, 0) + 1
@@ -190,31 +173,39 @@ async def test_stats_count_per_question_across_draws(bank_dir, open_storage):
 
 
 async def test_a_group_round_draws_once_for_everyone(bank_dir, open_storage):
-    engine = new_engine(bank_dir, await open_storage())
+    storage = await open_storage()
+    engine = new_engine(bank_dir, storage)
     start = await engine.rounds.start("telegram", "room", ANN, BANK)
+    assert start.question is not None
     assert start.question.total == BANK_PICK
     again = await engine.rounds.start("telegram", "room", BOB, BANK)
     assert again.outcome.name == "ALREADY_RUNNING"
+    assert again.question is not None
     assert (again.question.round_id, again.question.text) == (
         start.question.round_id,
         start.question.text,
     )
     # One draw, stored with the round: every member is asked the same 5 questions.
-    stored = await engine._storage.get_round(start.question.round_id)
+    stored = await storage.get_round(start.question.round_id)
+    assert stored is not None
     assert len(set(stored.question_order)) == BANK_PICK
     assert set(stored.question_order) <= {f"q{n}" for n in range(1, BANK_SIZE + 1)}
     board = await engine.rounds.leaderboard(BANK, ANN)
+    assert board is not None
     assert board.total == BANK_PICK
 
 
 async def test_a_round_of_one_tag_and_an_unknown_tag_for_a_round(bank_dir, open_storage):
-    engine = new_engine(bank_dir, await open_storage())
+    storage = await open_storage()
+    engine = new_engine(bank_dir, storage)
     unknown = await engine.rounds.start("telegram", "room", ANN, BANK, tag="delta")
     assert unknown.outcome.name == "UNKNOWN_TAG" and "Its tags: #alpha" in unknown.notice
     assert await engine.rounds.running("telegram", "room") is None
     start = await engine.rounds.start("telegram", "room", ANN, BANK, tag="#Alpha")
+    assert start.question is not None
     assert start.outcome.name == "STARTED" and start.question.total == BANK_PICK
-    stored = await engine._storage.get_round(start.question.round_id)
+    stored = await storage.get_round(start.question.round_id)
+    assert stored is not None
     assert {topic(int(qid[1:])) for qid in stored.question_order} == {"alpha"}
 
 
@@ -270,6 +261,7 @@ async def test_another_tag_resumes_the_unfinished_attempt_and_says_how_to_switch
 ):
     engine = new_engine(bank_dir, await open_storage())
     first = (await engine.start(ANN, BANK, tag="alpha")).question
+    assert first is not None
     await engine.answer_by_position(ANN, first.attempt_id, 1, right_index(engine, first))
     same = await engine.start(ANN, BANK, tag="alpha")
     assert (same.outcome, same.notice) == (
@@ -278,11 +270,13 @@ async def test_another_tag_resumes_the_unfinished_attempt_and_says_how_to_switch
     )
     other = await engine.start(ANN, BANK, tag="gamma")
     assert other.outcome is StartOutcome.RESUMED
+    assert other.question is not None
     assert other.question.attempt_id == first.attempt_id  # nothing answered is lost
     assert "#gamma" in other.notice and "Finish or stop it" in other.notice
     await engine.stop(ANN)
     fresh = await engine.start(ANN, BANK, tag="gamma")
     assert fresh.outcome is StartOutcome.STARTED
+    assert fresh.question is not None
     assert topic(int(fresh.question.question_id[1:])) == "gamma"
 
 
@@ -291,6 +285,7 @@ async def test_a_tag_without_a_quiz_starts_the_one_quiz_that_has_it(bank_dir, op
     assert not report.errors and len(catalog) > 1
     engine = QuizEngine(catalog, await open_storage(), clock=FakeClock())
     start = await engine.start(ANN, tag="#gamma")
+    assert start.question is not None
     assert (start.outcome, start.question.quiz_id) == (StartOutcome.STARTED, BANK)
     assert topic(int(start.question.question_id[1:])) == "gamma"
     # A tag no quiz has cannot pick one: the list of quizzes, as without a tag.
@@ -327,6 +322,7 @@ async def test_options_are_shuffled_unless_the_file_says_otherwise(
     for n in range(4):
         who = Participant("telegram", f"o{n}", f"O{n}", "en")
         view = (await engine.start(who, "order")).question
+        assert view is not None
         if not shuffle:
             assert view.question_id == "q1"  # questions stay in order
         orders.add(tuple(o.id for o in view.options))
@@ -391,7 +387,8 @@ def test_bad_tags_are_reported_with_their_line(tags, problem):
 def test_one_tag_need_not_be_a_list_and_the_quiz_lists_its_tags():
     text = bank_yaml().replace("tags: [beta]", "tags: solo", 1)
     (quiz,) = load_quiz_text(text, "b.yaml", "b").quizzes
-    assert quiz.question("q11").tags == ("solo",)
+    question = quiz.question("q11")
+    assert question is not None and question.tags == ("solo",)
     assert quiz.tags == ("alpha", "beta", "even", "gamma", "solo")
 
 

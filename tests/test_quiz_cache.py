@@ -36,7 +36,9 @@ def test_a_restart_serves_every_quiz_from_the_cache_unchanged(quizzes, tmp_path)
     first = load(quizzes, tmp_path / "cache")
     again = load(quizzes, tmp_path / "cache")
     files = len(list(quizzes.glob("*.yaml")))
+    assert first.cache is not None
     assert (first.cache.misses, first.cache.hits) == (files, 0)
+    assert again.cache is not None
     assert (again.cache.misses, again.cache.hits) == (0, files)
     assert again.all() == uncached.all()
     seed = again.get(SEED_QUIZ)
@@ -48,13 +50,17 @@ def test_an_edited_file_is_validated_again_even_with_same_size_and_mtime(quizzes
     load(quizzes, tmp_path / "cache")
     before = path.stat()
     text = path.read_text(encoding="utf-8")
-    title = load(quizzes, tmp_path / "cache").get(SEED_QUIZ).title.by_language["en"]
+    seed = load(quizzes, tmp_path / "cache").get(SEED_QUIZ)
+    assert seed is not None
+    title = seed.title.by_language["en"]
     edited = text.replace(title, title[::-1], 1)
     assert edited != text and len(edited.encode()) == len(text.encode())
     path.write_text(edited, encoding="utf-8")
     os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # an edit hiding its mtime
     after = load(quizzes, tmp_path / "cache")
-    assert after.get(SEED_QUIZ).title.by_language["en"] == title[::-1]
+    edited = after.get(SEED_QUIZ)
+    assert edited is not None and edited.title.by_language["en"] == title[::-1]
+    assert after.cache is not None
     assert after.cache.misses == 1
 
 
@@ -79,8 +85,10 @@ def test_a_corrupt_cache_entry_is_ignored_and_rebuilt(quizzes, tmp_path, damage)
         entry.write_bytes(damage)
     rebuilt = load(quizzes, cache)
     assert rebuilt.all() == good
+    assert rebuilt.cache is not None
     assert rebuilt.cache.misses == len(entries)
-    assert load(quizzes, cache).cache.hits == len(entries)
+    warm = load(quizzes, cache).cache
+    assert warm is not None and warm.hits == len(entries)
 
 
 def test_an_entry_written_for_another_file_is_not_used(quizzes, tmp_path):
@@ -92,6 +100,7 @@ def test_an_entry_written_for_another_file_is_not_used(quizzes, tmp_path):
     for entry, data in zip(entries, swapped[1:] + swapped[:1], strict=True):
         entry.write_bytes(data)
     reloaded = load(quizzes, cache)
+    assert reloaded.cache is not None
     assert reloaded.cache.hits == 0
     assert reloaded.all() == QuizCatalog.from_paths([quizzes], cache_dir=None)[0].all()
 
@@ -160,6 +169,7 @@ def test_a_planted_entry_never_runs_code_and_the_quiz_still_loads(quizzes, tmp_p
     with caplog.at_level("WARNING", logger="bot.quiz_cache"):
         foreign = load(quizzes, cache)
     assert not marker.exists()
+    assert foreign.cache is not None
     assert foreign.all() == good and foreign.cache.hits == 0
     warned = " ".join(r.getMessage() for r in caplog.records)
     assert str(entries[0]) in warned and "owned by uid" in warned
@@ -181,6 +191,7 @@ def test_a_cache_directory_others_can_write_is_refused_with_a_warning(
     with caplog.at_level("WARNING", logger="bot.quiz_cache"):
         catalog = load(quizzes, cache)
     assert catalog.all() == good
+    assert catalog.cache is not None
     assert (catalog.cache.hits, catalog.cache.misses) == (0, 0)  # neither read nor written
     assert {p.name: p.read_bytes() for p in cache.iterdir()} == before
     [warning] = [r.getMessage() for r in caplog.records]
@@ -194,6 +205,7 @@ def test_a_cached_bank_keeps_its_pick_and_tags(quizzes, tmp_path):
     uncached, _ = QuizCatalog.from_paths([quizzes], cache_dir=None)
     load(quizzes, tmp_path / "cache")
     again = load(quizzes, tmp_path / "cache")
+    assert again.cache is not None
     assert again.cache.hits == len(list(quizzes.glob("*.yaml")))
     bank = again.get(BANK)
     assert bank is not None and bank.pick == BANK_PICK and "gamma" in bank.tags
@@ -234,7 +246,7 @@ def test_the_cached_quizzes_exercise_every_field_of_the_quiz_model(quizzes):
             if field.name.startswith("_"):
                 continue
             default = (
-                field.default_factory()  # type: ignore[misc]
+                field.default_factory()
                 if field.default_factory is not dataclasses.MISSING
                 else field.default
             )

@@ -58,7 +58,8 @@ def test_seed_quiz_has_the_answer_key_and_fixed_translations() -> None:
     assert key == ["d", "b", "c", "a", "b", "c", "a", "d"]  # the seeds' README, in source order
     safe_format = quiz.questions[5]
     for language in quiz.languages:
-        assert safe_format.option("c").text.get(language) == "safetensors"
+        option = safe_format.option("c")
+        assert option is not None and option.text.get(language) == "safetensors"
         for question in quiz.questions:
             assert question.text.has(language) and question.explanation.has(language)
             assert all(o.text.has(language) for o in question.options)
@@ -74,7 +75,9 @@ def test_a_valid_minimal_quiz_loads_with_defaults() -> None:
     (quiz,) = report.quizzes
     assert quiz.id == "tiny"  # from the file stem
     assert quiz.default_language == "en"
-    assert quiz.questions[0].option("a").note.get("ru") == "На один меньше."
+    option = quiz.questions[0].option("a")
+    assert option is not None and option.note is not None
+    assert option.note.get("ru") == "На один меньше."
 
 
 def test_wrong_answer_key_names_file_line_and_options() -> None:
@@ -208,7 +211,8 @@ def test_reload_keeps_the_previous_version_of_a_file_that_broke(tmp_path: Path) 
     assert report.errors and catalog.get("tiny") is not None
     path.write_text(GOOD.replace("Tiny quiz", "Tiny quiz v2"), encoding="utf-8")
     assert not catalog.reload().errors
-    assert catalog.get("tiny").title.get("en") == "Tiny quiz v2"
+    reloaded = catalog.get("tiny")
+    assert reloaded is not None and reloaded.title.get("en") == "Tiny quiz v2"
 
 
 def test_the_same_quiz_id_in_two_files_is_reported(tmp_path: Path) -> None:

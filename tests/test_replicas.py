@@ -463,7 +463,8 @@ def group_texts(api: FakeBotApi) -> list[str]:
 
 
 @pytest.mark.slow
-async def test_three_replicas_survive_kill_9_of_the_round_driver(tmp_path: Path) -> None:
+# Complexity 15: one scenario, kill -9 and recovery told step by step, reads best as one story.
+async def test_three_replicas_survive_kill_9_of_the_round_driver(tmp_path: Path) -> None:  # noqa: C901
     url = postgres_url()
     assert url is not None
     await reset_postgres(url)

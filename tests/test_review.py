@@ -63,7 +63,7 @@ async def test_nothing_to_review_before_any_mistake(engine, catalog):
     assert (await engine.start_review(LEA)).outcome is StartOutcome.NOTHING_DUE
 
 
-async def test_missed_questions_come_back_and_move_up_the_boxes(engine, catalog, clock):
+async def test_missed_questions_come_back_and_move_up_the_boxes(engine, catalog, clock, storage):
     result = await play(engine, catalog, LEA, wrong_numbers={2, 5})
     assert result.correct == 6
     start, asked = await review_all(engine, catalog, LEA, right=True)
@@ -78,17 +78,17 @@ async def test_missed_questions_come_back_and_move_up_the_boxes(engine, catalog,
     assert asked == ["resume-state", "index-file"]
     _, asked = await review_all(engine, catalog, LEA, right=True)  # box 1 is due at once
     assert len(asked) == 2
-    items = await engine._storage.review_items("telegram", "lea")
+    items = await storage.review_items("telegram", "lea")
     assert {i.box for i in items} == {2}
 
 
-async def test_a_question_is_mastered_after_the_last_box(engine, catalog, clock):
+async def test_a_question_is_mastered_after_the_last_box(engine, catalog, clock, storage):
     await play(engine, catalog, LEA, wrong_numbers={1})
     for _ in range(5):
         _, asked = await review_all(engine, catalog, LEA, right=True)
         assert asked == ["why-shard"]
         clock.now += timedelta(days=30)
-    assert await engine._storage.review_items("telegram", "lea") == []
+    assert await storage.review_items("telegram", "lea") == []
     assert (await engine.start_review(LEA)).notice.startswith("Nothing to review yet")
 
 

@@ -41,12 +41,15 @@ def quizbot(
 def answers_for(catalog: QuizCatalog, language: str, pattern: str) -> list[str]:
     """The option texts the player will pick: correct where ``pattern`` says "1"."""
     quiz = catalog.get(SEED_QUIZ)
+    assert quiz is not None
     picks = []
     for question, right in zip(quiz.questions, pattern, strict=True):
         option_id = question.correct_option_id
         if right == "0":
             option_id = next(o.id for o in question.options if o.id != option_id)
-        picks.append(question.option(option_id).text.get(language))
+        option = question.option(option_id)
+        assert option is not None
+        picks.append(option.text.get(language))
     return picks
 
 

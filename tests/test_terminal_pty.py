@@ -14,7 +14,7 @@ import sys
 import termios
 import time
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -132,14 +132,14 @@ class Terminal:
 
 
 @pytest.fixture
-def terminal(tmp_path: Path) -> Iterator[type[Terminal]]:
+def terminal(tmp_path: Path) -> Iterator[Callable[..., Terminal]]:
     opened: list[Terminal] = []
 
     def start(args: list[str], columns: int = 80, env: dict[str, str] | None = None) -> Terminal:
         opened.append(Terminal(args, tmp_path / "t.db", columns, env))
         return opened[-1]
 
-    yield start  # type: ignore[misc]
+    yield start
     for term in opened:
         term.close()
 
@@ -248,6 +248,7 @@ def columns_taken(line: str) -> int:
 
 def explanation(catalog: QuizCatalog, language: str) -> str:
     quiz = catalog.get(SEED_QUIZ)
+    assert quiz is not None
     return quiz.questions[0].explanation.get(language)
 
 

@@ -15,6 +15,7 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import SUPPORTED_LANGUAGES
 from bot.quiz_loader import load_quiz_text
+from bot.storage import Storage
 from bot.typed_texts import TYPED_STRINGS
 from bot.views import AnswerOutcome, Participant
 from tests.conftest import ROOT, FakeClock
@@ -55,14 +56,24 @@ def test_a_typed_question_loads_with_its_spellings_per_language() -> None:
     franchise = quiz.question("franchise")
     assert franchise is not None and franchise.answers is not None
     assert franchise.answers.get("ru") == ("Pokémon",)  # a plain list is the default language's
-    assert not quiz.question("planet").typed  # type: ignore[union-attr]
+    planet = quiz.question("planet")
+    assert planet is not None and not planet.typed
 
 
 def test_whole_numbers_are_accepted_spellings() -> None:
     (quiz,) = report_of(
         HEAD + "      - {id: q, kind: typed, text: Moon landing?, answers: [1969]}\n"
     ).quizzes
-    assert quiz.questions[0].answers.get("en") == ("1969",)  # type: ignore[union-attr]
+    answers = quiz.questions[0].answers
+    assert answers is not None and answers.get("en") == ("1969",)
+
+
+def test_a_spelling_given_twice_is_accepted_once_and_kept_stripped() -> None:
+    (quiz,) = report_of(
+        HEAD + "      - {id: q, kind: typed, text: Capital?, answers: [Paris, ' Paris ', Lyon]}\n"
+    ).quizzes
+    answers = quiz.questions[0].answers
+    assert answers is not None and answers.get("en") == ("Paris", "Lyon")
 
 
 @pytest.mark.parametrize(
@@ -185,6 +196,7 @@ async def test_any_languages_spelling_counts_and_feedback_is_in_the_players_lang
 
 async def test_the_first_typed_answer_counts_and_a_redelivery_gets_the_same_feedback(
     engine: QuizEngine,
+    storage: Storage,
 ) -> None:
     question = (await engine.start(ANN, TYPED_QUIZ_ID)).question
     assert question is not None
@@ -198,23 +210,27 @@ async def test_the_first_typed_answer_counts_and_a_redelivery_gets_the_same_feed
     )
     other = await engine.answer_text(ANN, question.attempt_id, 1, RIGHT["band"])
     assert other.outcome is AnswerOutcome.ALREADY_ANSWERED and other.correct is False
-    answers = await engine._storage.answers(question.attempt_id)
+    answers = await storage.answers(question.attempt_id)
     assert [(a.question_id, a.option_id, a.correct) for a in answers] == [
         ("band", "The Rolling Stones", False)
     ]
 
 
-async def test_concurrent_typed_redeliveries_are_recorded_once(engine: QuizEngine) -> None:
+async def test_concurrent_typed_redeliveries_are_recorded_once(
+    engine: QuizEngine, storage: Storage
+) -> None:
     question = (await engine.start(ANN, TYPED_QUIZ_ID)).question
     assert question is not None
     results = await asyncio.gather(
         *(engine.answer_text(ANN, question.attempt_id, 1, "Beatles") for _ in range(5))
     )
     assert sorted(r.outcome for r in results).count(AnswerOutcome.ACCEPTED) == 1
-    assert len(await engine._storage.answers(question.attempt_id)) == 1
+    assert len(await storage.answers(question.attempt_id)) == 1
 
 
-async def test_typed_and_choice_answers_cannot_be_swapped_or_forged(engine: QuizEngine) -> None:
+async def test_typed_and_choice_answers_cannot_be_swapped_or_forged(
+    engine: QuizEngine, storage: Storage
+) -> None:
     question = (await engine.start(ANN, TYPED_QUIZ_ID)).question
     assert question is not None
     attempt = question.attempt_id
@@ -227,7 +243,7 @@ async def test_typed_and_choice_answers_cannot_be_swapped_or_forged(engine: Quiz
     assert (await engine.answer_text(ANN, attempt, 2, "pokemon")).outcome is AnswerOutcome.STALE
     bob = Participant("terminal", "bob", "Bob", "en")
     assert (await engine.answer_text(bob, attempt, 1, "Beatles")).outcome is AnswerOutcome.NOT_YOURS
-    assert await engine._storage.answers(attempt) == []
+    assert await storage.answers(attempt) == []
     feedback = await engine.answer_text(ANN, attempt, 1, "Beatles")
     planet = feedback.next_question
     assert planet is not None

@@ -256,14 +256,7 @@ class QuizBuilder:
         if right.note:  # notes explain wrong options only; the loader refuses one on the right
             explanation = f"{explanation}\n\n{right.note}" if explanation else right.note
             right.note = None
-        checks = [_text_problem(text, "question text")]
-        for index, option in enumerate(options):
-            checks.append(_text_problem(option.text, f"option {index + 1}"))
-            if option.note is not None:
-                checks.append(_text_problem(option.note, f"feedback of option {index + 1}"))
-        if explanation is not None:
-            checks.append(_text_problem(explanation, "explanation"))
-        found = [c for c in checks if c is not None]
+        found = _choice_problems(text, options, explanation)
         if found:
             self.problem(draft.line, f"{'; '.join(found)}; skipped")
             return None
@@ -280,18 +273,12 @@ class QuizBuilder:
         if explanation is None:
             explanation = self._stand_in(draft.line, question_id, right.text)
         language = self.meta.language
-        entries: list[dict[str, Any]] = []
-        for option_id, option in zip(OPTION_IDS, options, strict=False):
-            entry: dict[str, Any] = {"id": option_id, "text": {language: option.text}}
-            if option.note is not None:
-                entry["note"] = {language: option.note}
-            entries.append(entry)
         self.questions.append(
             {
                 "id": question_id,
                 "correct": OPTION_IDS[correct],
                 "text": {language: text},
-                "options": entries,
+                "options": _option_entries(options, language),
                 "explanation": {language: explanation},
             }
         )
@@ -457,3 +444,26 @@ class QuizBuilder:
 
 def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _choice_problems(text: str, options: list[DraftOption], explanation: str | None) -> list[str]:
+    """What keeps a multiple-choice question's texts out of a quiz file, one entry a text."""
+    checks = [_text_problem(text, "question text")]
+    for index, option in enumerate(options):
+        checks.append(_text_problem(option.text, f"option {index + 1}"))
+        if option.note is not None:
+            checks.append(_text_problem(option.note, f"feedback of option {index + 1}"))
+    if explanation is not None:
+        checks.append(_text_problem(explanation, "explanation"))
+    return [c for c in checks if c is not None]
+
+
+def _option_entries(options: list[DraftOption], language: str) -> list[dict[str, Any]]:
+    """The quiz file's option entries, with ids a, b, ... in order."""
+    entries: list[dict[str, Any]] = []
+    for option_id, option in zip(OPTION_IDS, options, strict=False):
+        entry: dict[str, Any] = {"id": option_id, "text": {language: option.text}}
+        if option.note is not None:
+            entry["note"] = {language: option.note}
+        entries.append(entry)
+    return entries

@@ -239,25 +239,11 @@ def _question(builder: QuizBuilder, line: int, block: str) -> None:
     named = f"question {quote(title)}" if title else "this question"
     dropped: list[str] = []
 
-    start = block.find("{")
-    end = block.find("}", start + 1) if start >= 0 else -1
-    if start < 0 and "}" not in block:
-        builder.problem(line, "text without an answer block { } (a Moodle description); skipped")
+    parts = _split_braces(block, named)
+    if isinstance(parts, str):
+        builder.problem(line, parts)
         return
-    if start < 0 or end < 0 or "{" in block[start + 1 : end] or "}" in block[:start]:
-        builder.problem(
-            line, f"{named} has unbalanced braces (write \\{{ or \\}} for a literal brace); skipped"
-        )
-        return
-    before, answers, after = block[:start], block[start + 1 : end], block[end + 1 :]
-    if "{" in after or "}" in after:
-        following = min(i for i in (after.find("{"), after.find("}")) if i >= 0)
-        if _ANSWERS_START.match(answers) and "\n" in after[:following]:
-            hint = "more than one answer block (is a blank line missing between two questions?)"
-        else:  # a brace in the text itself, as LaTeX writes them: \( x^{2} \)
-            hint = "braces in its text: write \\{ and \\} there (as LaTeX needs them)"
-        builder.problem(line, f"{named} has {hint}; skipped")
-        return
+    before, answers, after = parts
     question_text = _show(before, markup, dropped)
     if rest := _show(after, markup, dropped):  # Moodle's "missing word": the answers fill it
         glue = "" if rest[0] in ".,;:!?…)»”’" else " "
@@ -276,6 +262,31 @@ def _question(builder: QuizBuilder, line: int, block: str) -> None:
         builder.problem(line, f"{named} {kind}; skipped ({_ONLY_MULTIPLE_CHOICE})")
         return
 
+    pieces = _weighted(answers)
+    _choices(builder, line, named, title, question_text, pieces, general, markup, dropped)
+
+
+def _split_braces(block: str, named: str) -> tuple[str, str, str] | str:
+    """The text before, inside and after the one answer block, or the problem (as reported)."""
+    start = block.find("{")
+    end = block.find("}", start + 1) if start >= 0 else -1
+    if start < 0 and "}" not in block:
+        return "text without an answer block { } (a Moodle description); skipped"
+    if start < 0 or end < 0 or "{" in block[start + 1 : end] or "}" in block[:start]:
+        return f"{named} has unbalanced braces (write \\{{ or \\}} for a literal brace); skipped"
+    before, answers, after = block[:start], block[start + 1 : end], block[end + 1 :]
+    if "{" in after or "}" in after:
+        following = min(i for i in (after.find("{"), after.find("}")) if i >= 0)
+        if _ANSWERS_START.match(answers) and "\n" in after[:following]:
+            hint = "more than one answer block (is a blank line missing between two questions?)"
+        else:  # a brace in the text itself, as LaTeX writes them: \( x^{2} \)
+            hint = "braces in its text: write \\{ and \\} there (as LaTeX needs them)"
+        return f"{named} has {hint}; skipped"
+    return before, answers, after
+
+
+def _weighted(answers: str) -> list[tuple[float, str]]:
+    """A multiple-choice block's answers with their weights (=: 100, ~: 0, or %n%)."""
     pieces: list[tuple[float, str]] = []
     for part in re.split(r"(?=[=~])", answers)[1:]:
         marker, body = part[0], part[1:]
@@ -286,7 +297,7 @@ def _question(builder: QuizBuilder, line: int, block: str) -> None:
             weight = float(match.group(1).replace(",", "."))
             body = body[match.end() :]
         pieces.append((weight, body))
-    _choices(builder, line, named, title, question_text, pieces, general, markup, dropped)
+    return pieces
 
 
 def _choices(

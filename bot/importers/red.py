@@ -131,19 +131,7 @@ def import_red(text: str, meta: QuizMeta) -> ImportResult:
         if isinstance(value_node, yaml.MappingNode):
             builder.problem(line, f"{quote(_short(question))} holds settings, not answers; skipped")
             continue
-        if isinstance(value_node, yaml.SequenceNode):
-            nodes = value_node.value
-        else:  # Red wants a list; a single answer or nothing at all is still understood
-            nodes = [] if value_node.tag == _NULL else [value_node]
-        answers: list[str] = []
-        for node in nodes:
-            spellings = [s for s in _answers(node) if s.strip()]
-            if not spellings:
-                what = "a list or mapping" if isinstance(node, yaml.CollectionNode) else "empty"
-                builder.problem(
-                    node.start_mark.line + 1, f"an answer is {what}, not text; it was left out"
-                )
-            answers.extend(spellings)
+        answers = _item_answers(builder, value_node)
         earlier = items.pop(question, None)
         if earlier is not None:
             builder.problem(
@@ -165,6 +153,24 @@ def import_red(text: str, meta: QuizMeta) -> ImportResult:
     if description is None and "AUTHOR" in metadata:
         description = f"Red trivia list by {metadata['AUTHOR']}."
     return builder.result(description=description)
+
+
+def _item_answers(builder: QuizBuilder, value_node: yaml.Node) -> list[str]:
+    """A question's answers; an answer that is not text is reported and left out."""
+    if isinstance(value_node, yaml.SequenceNode):
+        nodes = value_node.value
+    else:  # Red wants a list; a single answer or nothing at all is still understood
+        nodes = [] if value_node.tag == _NULL else [value_node]
+    answers: list[str] = []
+    for node in nodes:
+        spellings = [s for s in _answers(node) if s.strip()]
+        if not spellings:
+            what = "a list or mapping" if isinstance(node, yaml.CollectionNode) else "empty"
+            builder.problem(
+                node.start_mark.line + 1, f"an answer is {what}, not text; it was left out"
+            )
+        answers.extend(spellings)
+    return answers
 
 
 def _key(answer: str) -> str:

@@ -30,7 +30,7 @@ pytestmark = pytest.mark.slow
 async def start_quizzes(world: World, quiz: Quiz, count: int) -> list[tuple[Player, object]]:
     """``count`` members, each with the first question of their own quiz in front of them."""
     players = [world.user(f"Member {n}") for n in range(count)]
-    started = []
+    started: list[tuple[Player, object]] = []
     for first in range(0, count, 50):
         batch = players[first : first + 50]
         exchanges = await asyncio.gather(*(p.command("quiz", quiz=SEED_QUIZ) for p in batch))

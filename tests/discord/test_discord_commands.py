@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from adapters.discord.adapter import QuizClient
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
@@ -53,7 +54,8 @@ async def test_autocomplete_offers_titles_in_the_users_language(world: World, qu
     rina = world.user("Rina", "en-US")
     await rina.command("language", language="bn")
     everything = await rina.autocomplete("quiz", "quiz", "")
-    assert len(everything) == len(world.client.engine.catalog)  # type: ignore[attr-defined]
+    assert isinstance(world.client, QuizClient)
+    assert len(everything) == len(world.client.engine.catalog)
     assert any(visible(c["name"]).startswith(quiz.title.get("bn")) for c in everything)
     assert await alice.autocomplete("quiz", "quiz", "no such quiz") == []
 
@@ -73,7 +75,8 @@ async def test_quiz_by_typed_title_and_unknown_quiz(world: World, quiz: Quiz) ->
     shown = text_of(unknown.last)
     assert 'There is no quiz "knitting"' in shown
     assert visible(quiz.title.get("en")) in shown
-    assert len(buttons(unknown.last)) == len(world.client.engine.catalog)  # type: ignore[attr-defined]
+    assert isinstance(world.client, QuizClient)
+    assert len(buttons(unknown.last)) == len(world.client.engine.catalog)
 
 
 async def test_quiz_without_a_name_lists_the_quizzes_to_pick(world: World, quiz: Quiz) -> None:

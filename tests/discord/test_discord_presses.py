@@ -142,6 +142,7 @@ async def test_buttons_keep_working_after_a_restart(
         await alice.press_letter(message, pick_letter(quiz, message, "ru", correct=True))
     ).last
     # The process ends: client and database closed. A new one starts on the same database.
+    assert world.client is not None
     await world.client.close()
     await storage.close()
     reopened = SQLiteStorage(db_path)
@@ -157,6 +158,7 @@ async def test_buttons_keep_working_after_a_restart(
         assert visible(t("question_progress", "ru", number=3, total=8)) in text_of(exchange.last)
         assert world.fake.command_syncs == ["global"]  # the restart did not sync again
     finally:
+        assert world.client is not None
         await world.client.close()
         await reopened.close()
 

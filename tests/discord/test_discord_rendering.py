@@ -11,6 +11,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from adapters.discord.adapter import QuizClient
 from adapters.discord.rendering import (
     DESCRIPTION_LIMIT,
     FIELD_VALUE_LIMIT,
@@ -111,8 +112,11 @@ def texts(message: Message) -> list[str]:
 
 @pytest.mark.parametrize("language", ["en", "ur"])
 async def test_a_quiz_at_the_limits_plays_through(long_world: World, language: str) -> None:
-    quiz = long_world.client.engine.catalog.get("long")  # type: ignore[attr-defined]
+    assert isinstance(long_world.client, QuizClient)
+    quiz = long_world.client.engine.catalog.get("long")
+    assert quiz is not None
     giant = quiz.question("giant")
+    assert giant is not None
     player = long_world.user("Ali", "en-US")
     await player.command("language", language=language)
     started = await player.command("quiz", quiz="long")
@@ -133,9 +137,10 @@ async def test_a_quiz_at_the_limits_plays_through(long_world: World, language: s
     feedback = [long_world.fake.messages[question.id], *pressed.new_messages[:-1]]
     values = squash(field_values(*feedback))
     assert squash(giant.explanation.get(language)) in values
-    note = giant.option(f"o{letters[wrong]}").note
-    assert squash(note.get(language)) in values  # why that option is wrong, in full
-    assert squash(giant.option("o3").text.get(language)) in values
+    picked, right = giant.option(f"o{letters[wrong]}"), giant.option("o3")
+    assert picked is not None and picked.note is not None and right is not None
+    assert squash(picked.note.get(language)) in values  # why that option is wrong, in full
+    assert squash(right.text.get(language)) in values
     for message in [*pages, *feedback]:
         assert check_message({"embeds": message.embeds}, creating=True) == []
         if language == "ur":  # every piece reads right to left, isolates balanced

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import string
+from typing import Any
 
 import discord
 import pytest
@@ -56,6 +57,7 @@ def test_text_falls_back_to_english_and_fills_in() -> None:
 
 async def test_translator_speaks_the_discord_locales_we_have() -> None:
     translator = QuizTranslator()
+    context: discord.app_commands.TranslationContext[Any, None]
     context = discord.app_commands.TranslationContext(
         discord.app_commands.TranslationContextLocation.other, None
     )

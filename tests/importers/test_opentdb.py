@@ -168,6 +168,7 @@ def test_downloads_in_the_apis_other_encodings_are_decoded(
         ("Is 2 + 2 = 4?", ["True", "False"], "True"),
     ]
     assert sorted(summary(quiz.questions[0])[1]) == ["1+1", "Jonson", "Marlowe", "Shakespeare"]
+    assert quiz.description is not None
     assert quiz.level == "beginner" and quiz.description.get("en").startswith("General Knowledge")
 
 

@@ -16,8 +16,9 @@ import yaml
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
+from bot.answer_matching import normalize
 from bot.importers import FORMATS, ImportResult, QuizImportError, import_text
-from bot.importers.base import normalize, same_text_key
+from bot.importers.base import same_text_key
 from tests.importers.support import reload, round_trip
 
 SETTINGS = settings(

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.answer_matching import normalize
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.importers import ImportResult, dump_quiz_yaml, import_quiz, quiz_parts
-from bot.importers.base import normalize
 from bot.quiz_loader import load_quiz_text
 from bot.storage import SQLiteStorage
 from bot.views import AnswerOutcome, Participant

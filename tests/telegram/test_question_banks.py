@@ -41,7 +41,7 @@ async def answer(me: Chatter, bank: QuizCatalog, count: int) -> list[str]:
     """Answer ``count`` questions rightly; the ids of the questions asked."""
     quiz = bank.get(BANK)
     assert quiz is not None
-    asked = []
+    asked: list[str] = []
     for _ in range(count):
         message = await me.question()
         match = PROGRESS.match(clean(message.text))
