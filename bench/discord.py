@@ -119,6 +119,7 @@ async def _start(world: World, users: int) -> list[Member]:
 async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -> Json:
     from adapters.discord import QuizClient  # imported late: discord.py's set-up is heavy
     from bot.engine import QuizEngine
+    from bot.rounds import GroupRounds
     from bot.storage import SQLiteStorage
     from quizbot.runner import discord_config
     from quizbot.settings import Settings
@@ -135,7 +136,8 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
     client = None
     try:
         settings = Settings(database_url=f"sqlite:///{db_path}", discord_token=TOKEN)
-        client = QuizClient(QuizEngine(catalog, storage), discord_config(settings))
+        engine = QuizEngine(catalog, storage)
+        client = QuizClient(engine, GroupRounds(engine, storage), discord_config(settings))
         await client.login(TOKEN)
         world = World(fake, client)
         members = await _start(world, users)

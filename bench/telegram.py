@@ -217,6 +217,7 @@ async def _serve(
     from adapters.telegram import TelegramAdapter, TelegramConfig
     from bench.answers import seed_catalog
     from bot.engine import QuizEngine
+    from bot.rounds import GroupRounds
     from bot.storage import SQLiteStorage
     from fakes.telegram_bot_api import TOKEN
     from quizbot.web import WebServer
@@ -237,6 +238,7 @@ async def _serve(
             await web.start("127.0.0.1", webhook_port)
         adapter = TelegramAdapter(
             engine,
+            GroupRounds(engine, storage),
             config,
             web=web,
             polling_timeout=POLLING_TIMEOUT,

@@ -24,7 +24,6 @@ from bot.catalog import QuizCatalog
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
 from bot.quiz import Question, Quiz
 from bot.review import due_items, next_review
-from bot.rounds import GroupRounds
 from bot.stats import QuizStats, compute_stats
 from bot.storage import (
     AnswerRecord,
@@ -74,6 +73,13 @@ def valid_id(row_id: int) -> bool:
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
+
+
+def interface_language(user: UserRecord | None, who: Participant) -> str:
+    """The language for ``who``'s interface text, given their stored record (when known):
+    their explicit choice, their platform's, or English."""
+    chosen = user.language if user else None
+    return resolve_language(chosen, who.language_tag, SUPPORTED_LANGUAGES, DEFAULT_LANGUAGE)
 
 
 class _QuizTexts:
@@ -145,7 +151,6 @@ class QuizEngine:
         self._storage = storage
         self.clock = clock
         self._rng = rng or random.SystemRandom()
-        self.rounds = GroupRounds(self)
         self._texts: dict[tuple[str, str], _QuizTexts] = {}  # (quiz id, language)
         # The answer state of attempts in progress, so that a press is one round trip.
         self._answer_states = AnswerStateCache(remembered_attempts)
@@ -166,9 +171,7 @@ class QuizEngine:
 
     async def interface_language(self, who: Participant) -> str:
         """The language for interface text: the user's choice, their platform's, or English."""
-        user = await self._storage.get_user(who.platform, who.user_id)
-        chosen = user.language if user else None
-        return resolve_language(chosen, who.language_tag, SUPPORTED_LANGUAGES, DEFAULT_LANGUAGE)
+        return interface_language(await self._storage.get_user(who.platform, who.user_id), who)
 
     async def quiz_language(self, who: Participant, quiz: Quiz) -> str:
         """The language to show ``quiz`` in, among those the quiz offers."""

@@ -478,6 +478,12 @@ STRINGS: dict[str, dict[str, Template]] = {
         "ur": "گروپ راؤنڈ کے لیے کوئز منتخب کریں:",
         "ru": "Выберите тест для группового раунда:",
     },
+    "round_more": {
+        "en": "…and {count} more",
+        "bn": "…এবং আরও {count} জন",
+        "ur": "…اور {count} مزید",
+        "ru": "…и ещё {count}",
+    },
     "round_no_answers": {
         "en": "Nobody answered.",
         "bn": "কেউ উত্তর দেয়নি।",

@@ -1,5 +1,5 @@
-"""Progress, statistics and leaderboards as localized plain text, written once for every
-platform.
+"""Progress, statistics, leaderboards and round scoreboards as localized plain text, written
+once for every platform.
 
 Each function returns plain lines in the requested language; adapters only add their markup
 (HTML in Telegram, Markdown embeds in Discord, indentation in the terminal) and escape them.
@@ -7,16 +7,18 @@ Each function returns plain lines in the requested language; adapters only add t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from bot.i18n import t
-from bot.rounds import Leaderboard, LeaderboardLine
+from bot.rounds.views import Leaderboard, LeaderboardLine, ScoreLine
 from bot.stats import QuizStats
 from bot.text_direction import prepare
 from bot.views import ProgressReport
 
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 NO_SCORE = "–"
+MAX_MEMBER_NAME = 64  # characters of a member's name on a scoreboard line
+SCOREBOARD_TOP = 10  # members on the scoreboard under each reveal of a group round
 
 
 def progress_lines(report: ProgressReport) -> list[str]:
@@ -90,11 +92,46 @@ def duration(seconds: float) -> str:
     return f"{hours}:{minutes:02}:{secs:02}" if hours else f"{minutes}:{secs:02}"
 
 
+def member_name(name: str) -> str:
+    """A member's display name on one line, at most :data:`MAX_MEMBER_NAME` characters."""
+    flat = " ".join(name.split()) or "?"
+    return flat if len(flat) <= MAX_MEMBER_NAME else flat[: MAX_MEMBER_NAME - 1] + "…"
+
+
+def _ranked(rank: int, name: str, score: int, out_of: int) -> str:
+    return f"{MEDALS.get(rank, f'{rank}.')} {name} — {score}/{out_of}"
+
+
 def leaderboard_line(line: LeaderboardLine, total: int, *, name: Callable[[str], str] = str) -> str:
     """``🥇 Asha — 7/8 · ⏱ 1:05``: rank (a medal for the first three), the member's name
-    (through ``name``, which may shorten or escape it), best score, time taken."""
-    rank = MEDALS.get(line.rank, f"{line.rank}.")
-    return f"{rank} {name(line.name)} — {line.best}/{total} · ⏱ {duration(line.seconds)}"
+    (on one line, shortened, then through ``name``, which may escape it), best score, time
+    taken."""
+    ranked = _ranked(line.rank, name(member_name(line.name)), line.best, total)
+    return f"{ranked} · ⏱ {duration(line.seconds)}"
+
+
+def score_lines(
+    scoreboard: Sequence[ScoreLine],
+    language: str,
+    *,
+    out_of: int,
+    top: int | None = None,
+    timed: bool = False,
+    name: Callable[[str], str] = str,
+) -> list[str]:
+    """A round's scoreboard, best first: ``🥇 Asha — 7/8`` (with ``timed``, ``· ⏱ 1:05`` of
+    answering time), the first ``top`` members then how many more there are, or that nobody
+    answered. ``name`` escapes a member's name (already on one line and shortened)."""
+    if not scoreboard:
+        return [t("round_no_answers", language)]
+    shown = scoreboard if top is None else scoreboard[:top]
+    lines = []
+    for line in shown:
+        ranked = _ranked(line.rank, name(member_name(line.name)), line.score, out_of)
+        lines.append(f"{ranked} · ⏱ {duration(line.total_ms / 1000)}" if timed else ranked)
+    if len(scoreboard) > len(shown):
+        lines.append(t("round_more", language, count=len(scoreboard) - len(shown)))
+    return lines
 
 
 def leaderboard_lines(

@@ -195,7 +195,7 @@ class World:
 
     async def settle(self, seconds: float = 10.0) -> None:
         """Wait until every group round waits for the (virtual) clock with nothing to do."""
-        rounds = getattr(self.client, "rounds", None)
+        rounds = getattr(self.client, "round_driver", None)
         assert rounds is not None, "a world without a quiz client"
         deadline = time.monotonic() + seconds
         calm = 0

@@ -1,4 +1,4 @@
-"""The one place that wires settings, quizzes, storage and the engine together."""
+"""The one place that wires settings, quizzes, storage, the engine and group rounds together."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz_loader import LoadReport
+from bot.rounds import GroupRounds
 from bot.storage import Storage, StorageError, storage_from_url
 from quizbot.extras import require_extra
 from quizbot.settings import ConfigError, Settings, ephemeral_disk_warning
@@ -19,18 +20,21 @@ log = logging.getLogger("quizbot")
 
 @dataclass
 class App:
-    """A running engine with its catalog, storage and the report of the quiz load."""
+    """A running engine and the group rounds beside it, with their catalog, storage and the
+    report of the quiz load."""
 
     settings: Settings
     catalog: QuizCatalog
     storage: Storage
     engine: QuizEngine
+    rounds: GroupRounds
     load_report: LoadReport
 
 
 @asynccontextmanager
 async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncIterator[App]:
-    """Load the quizzes, open the storage and build the engine; close the storage at the end.
+    """Load the quizzes, open the storage and build the engine and the group rounds; close the
+    storage at the end.
 
     Broken quiz files are logged and left out; the others are served. A PostgreSQL
     ``DATABASE_URL`` without the postgres extra raises :class:`~quizbot.extras.MissingExtra`;
@@ -50,6 +54,7 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
     except StorageError as exc:
         raise ConfigError("DATABASE_URL", str(exc)) from None
     try:
-        yield App(settings, catalog, storage, QuizEngine(catalog, storage), report)
+        engine = QuizEngine(catalog, storage)
+        yield App(settings, catalog, storage, engine, GroupRounds(engine, storage), report)
     finally:
         await storage.close()

@@ -10,6 +10,7 @@ import sys
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from bot.engine import QuizEngine
+from bot.rounds import GroupRounds
 from bot.storage import storage_from_url
 from quizbot.bootstrap import open_app
 from quizbot.settings import Settings
@@ -63,7 +64,7 @@ def discord_config(settings: Settings) -> DiscordConfig:
 
 
 def telegram_adapter(
-    engine: QuizEngine, settings: Settings, *, web: WebMount | None = None
+    engine: QuizEngine, rounds: GroupRounds, settings: Settings, *, web: WebMount | None = None
 ) -> TelegramAdapter:
     """The Telegram bot of ``quizbot run``: its config, the /stats chart, the round lease."""
     from adapters.telegram import TelegramAdapter
@@ -72,6 +73,7 @@ def telegram_adapter(
 
     return TelegramAdapter(
         engine,
+        rounds,
         telegram_config(settings),
         stats_chart=render_stats_png,
         round_timing=RoundTiming(lease=settings.round_lease_seconds),  # (replicas)
@@ -79,12 +81,12 @@ def telegram_adapter(
     )
 
 
-def discord_adapter(engine: QuizEngine, settings: Settings) -> DiscordAdapter:
+def discord_adapter(engine: QuizEngine, rounds: GroupRounds, settings: Settings) -> DiscordAdapter:
     """The Discord bot of ``quizbot run``, with the /stats chart."""
     from adapters.discord import DiscordAdapter
     from quizbot.charts import render_stats_png
 
-    return DiscordAdapter(engine, discord_config(settings), stats_chart=render_stats_png)
+    return DiscordAdapter(engine, rounds, discord_config(settings), stats_chart=render_stats_png)
 
 
 async def run_bots(
@@ -113,9 +115,9 @@ async def run_bots(
             log.info("serving /healthz on %s:%s", listen, settings.port)
         adapters: list[ChatAdapter] = []
         if settings.telegram_token:
-            adapters.append(telegram_adapter(app.engine, settings, web=web))
+            adapters.append(telegram_adapter(app.engine, app.rounds, settings, web=web))
         if settings.discord_token:
-            adapters.append(discord_adapter(app.engine, settings))
+            adapters.append(discord_adapter(app.engine, app.rounds, settings))
         started: list[ChatAdapter] = []
         try:
             for adapter in adapters:

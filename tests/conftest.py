@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, settings
 
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
+from bot.rounds import GroupRounds
 from bot.storage import SQLiteStorage, Storage
 
 # CI (which sets CI=true) runs the property tests on a fixed sequence of examples, so a red
@@ -34,6 +35,14 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 ROOT = Path(__file__).resolve().parent.parent
 QUIZ_DIR = ROOT / "quizzes"
 SEED_QUIZ = "checkpoint-sharding"
+
+
+def rounds_beside(engine: QuizEngine) -> GroupRounds:
+    """The group rounds of ``engine``, on the engine's own storage: what the wiring
+    (quizbot/bootstrap.py) builds beside it, for tests that make an engine on a storage of
+    their own (a slow or failing one) and hand it to a bot. Tests never assert through the
+    engine's storage; this is the one place that reaches it."""
+    return GroupRounds(engine, engine._storage)
 
 
 class FakeClock:

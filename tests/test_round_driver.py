@@ -15,20 +15,30 @@ import pytest
 
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
-from bot.round_driver import LiveQuestion, ManualClock, RoundDriver, RoundTiming, message_scope
-from bot.rounds import GroupRounds, RoundEnd, RoundQuestion, RoundReveal
+from bot.rounds import (
+    GroupRounds,
+    LiveQuestion,
+    RoundDriver,
+    RoundEnd,
+    RoundHistory,
+    RoundQuestion,
+    RoundReveal,
+    RoundTiming,
+    message_scope,
+)
 from bot.storage import (
     AnswerRecord,
     AttemptKind,
     AttemptStatus,
     ExpectedState,
+    OutboxKind,
     ReviewItem,
     RoundStatus,
     SQLiteStorage,
 )
-from bot.storage.base import OUTBOX_END, OUTBOX_HISTORY, OUTBOX_REVEAL
 from bot.views import Participant
-from tests.conftest import SEED_QUIZ
+from fakes.clock import ManualClock
+from tests.conftest import SEED_QUIZ, rounds_beside
 
 PLATFORM = "chat"
 CHAT = "room-1"
@@ -49,7 +59,8 @@ class Recorder(RoundDriver[LiveQuestion]):
     fatal_errors = (Gone,)
 
     def __init__(self, engine: QuizEngine, clock: ManualClock, *, countdown: bool = False):
-        super().__init__(engine, PLATFORM, timing=TIMING, clock=clock)
+        super().__init__(rounds_beside(engine), PLATFORM, timing=TIMING, clock=clock)
+        self.engine = engine
         self.countdown = countdown  # whether the message shows the seconds left
         self.events: list[tuple[Any, ...]] = []
         self.failures: list[Exception] = []  # raised by the next posts of a question
@@ -152,7 +163,7 @@ async def start(
     engine: QuizEngine, platform: str = PLATFORM, chat: str = CHAT, seconds: int = SECONDS
 ) -> RoundQuestion:
     host = Participant(platform, "host", "Host", "en")
-    started = await engine.rounds.start(platform, chat, host, SEED_QUIZ, time_limit=seconds)
+    started = await rounds_beside(engine).start(platform, chat, host, SEED_QUIZ, time_limit=seconds)
     assert started.question is not None
     return started.question
 
@@ -176,17 +187,19 @@ async def answer(
 ) -> None:
     """What a platform's handler does with a member's press."""
     member = Participant(PLATFORM, who, who, "en")
-    result = await driver.engine.rounds.answer(question.round_id, member, question.number, option)
+    result = await driver.rounds.answer(question.round_id, member, question.number, option)
     driver.on_answer(question.round_id, question.number, result.answered, result.everyone_answered)
 
 
 async def open_question(engine: QuizEngine) -> RoundQuestion:
-    (question,) = await engine.rounds.open_questions(PLATFORM)
+    (question,) = await rounds_beside(engine).open_questions(PLATFORM)
     return question
 
 
 async def recorded_message(engine: QuizEngine, question: RoundQuestion) -> str | None:
-    return await engine._storage.get_value(message_scope(PLATFORM), str(question.round_id))
+    return await rounds_beside(engine).store.get_value(
+        message_scope(PLATFORM), str(question.round_id)
+    )
 
 
 async def test_a_round_runs_question_refresh_reveal_pause_next_question_end(
@@ -217,7 +230,7 @@ async def test_a_round_runs_question_refresh_reveal_pause_next_question_end(
     assert driver.events[-1][:3] == ("end", "finished", CHAT)
     assert "refresh" not in driver.kinds()[2:]
     assert not driver.running(question.round_id)
-    assert await engine.rounds.running(PLATFORM, CHAT) is None
+    assert await rounds_beside(engine).running(PLATFORM, CHAT) is None
     assert await recorded_message(engine, question) is None
 
 
@@ -280,10 +293,10 @@ async def test_shutdown_leaves_the_round_in_the_database_and_a_restart_reveals_w
     clock.advance(5 * SECONDS)  # down for a while
     await asyncio.sleep(0.05)
     assert driver.kinds() == ["question"]  # nothing ran out while it was down
-    running = await engine.rounds.running(PLATFORM, CHAT)
+    running = await rounds_beside(engine).running(PLATFORM, CHAT)
     assert running is not None and running.status is RoundStatus.ACTIVE
-    assert await engine.rounds.due(PLATFORM) == [(question.round_id, 1)]
-    assert await engine.rounds.due("other") == [(elsewhere.round_id, 1)]
+    assert await rounds_beside(engine).due(PLATFORM) == [(question.round_id, 1)]
+    assert await rounds_beside(engine).due("other") == [(elsewhere.round_id, 1)]
 
     storage = SQLiteStorage(db_path)  # a new process on the same database
     await storage.open()
@@ -292,7 +305,7 @@ async def test_shutdown_leaves_the_round_in_the_database_and_a_restart_reveals_w
         await restart(restarted)
         # Revealed at once, in the message the first process posted (not posted again).
         assert restarted.events == [("close", 1, 101, 1, "time", 50), ("reveal", 1, 1, 50)]
-        assert await restarted.engine.rounds.due(PLATFORM) == []
+        assert await rounds_beside(restarted.engine).due(PLATFORM) == []
         assert not restarted.running(elsewhere.round_id)
         await advance(clock, TIMING.pause, restarted)
         assert restarted.events[-1] == ("question", 2, 0, 53)
@@ -307,12 +320,14 @@ async def test_a_round_whose_quiz_is_gone_is_ended_at_restart(
     question = await launch(driver)
     await driver.shutdown()
     clock.advance(SECONDS)
-    without = QuizEngine(QuizCatalog(), engine._storage, clock=clock)  # the quiz was removed
+    without = QuizEngine(
+        QuizCatalog(), rounds_beside(engine).store, clock=clock
+    )  # the quiz was removed
     restarted = make(without)
     await restart(restarted)
     assert restarted.events == []
     assert not restarted.running(question.round_id)
-    assert await without.rounds.running(PLATFORM, CHAT) is None
+    assert await rounds_beside(without).running(PLATFORM, CHAT) is None
     assert await recorded_message(without, question) is None
 
 
@@ -341,7 +356,7 @@ async def test_a_stopped_round_halts_at_once_and_shows_its_ranking(
 ) -> None:
     question = await launch(driver)
     await answer(driver, question, "Ana")
-    end = await engine.rounds.stop(PLATFORM, CHAT, HOST)
+    end = await rounds_beside(engine).stop(PLATFORM, CHAT, HOST)
     assert isinstance(end, RoundEnd) and end.chat_id == CHAT
     await driver.stopped(end)  # a platform may wait until the driver halted...
     assert not driver.running(question.round_id)
@@ -367,7 +382,7 @@ async def test_an_error_is_retried_later_and_a_fatal_one_ends_the_round(
     await advance(clock, TIMING.pause, driver)
     assert driver.kinds() == ["question", "close", "reveal"]
     assert not driver.running(question.round_id)
-    round_ = await engine._storage.get_round(question.round_id)
+    round_ = await rounds_beside(engine).store.get_round(question.round_id)
     assert round_ is not None and round_.status is RoundStatus.STOPPED
 
 
@@ -417,9 +432,9 @@ async def test_one_replica_drives_a_round_and_another_takes_over_when_it_dies(
     assert not driver.running(question.round_id)
     await advance(clock, TIMING.pause, other)
     assert other.events[-1] == ("question", 3, 0, 31)
-    lease = await engine._storage.round_lease(question.round_id)
+    lease = await rounds_beside(engine).store.round_lease(question.round_id)
     assert lease is not None and lease[0] == other.owner
-    reveals = [e for e in await engine._storage.outbox(question.round_id)]
+    reveals = [e for e in await rounds_beside(engine).store.outbox(question.round_id)]
     assert [(e.number, e.sent_at is not None) for e in reveals] == [(1, True), (2, True)]
 
 
@@ -431,13 +446,13 @@ async def test_a_reveal_committed_by_a_process_that_died_before_posting_it_is_po
     await crash(driver)
     clock.advance(SECONDS)
     # What the dead process committed before it could post: the close, and its outbox entry.
-    assert await engine.rounds.close(question.round_id, 1, pause_seconds=TIMING.pause)
+    assert await rounds_beside(engine).close(question.round_id, 1, pause_seconds=TIMING.pause)
     restarted = make()
     await restart(restarted)
     assert restarted.events == []  # the dead process's lease runs until 15
     await advance(clock, 5, restarted)
     assert restarted.events == [("reveal", 1, 1, 15), ("question", 2, 0, 15)]
-    (entry,) = await engine._storage.outbox(question.round_id)
+    (entry,) = await rounds_beside(engine).store.outbox(question.round_id)
     assert entry.sent_at is not None
     await advance(clock, TIMING.lease, restarted)
     assert restarted.kinds().count("reveal") == 2  # question 2's; question 1's not again
@@ -478,12 +493,19 @@ class Died(Exception):
     """kill -9 at this point: nothing after it runs."""
 
 
-class DiesBeforeCopying(GroupRounds):
+class DiesBeforeCopying(RoundHistory):
     """A process killed right after it committed the end of a round, before the copy of the
     members' answers into their history."""
 
-    async def copy_history(self, round_id: int) -> bool:
+    async def copy(self, round_id: int) -> bool:
         raise Died
+
+
+def dies_before_copying(engine: QuizEngine) -> GroupRounds:
+    """The group rounds of a process that dies as it starts a history copy."""
+    rounds = rounds_beside(engine)
+    rounds.history = DiesBeforeCopying(rounds.store, rounds.store, engine.catalog, engine.clock)
+    return rounds
 
 
 class DiesMidCopy(SQLiteStorage):
@@ -532,7 +554,7 @@ async def play_to_the_last_question(
 
 async def history(engine: QuizEngine, who: str) -> list[tuple[Any, ...]]:
     """Every attempt in the member's history, with its answers."""
-    storage = engine._storage
+    storage = rounds_beside(engine).store
     return [
         (
             s.attempt.kind,
@@ -548,16 +570,18 @@ async def history(engine: QuizEngine, who: str) -> list[tuple[Any, ...]]:
 
 
 async def schedule(engine: QuizEngine, who: str) -> set[tuple[str, int, datetime]]:
-    items = await engine._storage.review_items(PLATFORM, who, SEED_QUIZ)
+    items = await rounds_beside(engine).store.review_items(PLATFORM, who, SEED_QUIZ)
     return {(i.question_id, i.box, i.due_at) for i in items}
 
 
 async def round_share(engine: QuizEngine, round_id: int, who: str) -> list[tuple[Any, ...]]:
     """What the member's history holds once the round is copied: one completed round
     attempt with every answer they gave in it."""
-    round_ = await engine._storage.get_round(round_id)
+    round_ = await rounds_beside(engine).store.get_round(round_id)
     assert round_ is not None
-    mine = [a for a in await engine._storage.round_answers(round_id) if a.user_id == who]
+    mine = [
+        a for a in await rounds_beside(engine).store.round_answers(round_id) if a.user_id == who
+    ]
     answers = [
         (round_.question_order[a.number - 1], a.option_id, a.correct, a.answered_at) for a in mine
     ]
@@ -579,7 +603,7 @@ async def test_history_a_process_committed_but_died_before_copying_is_copied_onc
     await crash(driver)
     clock.advance(SECONDS)
     with pytest.raises(Died):  # the final close is committed, the copy never ran
-        await DiesBeforeCopying(engine).close(round_id, last.number, pause_seconds=TIMING.pause)
+        await dies_before_copying(engine).close(round_id, last.number, pause_seconds=TIMING.pause)
     assert [await history(engine, who) for who in MEMBERS] == [[], [], []]
 
     restarted = make()
@@ -595,11 +619,11 @@ async def test_history_a_process_committed_but_died_before_copying_is_copied_onc
     assert len((await round_share(engine, round_id, "Cy"))[0][3]) == 1
     # The posts the dead process owed, once each, and nothing for the history.
     assert restarted.kinds() == ["reveal", "end"]
-    outbox = await engine._storage.outbox(round_id)
+    outbox = await rounds_beside(engine).store.outbox(round_id)
     assert [e.kind for e in outbox if e.number == last.number] == [
-        OUTBOX_REVEAL,
-        OUTBOX_END,
-        OUTBOX_HISTORY,
+        OutboxKind.REVEAL,
+        OutboxKind.END,
+        OutboxKind.HISTORY,
     ]
     assert all(e.sent_at is not None for e in outbox)
     assert outbox[-1].message_id is None
@@ -625,7 +649,9 @@ async def test_a_history_copy_that_died_half_way_is_completed_without_duplicates
     await dying.open()
     try:
         with pytest.raises(Died):
-            await QuizEngine(catalog, dying, clock=clock).rounds.close(round_id, last.number)
+            await rounds_beside(QuizEngine(catalog, dying, clock=clock)).close(
+                round_id, last.number
+            )
     finally:
         await dying.close()
     ana, ben = [await round_share(engine, round_id, who) for who in ("Ana", "Ben")]
@@ -642,7 +668,7 @@ async def test_a_history_copy_that_died_half_way_is_completed_without_duplicates
         assert await history(engine, who) == share  # one attempt each, every answer once
         assert await schedule(engine, who) == missed(share)
     assert restarted.kinds() == ["reveal", "end"]
-    assert all(e.sent_at is not None for e in await engine._storage.outbox(round_id))
+    assert all(e.sent_at is not None for e in await rounds_beside(engine).store.outbox(round_id))
 
 
 async def test_running_the_history_copy_again_changes_nothing(
@@ -656,7 +682,7 @@ async def test_running_the_history_copy_again_changes_nothing(
         await round_share(engine, last.round_id, who) for who in MEMBERS
     ]
     for _ in range(2):
-        assert await engine.rounds.copy_history(last.round_id)
+        assert await rounds_beside(engine).copy_history(last.round_id)
     assert [(await history(engine, w), await schedule(engine, w)) for w in MEMBERS] == before
 
 
@@ -668,7 +694,7 @@ async def test_history_of_a_stop_that_died_before_copying_is_copied_and_nothing_
     await answer(driver, question, "Ben", 1)
     await crash(driver)
     with pytest.raises(Died):  # the stop is committed, the copy never ran
-        await DiesBeforeCopying(engine).stop(PLATFORM, CHAT, HOST)
+        await dies_before_copying(engine).stop(PLATFORM, CHAT, HOST)
     restarted = make()
     await restart(restarted)
     await advance(clock, TIMING.lease, restarted)
@@ -677,6 +703,6 @@ async def test_history_of_a_stop_that_died_before_copying_is_copied_and_nothing_
         assert await history(engine, who) == share
         assert await schedule(engine, who) == missed(share)
     assert restarted.events == []  # a history entry posts nothing
-    (entry,) = await engine._storage.outbox(question.round_id)
-    assert entry.kind == OUTBOX_HISTORY and entry.sent_at is not None
+    (entry,) = await rounds_beside(engine).store.outbox(question.round_id)
+    assert entry.kind == OutboxKind.HISTORY and entry.sent_at is not None
     assert not restarted.running(question.round_id)

@@ -3,7 +3,7 @@
 :meth:`DiscordAdapter.start` logs in over HTTP (which runs :meth:`QuizClient.setup_hook`:
 translator, button templates, command sync when needed) and then connects to the gateway in
 a background task. Once logged in, the group rounds a previous process left running are
-picked up again (:meth:`~adapters.discord.group_rounds.RoundRunner.resume`).
+picked up again (:meth:`~adapters.discord.group_rounds.DiscordRoundDriver.resume`).
 
 The client is sharded (:class:`discord.AutoShardedClient`): ``SHARD_COUNT`` and ``SHARD_IDS``
 say how many shards there are and which run in this process (by default all of those Discord
@@ -27,12 +27,13 @@ from adapters.discord import typed_answers
 from adapters.discord.buttons import DYNAMIC_ITEMS, is_known_custom_id
 from adapters.discord.commands import build_tree
 from adapters.discord.config import DiscordConfig
-from adapters.discord.group_rounds import RoundClock, RoundRunner, RoundTiming
+from adapters.discord.group_rounds import DiscordRoundDriver, RoundClock, RoundTiming
 from adapters.discord.handlers import DEFER_AFTER, QuizHandlers, StatsChart
 from adapters.discord.sync import sync_if_changed
 from adapters.discord.translator import QuizTranslator
 from bot.engine import QuizEngine
 from bot.rate_limit import CommandRateLimiter
+from bot.rounds import GroupRounds
 
 log = logging.getLogger("quizbot.discord")
 
@@ -48,6 +49,7 @@ class QuizClient(discord.AutoShardedClient):
     def __init__(
         self,
         engine: QuizEngine,
+        rounds: GroupRounds,
         config: DiscordConfig,
         *,
         defer_after: float = DEFER_AFTER,
@@ -69,10 +71,10 @@ class QuizClient(discord.AutoShardedClient):
         )
         self.engine = engine
         self.config = config
-        self.rounds = RoundRunner(self, engine, timing=round_timing, clock=round_clock)
+        self.round_driver = DiscordRoundDriver(self, rounds, timing=round_timing, clock=round_clock)
         self.quiz_handlers = QuizHandlers(
             engine,
-            self.rounds,
+            self.round_driver,
             defer_after=defer_after,
             limiter=limiter,
             admin_ids=config.admin_ids,
@@ -91,13 +93,13 @@ class QuizClient(discord.AutoShardedClient):
             log.exception("syncing the Discord commands failed")
         try:
             # Logged in, so rounds can post: carry on with those a previous process left.
-            await self.rounds.resume()
+            await self.round_driver.resume()
         except Exception:
             log.exception("resuming the Discord group rounds failed")
 
     async def close(self) -> None:
         """Stop the round timers (the rounds stay in the database), then disconnect."""
-        await self.rounds.shutdown()
+        await self.round_driver.shutdown()
         await super().close()
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
@@ -124,6 +126,7 @@ class DiscordAdapter:
     def __init__(
         self,
         engine: QuizEngine,
+        rounds: GroupRounds,
         config: DiscordConfig,
         *,
         defer_after: float = DEFER_AFTER,
@@ -133,6 +136,7 @@ class DiscordAdapter:
         self.config = config
         self.client = QuizClient(
             engine,
+            rounds,
             config,
             defer_after=defer_after,
             stats_chart=stats_chart,

@@ -1,7 +1,7 @@
 """Group rounds on Discord: how a round's questions, reveals and ranking look and are sent.
 
-The engine (:mod:`bot.rounds`) keeps each round in the database and
-:class:`~bot.round_driver.RoundDriver` drives it over time; this module renders for Discord and
+The rounds service (:mod:`bot.rounds`) keeps each round in the database and
+:class:`~bot.rounds.driver.RoundDriver` drives it over time; this module renders for Discord and
 sends. Each question is a normal channel message with one button per option and a status field:
 the answer count, edited at most every :attr:`RoundTiming.edit_interval` seconds and only when
 the count changed (the countdown itself is a Discord timestamp that clients tick down on their
@@ -10,7 +10,7 @@ with ``/stop`` shows its ranking in the reply to that command.
 
 Messages go through the bot's channel endpoints, not interaction webhooks, whose tokens
 expire after 15 minutes. The open question's message id is kept in the storage's key-value
-table, so :meth:`RoundRunner.resume` (run at login) carries every round on after a restart.
+table, so :meth:`DiscordRoundDriver.resume` (run at login) carries every round on after a restart.
 
 All waiting goes through a :class:`RoundClock`: the engine's clock and real sleeps in
 production, a virtual clock in tests.
@@ -32,23 +32,25 @@ from adapters.discord.round_rendering import (
     round_question_pages,
 )
 from adapters.discord.texts import text
-from bot.engine import QuizEngine
 from bot.i18n import t
-from bot.round_driver import (
+from bot.rounds import (
+    GroupRounds,
     LiveQuestion,
     RoundClock,
     RoundDriver,
+    RoundEnd,
+    RoundQuestion,
+    RoundReveal,
     RoundTiming,
     SystemClock,
     message_scope,
 )
-from bot.rounds import RoundEnd, RoundQuestion, RoundReveal
 
 __all__ = [
     "PLATFORM",
     "ROUND_MESSAGE_SCOPE",
+    "DiscordRoundDriver",
     "RoundClock",
-    "RoundRunner",
     "RoundTiming",
     "SystemClock",
 ]
@@ -59,7 +61,7 @@ PLATFORM = "discord"
 ROUND_MESSAGE_SCOPE = message_scope(PLATFORM)  # round id -> the message of its open question
 
 
-class RoundRunner(RoundDriver[LiveQuestion]):
+class DiscordRoundDriver(RoundDriver[LiveQuestion]):
     """Drives the Discord group rounds of one client."""
 
     # The channel is gone or the bot may no longer post there.
@@ -68,12 +70,12 @@ class RoundRunner(RoundDriver[LiveQuestion]):
     def __init__(
         self,
         client: discord.Client,
-        engine: QuizEngine,
+        rounds: GroupRounds,
         *,
         timing: RoundTiming | None = None,
         clock: RoundClock | None = None,
     ) -> None:
-        super().__init__(engine, PLATFORM, timing=timing, clock=clock)
+        super().__init__(rounds, PLATFORM, timing=timing, clock=clock)
         self.client = client
 
     # -- rendering ------------------------------------------------------------------------

@@ -20,7 +20,7 @@ Conversation shape, chosen so a quiz reads as a transcript the user can scroll b
 and answers go through the same engine call, which updates the schedule).
 
 Group rounds (``/round [quiz] [seconds]``, server channels only) are public: the command's
-reply announces the round, and :class:`~adapters.discord.group_rounds.RoundRunner` posts the
+reply announces the round, and :class:`~adapters.discord.group_rounds.DiscordRoundDriver` posts the
 questions, reveals and ranking as channel messages. A press on a round's option gets a short
 ephemeral notice. ``/stop`` in a channel with a round ends the round when its starter or a
 member allowed to manage messages asks (anyone else's ``/stop`` still stops their own quiz).
@@ -57,7 +57,7 @@ import discord
 from discord import app_commands
 
 from adapters.discord import buttons, rendering, typed_answers
-from adapters.discord.group_rounds import PLATFORM, RoundRunner
+from adapters.discord.group_rounds import PLATFORM, DiscordRoundDriver
 from adapters.discord.reports import reload_pages, stats_pages
 from adapters.discord.round_rendering import announcement, ending_pages, leaderboard_pages
 from adapters.discord.texts import STRINGS as TEXTS
@@ -211,7 +211,7 @@ class QuizHandlers:
     def __init__(
         self,
         engine: QuizEngine,
-        rounds: RoundRunner,
+        round_driver: DiscordRoundDriver,
         *,
         defer_after: float = DEFER_AFTER,
         limiter: CommandRateLimiter | None = None,
@@ -220,7 +220,8 @@ class QuizHandlers:
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``."""
         self.engine = engine
-        self.rounds = rounds
+        self.round_driver = round_driver
+        self.rounds = round_driver.rounds  # the rules of group rounds
         self.defer_after = defer_after
         self.limiter = limiter or CommandRateLimiter()
         self.admin_ids = admin_ids
@@ -696,7 +697,7 @@ class QuizHandlers:
         who = participant(interaction)
         start = await self._in_time(
             interaction,
-            self.engine.rounds.start(
+            self.rounds.start(
                 PLATFORM, str(interaction.channel_id), who, quiz_id, time_limit=seconds, tag=tag
             ),
             self._think(interaction, private=False),
@@ -705,10 +706,10 @@ class QuizHandlers:
             notice = say(interaction, announcement(start.question, start.notice), start.language)
             await self._reply(interaction, [Outgoing(content=notice)], private=False)
             # After the announcement, so that the first question comes below it.
-            self.rounds.ensure(start.question)
+            self.round_driver.ensure(start.question)
             return
         if start.question is not None:  # already running here: make sure it runs
-            self.rounds.ensure(start.question)
+            self.round_driver.ensure(start.question)
         if start.quizzes:
             language = start.language
             heading = (
@@ -732,7 +733,7 @@ class QuizHandlers:
         who = participant(interaction)
 
         async def answer() -> tuple[RoundAnswerResult, str]:
-            result = await self.engine.rounds.answer(round_id, who, number, option)
+            result = await self.rounds.answer(round_id, who, number, option)
             return result, await self._interface_language(interaction)
 
         result, language = await self._in_time(
@@ -741,7 +742,7 @@ class QuizHandlers:
             lambda: interaction.response.defer(ephemeral=True, thinking=True),
         )
         if result.outcome is RoundAnswerOutcome.ACCEPTED:
-            self.rounds.on_answer(round_id, number, result.answered, result.everyone_answered)
+            self.round_driver.on_answer(round_id, number, result.answered, result.everyone_answered)
         await self._notice(interaction, result.notice, language)
 
     async def _stop_round(self, interaction: discord.Interaction[Any]) -> bool:
@@ -756,13 +757,13 @@ class QuizHandlers:
         moderator = may_moderate(interaction)
 
         async def stop() -> tuple[RoundEnd | str, str] | None:
-            running = await self.engine.rounds.running(PLATFORM, chat)
+            running = await self.rounds.running(PLATFORM, chat)
             if running is None:
                 return None
             mine = running.starter_id == who.user_id
             if not (mine or moderator) and await self.engine.active_attempt(who) is not None:
                 return None
-            outcome = await self.engine.rounds.stop(PLATFORM, chat, who, is_chat_admin=moderator)
+            outcome = await self.rounds.stop(PLATFORM, chat, who, is_chat_admin=moderator)
             return outcome, await self._interface_language(interaction)
 
         found = await self._in_time(interaction, stop(), self._think(interaction, private=False))
@@ -772,7 +773,7 @@ class QuizHandlers:
         if isinstance(outcome, str):  # not theirs to stop, or it just ended
             await self._notice(interaction, outcome, language)
             return True
-        self.rounds.stopped(outcome)
+        self.round_driver.stopped(outcome)
         await self._reply(interaction, _pages_to_messages(ending_pages(outcome)), private=False)
         return True
 
@@ -791,12 +792,12 @@ class QuizHandlers:
             ids = [quiz_id] if quiz_id else [q.id for q in self.engine.catalog.all()]
             found: Boards = []
             for each in ids:
-                everyone = await self.engine.rounds.leaderboard(each, who)
+                everyone = await self.rounds.leaderboard(each, who)
                 if everyone is None:
                     continue
                 channel = None
                 if here is not None:
-                    channel = await self.engine.rounds.leaderboard(
+                    channel = await self.rounds.leaderboard(
                         each, who, platform=PLATFORM, chat_id=here
                     )
                 if quiz_id or everyone.lines:

@@ -21,27 +21,18 @@ from adapters.discord.rendering import (
     mdx,
     merge_pages,
     pack,
-    truncate,
     with_status,
 )
 from adapters.discord.texts import text
 from bot import markup
 from bot.i18n import t
-from bot.presenters import MEDALS, duration, leaderboard_lines
-from bot.rounds import Leaderboard, RoundEnd, RoundQuestion, RoundReveal, ScoreLine
+from bot.presenters import SCOREBOARD_TOP, leaderboard_lines, score_lines
+from bot.rounds import Leaderboard, RoundEnd, RoundQuestion, RoundReveal
 from bot.text_direction import LRI, PDI, is_rtl, paragraph
 from bot.views import progress_bar
 
-SCOREBOARD_TOP = 10  # lines of the scoreboard under each reveal
 RANKING_TOP = 50  # lines of the final ranking
-MAX_NAME = 64
 _SLOT = "\ue000"  # stands for a timestamp while the text around it is prepared
-
-
-def member_name(name: str) -> str:
-    """A member's display name on one line, not absurdly long, shown literally."""
-    flat = " ".join(name.split()) or "?"
-    return md(truncate(flat, MAX_NAME))
 
 
 def relative_time(when: datetime, language: str) -> str:
@@ -78,16 +69,6 @@ def round_question_pages(question: RoundQuestion, answered: int, status: str) ->
     return with_status(pages, name, paragraph(status, lang), QUESTION_COLOUR)
 
 
-def _score_lines(scoreboard: Sequence[ScoreLine], lang: str, out_of: int, top: int) -> str:
-    lines = []
-    for line in scoreboard[:top]:
-        rank = MEDALS.get(line.rank, f"{line.rank}.")
-        lines.append(f"{rank} {member_name(line.name)} — {line.score}/{out_of}")
-    if len(scoreboard) > top:
-        lines.append(text("round_more", lang, count=len(scoreboard) - top))
-    return "\n".join(lines)
-
-
 def reveal_pages(reveal: RoundReveal) -> list[Page]:
     """A closed question: the correct option, how many chose each option, why, and the
     scoreboard so far."""
@@ -109,10 +90,8 @@ def reveal_pages(reveal: RoundReveal) -> list[Page]:
                 paragraph(mdx(reveal.explanation), lang), paragraph(t("explanation", lang), lang)
             )
         )
-    scores = (
-        _score_lines(reveal.scoreboard, lang, reveal.number, SCOREBOARD_TOP)
-        if reveal.scoreboard
-        else text("round_no_answers", lang)
+    scores = "\n".join(
+        score_lines(reveal.scoreboard, lang, out_of=reveal.number, top=SCOREBOARD_TOP, name=md)
     )
     sections.append(Section(paragraph(scores, lang), paragraph(t("scoreboard", lang), lang)))
     progress = t("question_progress", lang, number=reveal.number, total=reveal.total)
@@ -128,19 +107,9 @@ def reveal_pages(reveal: RoundReveal) -> list[Page]:
 def ending_pages(end: RoundEnd) -> list[Page]:
     """The final ranking (of a finished round, or of one stopped early)."""
     lang = end.language
-    if end.scoreboard:
-        lines = []
-        for line in end.scoreboard[:RANKING_TOP]:
-            rank = MEDALS.get(line.rank, f"{line.rank}.")
-            lines.append(
-                f"{rank} {member_name(line.name)} — {line.score}/{end.total} · "
-                f"⏱ {duration(line.total_ms / 1000)}"
-            )
-        if len(end.scoreboard) > RANKING_TOP:
-            lines.append(text("round_more", lang, count=len(end.scoreboard) - RANKING_TOP))
-        body = "\n".join(lines)
-    else:
-        body = text("round_no_answers", lang)
+    body = "\n".join(
+        score_lines(end.scoreboard, lang, out_of=end.total, top=RANKING_TOP, timed=True, name=md)
+    )
     return pack(
         [Section(paragraph(body, lang))],
         colour=RESULT_COLOUR,
@@ -150,7 +119,7 @@ def ending_pages(end: RoundEnd) -> list[Page]:
 
 
 def _board_lines(board: Leaderboard | None, lang: str) -> str:
-    return "\n".join(leaderboard_lines(board, lang, name=member_name))
+    return "\n".join(leaderboard_lines(board, lang, name=md))
 
 
 def leaderboard_pages(

@@ -90,12 +90,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "ur": "👥 سب نے جواب دے دیا۔",
         "ru": "👥 Ответили все.",
     },
-    "round_more": {
-        "en": "…and {count} more",
-        "bn": "…এবং আরও {count} জন",
-        "ur": "…اور {count} مزید",
-        "ru": "…и ещё {count}",
-    },
     "reload_more": {
         "en": "…and {count} more: run quizbot validate for the full list.",
         "bn": "…এবং আরও {count}টি: পুরো তালিকার জন্য quizbot validate চালান।",

@@ -5,7 +5,7 @@ per-user update order, the handlers (:mod:`~adapters.telegram.commands` for comm
 :mod:`~adapters.telegram.callbacks` for buttons and polls), long polling or a webhook
 (:mod:`~adapters.telegram.webhook`, mounted on the process's web server), the menu
 (:mod:`~adapters.telegram.menu_sync`) and the group round timers
-(:class:`~adapters.telegram.group_rounds.RoundRunner`). Handlers stay thin: decode what
+(:class:`~adapters.telegram.group_rounds.TelegramRoundDriver`). Handlers stay thin: decode what
 Telegram sent, call the engine, render, send (:class:`~adapters.telegram.messenger.Messenger`).
 """
 
@@ -36,7 +36,7 @@ from adapters.telegram.budget import BudgetedRateLimiter, ChatBudget
 from adapters.telegram.callbacks import Callbacks
 from adapters.telegram.commands import Commands, StatsChart
 from adapters.telegram.config import TelegramConfig, WebMount
-from adapters.telegram.group_rounds import RoundRunner, RoundTiming
+from adapters.telegram.group_rounds import RoundTiming, TelegramRoundDriver
 from adapters.telegram.menu_sync import sync_commands
 from adapters.telegram.messenger import Messenger
 from adapters.telegram.rendering import toast
@@ -57,7 +57,7 @@ from adapters.telegram.webhook import TelegramWebhook, WebhookReplies
 from bot.engine import QuizEngine
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
 from bot.rate_limit import CommandRateLimiter
-from bot.round_driver import RoundClock
+from bot.rounds import GroupRounds, RoundClock
 
 log = logging.getLogger("quizbot.telegram")
 
@@ -83,6 +83,7 @@ class TelegramAdapter:
     def __init__(
         self,
         engine: QuizEngine,
+        rounds: GroupRounds,
         config: TelegramConfig,
         *,
         polling_timeout: float = 10.0,
@@ -124,10 +125,14 @@ class TelegramAdapter:
         else:  # the budget's minute passes with the rounds' clock
             now = lambda: round_clock().timestamp()  # noqa: E731
             self.budget = ChatBudget(self.timing.chat_budget, self.timing.window, now=now)
-        self.rounds = RoundRunner(engine, PLATFORM, self.timing, self.budget, clock=round_clock)
+        self.round_driver = TelegramRoundDriver(
+            rounds, PLATFORM, self.timing, self.budget, clock=round_clock
+        )
         self.messenger = Messenger(engine)
-        self.commands = Commands(engine, config.admin_ids, self.messenger, self.rounds, stats_chart)
-        self.callbacks = Callbacks(engine, self.messenger, self.commands, self.rounds)
+        self.commands = Commands(
+            engine, config.admin_ids, self.messenger, self.round_driver, stats_chart
+        )
+        self.callbacks = Callbacks(engine, self.messenger, self.commands, self.round_driver)
         self.typed = TypedAnswers(engine, self.messenger)
         # The handlers whose updates count against the user's command budget.
         self._budgeted: list[BaseHandler[Update, Context, None]] = []
@@ -241,8 +246,8 @@ class TelegramAdapter:
                     drop_pending_updates=False,
                 )
                 log.info("telegram: long polling")
-            self.rounds.attach(application.bot)
-            await self.rounds.resume()
+            self.round_driver.attach(application.bot)
+            await self.round_driver.resume()
         except BaseException:
             await self.stop()
             raise
@@ -266,7 +271,7 @@ class TelegramAdapter:
             await application.updater.stop()
         if application.running:
             await application.stop()
-        await self.rounds.shutdown()
+        await self.round_driver.shutdown()
         await application.shutdown()
 
     async def _before_handlers(self, update: Update, context: Context) -> None:

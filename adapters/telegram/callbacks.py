@@ -16,7 +16,7 @@ from telegram.constants import ChatType
 
 from adapters.telegram import callback_data as cb
 from adapters.telegram.commands import ROUND_LIMIT_SCOPE, SECONDS, Commands
-from adapters.telegram.group_rounds import RoundRunner
+from adapters.telegram.group_rounds import TelegramRoundDriver
 from adapters.telegram.messenger import Messenger
 from adapters.telegram.polls import POLL_SCOPE, PollLink
 from adapters.telegram.rendering import (
@@ -72,12 +72,17 @@ class Callbacks:
     """The handlers of button presses and poll answers."""
 
     def __init__(
-        self, engine: QuizEngine, messenger: Messenger, commands: Commands, rounds: RoundRunner
+        self,
+        engine: QuizEngine,
+        messenger: Messenger,
+        commands: Commands,
+        round_driver: TelegramRoundDriver,
     ) -> None:
         self.engine = engine
         self.messenger = messenger
         self.commands = commands
-        self.rounds = rounds
+        self.round_driver = round_driver
+        self.rounds = round_driver.rounds  # the rules of group rounds
         self.first = AcknowledgeFirst()
 
     async def on_callback(self, update: Update, context: Context) -> None:
@@ -136,10 +141,10 @@ class Callbacks:
             case cb.SetMode(poll):
                 await self._on_mode(context, query, who, poll)
             case cb.RoundAnswer(round_id, number, index):
-                result = await self.engine.rounds.answer(round_id, who, number, index)
+                result = await self.rounds.answer(round_id, who, number, index)
                 await query.answer(toast(result.notice))
                 if result.outcome is RoundAnswerOutcome.ACCEPTED:
-                    self.rounds.on_answer(
+                    self.round_driver.on_answer(
                         round_id, number, result.answered, result.everyone_answered
                     )
             case cb.PickRound(quiz_id, _):

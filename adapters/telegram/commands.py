@@ -17,7 +17,7 @@ from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
-from adapters.telegram.group_rounds import RoundRunner
+from adapters.telegram.group_rounds import TelegramRoundDriver
 from adapters.telegram.messenger import CHAT_MODE_SCOPE, Messenger
 from adapters.telegram.rendering import (
     help_message,
@@ -75,13 +75,14 @@ class Commands:
         engine: QuizEngine,
         admin_ids: frozenset[str],
         messenger: Messenger,
-        rounds: RoundRunner,
+        round_driver: TelegramRoundDriver,
         stats_chart: StatsChart | None = None,
     ) -> None:
         self.engine = engine
         self.admin_ids = admin_ids  # Telegram user ids, as text
         self.messenger = messenger
-        self.rounds = rounds
+        self.round_driver = round_driver
+        self.rounds = round_driver.rounds  # the rules of group rounds
         self.stats_chart = stats_chart
 
     async def after_start(
@@ -231,7 +232,7 @@ class Commands:
         quiz_ids = [named] if named else [q.id for q in self.engine.catalog.all()]
         boards = []
         for quiz_id in quiz_ids:
-            board = await self.engine.rounds.leaderboard(
+            board = await self.rounds.leaderboard(
                 quiz_id,
                 who,
                 platform=PLATFORM if here else None,
@@ -340,7 +341,7 @@ class Commands:
         tag: str | None = None,
     ) -> None:
         who = participant(user)
-        start = await self.engine.rounds.start(
+        start = await self.rounds.start(
             PLATFORM, str(chat.id), who, quiz_id, time_limit=seconds, tag=tag
         )
         lang = start.language
@@ -355,24 +356,24 @@ class Commands:
             return
         await self.messenger.send(context, chat.id, notice(start.notice, lang))
         if start.question is not None:  # started, or already running: make sure it runs
-            self.rounds.ensure(start.question)
+            self.round_driver.ensure(start.question)
 
     async def _stop_round(self, update: Update, context: Context, chat: Chat, user: User) -> bool:
         """/stop in a group with a round running: its starter or a chat admin ends it with
         the scoreboard so far. False when no round is running."""
-        running = await self.engine.rounds.running(PLATFORM, str(chat.id))
+        running = await self.rounds.running(PLATFORM, str(chat.id))
         if running is None:
             return False
         who = participant(user)
         admin = running.starter_id != str(user.id) and await self._is_chat_admin(
             context, chat, user, update.effective_message
         )
-        outcome = await self.engine.rounds.stop(PLATFORM, str(chat.id), who, is_chat_admin=admin)
+        outcome = await self.rounds.stop(PLATFORM, str(chat.id), who, is_chat_admin=admin)
         if isinstance(outcome, str):
             ui = await turn(context).language()
             await self.messenger.send(context, chat.id, notice(outcome, ui))
         else:
-            await self.rounds.stopped(outcome)
+            await self.round_driver.stopped(outcome)
         return True
 
     async def _is_chat_admin(

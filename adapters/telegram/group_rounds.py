@@ -1,8 +1,8 @@
 """Group rounds on Telegram: how a round's questions, countdown, reveals and ranking look and
 are sent.
 
-The engine (:mod:`bot.rounds`) keeps the round in the database and
-:class:`~bot.round_driver.RoundDriver` drives it over time (timers, the pause between questions,
+The rounds service (:mod:`bot.rounds`) keeps the round in the database and
+:class:`~bot.rounds.driver.RoundDriver` drives it over time (timers, the pause between questions,
 restarts); this module renders for Telegram and sends. The open question's message shows a
 countdown and the live answer count, and which message that is lives in storage, so a restarted
 process edits it instead of posting the question again.
@@ -37,10 +37,18 @@ from adapters.telegram.round_rendering import (
     round_live_fits,
     round_reveal,
 )
-from bot import round_driver
-from bot.engine import QuizEngine
-from bot.round_driver import LiveQuestion, RoundClock, RoundDriver, SystemClock, message_scope
-from bot.rounds import RoundEnd, RoundQuestion, RoundReveal
+from bot import rounds as round_service
+from bot.rounds import (
+    GroupRounds,
+    LiveQuestion,
+    RoundClock,
+    RoundDriver,
+    RoundEnd,
+    RoundQuestion,
+    RoundReveal,
+    SystemClock,
+    message_scope,
+)
 from bot.text_direction import paragraph
 
 log = logging.getLogger("quizbot.telegram")
@@ -55,7 +63,7 @@ NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
 
 @dataclass(frozen=True)
-class RoundTiming(round_driver.RoundTiming):
+class RoundTiming(round_service.RoundTiming):
     """The pace of group rounds, in seconds.
 
     ``speed`` runs every timer of the adapter (and its rate limits) that many times faster than
@@ -82,14 +90,14 @@ class _Live(LiveQuestion):
     with_body: bool = True  # False: the question went in a message of its own before this one
 
 
-class RoundRunner(RoundDriver[_Live]):
+class TelegramRoundDriver(RoundDriver[_Live]):
     """Drives every group round of one platform in this process, on Telegram."""
 
     fatal_errors = (Forbidden,)  # the bot left the chat
 
     def __init__(
         self,
-        engine: QuizEngine,
+        rounds: GroupRounds,
         platform: str,
         timing: RoundTiming,
         budget: ChatBudget,
@@ -97,8 +105,8 @@ class RoundRunner(RoundDriver[_Live]):
         clock: RoundClock | None = None,
     ) -> None:
         """``clock`` defaults to the engine's, ``timing.speed`` times faster than real time."""
-        clock = clock or SystemClock(engine.clock, speed=timing.speed)
-        super().__init__(engine, platform, timing=timing, clock=clock)
+        clock = clock or SystemClock(rounds.engine.clock, speed=timing.speed)
+        super().__init__(rounds, platform, timing=timing, clock=clock)
         self.budget = budget
         self._bot: Bot | None = None
 

@@ -27,22 +27,18 @@ from adapters.telegram.rendering import (
 )
 from adapters.telegram.texts import tt
 from bot.i18n import t
-from bot.presenters import MEDALS, leaderboard_lines, stats_hardest, stats_summary
+from bot.presenters import (
+    SCOREBOARD_TOP,
+    leaderboard_lines,
+    score_lines,
+    stats_hardest,
+    stats_summary,
+)
 from bot.quiz_loader import LoadReport
-from bot.rounds import Leaderboard, RoundEnd, RoundQuestion, RoundReveal, ScoreLine
+from bot.rounds import Leaderboard, RoundEnd, RoundQuestion, RoundReveal
 from bot.stats import QuizStats
 from bot.text_direction import prepare
 from bot.views import QuizSummary, progress_bar
-
-SCOREBOARD_TOP = 10  # lines of the scoreboard after each question
-MAX_NAME = 64
-
-
-def _name(name: str) -> str:
-    """A member's name on one line, not absurdly long."""
-    flat = " ".join(name.split()) or "?"
-    return flat if len(flat) <= MAX_NAME else flat[: MAX_NAME - 1] + "…"
-
 
 # -- the question message ------------------------------------------------------------------
 
@@ -115,20 +111,6 @@ def round_live(
 # -- reveal and ending -----------------------------------------------------------------------
 
 
-def _score_lines(
-    scoreboard: Sequence[ScoreLine], language: str, limit: int | None, total: int | None
-) -> list[str]:
-    shown = scoreboard if limit is None else scoreboard[:limit]
-    lines = []
-    for line in shown:
-        score = f"{line.score}/{total}" if total else str(line.score)
-        medal = MEDALS.get(line.rank, "")
-        lines.append(esc(f"{medal}{line.rank}. {_name(line.name)} — {score}"))
-    if limit is not None and len(scoreboard) > limit:
-        lines.append(esc(tt("more_lines", language, count=len(scoreboard) - limit)))
-    return lines
-
-
 def round_reveal(reveal: RoundReveal, top: int = SCOREBOARD_TOP) -> str:
     """The closed question: its answer and why, how many chose each option, the top 10."""
     lang = reveal.language
@@ -149,10 +131,7 @@ def round_reveal(reveal: RoundReveal, top: int = SCOREBOARD_TOP) -> str:
         mark = "✅" if count.correct else "▫️"
         lines.append(rich(f"{mark} {option_line(count.option)} — {count.count}"))
     lines += ["", f"<b>{esc(t('scoreboard', lang))}</b>"]
-    if reveal.scoreboard:
-        lines += _score_lines(reveal.scoreboard, lang, top, reveal.number)
-    else:
-        lines.append(esc(tt("round_no_answers", lang)))
+    lines += map(esc, score_lines(reveal.scoreboard, lang, out_of=reveal.number, top=top))
     return direction("\n".join(lines), lang)
 
 
@@ -160,10 +139,7 @@ def round_end(end: RoundEnd) -> str:
     """The final ranking: everyone who answered, best first."""
     lang = end.language
     lines = [wrap_lines("b", esc(end.notice)), ""]
-    if end.scoreboard:
-        lines += _score_lines(end.scoreboard, lang, None, end.total)
-    else:
-        lines.append(esc(tt("round_no_answers", lang)))
+    lines += map(esc, score_lines(end.scoreboard, lang, out_of=end.total, timed=True))
     return direction("\n".join(lines), lang)
 
 
@@ -192,7 +168,7 @@ def leaderboard_message(boards: Sequence[Leaderboard], language: str, *, here: b
         lang = board.language
         title = t("leaderboard_title", lang, title=board.quiz_title)
         lines = [rich(title, "b"), esc(f"({scope})")]
-        lines += [esc(line) for line in leaderboard_lines(board, lang, name=_name)]
+        lines += [esc(line) for line in leaderboard_lines(board, lang)]
         blocks.append(direction("\n".join(lines), lang))
     if not blocks:
         return direction(esc(t("no_quizzes", language)), language)

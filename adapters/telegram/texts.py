@@ -108,12 +108,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Групповые раунды проходят в группах: добавьте меня в группу и отправьте там "
         "/quiz group.",
     },
-    "more_lines": {
-        "en": "… and {count} more",
-        "bn": "… এবং আরও {count} জন",
-        "ur": "… اور {count} مزید",
-        "ru": "… и ещё {count}",
-    },
 }
 
 

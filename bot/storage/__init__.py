@@ -1,6 +1,14 @@
 """Durable state behind one interface (:class:`Storage`), with one backend per database."""
 
-from bot.storage.base import StateChanged, Storage, StorageError
+from bot.storage.base import (
+    AttemptStore,
+    KeyValueStore,
+    OutboxKind,
+    RoundStore,
+    StateChanged,
+    Storage,
+    StorageError,
+)
 from bot.storage.records import (
     AnswerRecord,
     AnswerState,
@@ -50,14 +58,18 @@ __all__ = [
     "AttemptKind",
     "AttemptRecord",
     "AttemptStatus",
+    "AttemptStore",
     "AttemptSummary",
     "ExpectedState",
+    "KeyValueStore",
     "NewAttempt",
     "NewRound",
+    "OutboxKind",
     "ReviewItem",
     "RoundAnswer",
     "RoundRecord",
     "RoundStatus",
+    "RoundStore",
     "SQLiteStorage",
     "StateChanged",
     "Storage",

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import abc
+import enum
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from bot.storage.records import (
     AnswerRecord,
@@ -182,6 +184,12 @@ class Storage(abc.ABC):
     async def round_answers(self, round_id: int) -> list[RoundAnswer]:
         """Every answer of the round, by question then arrival."""
 
+    async def round_with_answers(
+        self, round_id: int
+    ) -> tuple[RoundRecord | None, list[RoundAnswer]]:
+        """The round and every answer of it."""
+        return await self.get_round(round_id), await self.round_answers(round_id)
+
     @abc.abstractmethod
     async def advance_round(
         self, round_id: int, number: int, started_at: datetime, deadline: datetime
@@ -269,3 +277,21 @@ class OutboxEntry:
 
 
 OUTBOX_REVEAL, OUTBOX_END, OUTBOX_HISTORY = "reveal", "end", "history"
+
+
+class OutboxKind(enum.StrEnum):
+    REVEAL = "reveal"
+    END = "end"
+    HISTORY = "history"
+
+
+class AttemptStore(Protocol):  # TEMPORARY shim until the storage ports land
+    pass
+
+
+class RoundStore(Protocol):
+    pass
+
+
+class KeyValueStore(Protocol):
+    pass

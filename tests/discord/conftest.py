@@ -19,7 +19,7 @@ from fakes.discord_api import TOKEN, FakeDiscord
 from fakes.discord_users import GUILD_ID, ClientFactory, World
 from quizbot.runner import discord_config
 from quizbot.settings import Settings
-from tests.conftest import SEED_QUIZ
+from tests.conftest import SEED_QUIZ, rounds_beside
 
 
 @pytest.fixture
@@ -55,7 +55,9 @@ async def make_client(
     async def make(engine: QuizEngine, **options: object) -> QuizClient:
         client_settings = options.pop("settings", settings)
         assert isinstance(client_settings, Settings)
-        client = QuizClient(engine, discord_config(client_settings), **options)  # type: ignore[arg-type]
+        rounds = rounds_beside(engine)
+        config = discord_config(client_settings)
+        client = QuizClient(engine, rounds, config, **options)  # type: ignore[arg-type]
         clients.append(client)
         await client.login(TOKEN)
         return client

@@ -9,8 +9,8 @@ import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
-from bot.round_driver import ManualClock
 from bot.storage import SQLiteStorage
+from fakes.clock import ManualClock
 
 
 class SlowStorage(SQLiteStorage):

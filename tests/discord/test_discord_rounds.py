@@ -36,7 +36,7 @@ from fakes.discord_users import (
     text_of,
     visible,
 )
-from tests.conftest import SEED_QUIZ
+from tests.conftest import SEED_QUIZ, rounds_beside
 from tests.discord.discord_harness import VirtualClock
 from tests.discord.test_discord_rendering import long_quiz, texts
 
@@ -149,7 +149,7 @@ async def test_fifty_members_answer_and_the_reveal_counts_them(
     # The scoreboard: the 30 right answers (ties by name), top ten shown.
     assert "🥇 Member 00 — 1/1" in shown and "🥉 Member 02 — 1/1" in shown
     assert "10. Member 09 — 1/1" in shown and "Member 10" not in shown
-    assert visible(text("round_more", "en", count=40)) in shown
+    assert visible(t("round_more", "en", count=40)) in shown
     # After the pause, the next question, below the reveal.
     await world.advance(clock, TIMING.pause - 1)
     assert posted_after(world, question) == [reveal]
@@ -258,7 +258,7 @@ async def test_a_whole_round_ends_with_the_ranking_and_counts_on_the_leaderboard
     assert visible(t("round_finished", "ru", title=title)) in shown
     assert "🥇 Ana — 8/8" in shown and "🥈 Ben — 4/8" in shown
     assert not any(not b["disabled"] for m in channel(world) for b in round_buttons(m))
-    assert await world.client.engine._storage.get_value(ROUND_MESSAGE_SCOPE, "1") is None  # type: ignore[union-attr]
+    assert await world.client.round_driver.store.get_value(ROUND_MESSAGE_SCOPE, "1") is None  # type: ignore[union-attr]
     # Everyone's history has it, and the channel's leaderboard too (in Ben's language).
     board = await ben.command("leaderboard", quiz=SEED_QUIZ)
     assert not board.last.ephemeral
@@ -312,7 +312,7 @@ async def test_the_starter_stops_their_own_round(world: World, clock: VirtualClo
     await start_round(world, host)
     stopped = await host.command("stop")
     assert visible(text("round_no_answers", "en")) in text_of(stopped.last)
-    round_ = await world.client.engine._storage.get_round(1)  # type: ignore[union-attr]
+    round_ = await world.client.round_driver.store.get_round(1)  # type: ignore[union-attr]
     assert round_ is not None and round_.status is RoundStatus.STOPPED
 
 
@@ -376,10 +376,10 @@ async def test_a_question_that_ran_out_while_down_is_revealed_at_start(
     assert world.client is not None
     await world.client.close()
     clock.advance(5 * SECONDS)  # down for a while
-    assert [rid for rid, _ in await engine.rounds.due()] == [1]
+    assert [rid for rid, _ in await rounds_beside(engine).due()] == [1]
     world.client = await make_client(engine, round_clock=clock, round_timing=TIMING)
     await world.settle()
-    assert await engine.rounds.due() == []
+    assert await rounds_beside(engine).due() == []
     (reveal,) = posted_after(world, question)
     assert "Answers: 1" in text_of(fake_discord.messages[question.id])
     assert all(b["disabled"] for b in round_buttons(fake_discord.messages[question.id]))
@@ -428,7 +428,9 @@ async def test_rounds_need_a_server_channel_and_permission_to_post(
     refused = await world.user("Host", "ru").command("round", quiz=SEED_QUIZ)
     assert refused.notice == visible(text("round_no_permission", "ru"))
     assert channel(world) == []
-    assert await world.client.engine._storage.active_round("discord", str(GUILD_CHANNEL_ID)) is None  # type: ignore[union-attr]
+    assert (
+        await world.client.round_driver.store.active_round("discord", str(GUILD_CHANNEL_ID)) is None
+    )  # type: ignore[union-attr]
 
 
 async def test_a_round_that_may_no_longer_post_is_ended(
@@ -438,10 +440,10 @@ async def test_a_round_that_may_no_longer_post_is_ended(
     world.fake.forbidden_channels.add(GUILD_CHANNEL_ID)  # permissions taken away
     await world.advance(clock, SECONDS)
     engine = world.client.engine  # type: ignore[union-attr]
-    round_ = await engine._storage.get_round(1)
+    round_ = await rounds_beside(engine).store.get_round(1)
     assert round_ is not None and round_.status is not RoundStatus.ACTIVE
     assert posted_after(world, question) == []
-    assert not world.client.rounds.running(1)  # type: ignore[union-attr]
+    assert not world.client.round_driver.running(1)  # type: ignore[union-attr]
 
 
 async def test_a_deleted_question_does_not_stop_the_round(

@@ -17,6 +17,7 @@ from fakes.discord_api import FakeDiscord
 from fakes.discord_users import GUILD_ID, ClientFactory, World, text_of
 from quizbot.runner import discord_config, discord_sync_command
 from quizbot.settings import Settings
+from tests.conftest import rounds_beside
 
 
 async def test_commands_sync_once_and_not_on_every_start(
@@ -24,7 +25,7 @@ async def test_commands_sync_once_and_not_on_every_start(
 ) -> None:
     await make_client(engine)
     assert fake_discord.command_syncs == ["global"]
-    stored = await engine._storage.get_value(FINGERPRINT_SCOPE, FINGERPRINT_KEY)
+    stored = await rounds_beside(engine).store.get_value(FINGERPRINT_SCOPE, FINGERPRINT_KEY)
     assert stored is not None and len(stored) == 64
     for _ in range(3):  # restarts
         await make_client(engine)
@@ -35,7 +36,7 @@ async def test_a_changed_command_set_syncs_again(
     fake_discord: FakeDiscord, engine: QuizEngine, make_client: ClientFactory
 ) -> None:
     # What an older version of the bot registered.
-    await engine._storage.set_value(FINGERPRINT_SCOPE, FINGERPRINT_KEY, "0" * 64)
+    await rounds_beside(engine).store.set_value(FINGERPRINT_SCOPE, FINGERPRINT_KEY, "0" * 64)
     await make_client(engine)
     assert fake_discord.command_syncs == ["global"]
     await make_client(engine)
@@ -191,6 +192,11 @@ async def test_a_failed_sync_does_not_stop_the_bot(
     elsewhere = dataclasses.replace(settings, discord_guild_id=42)  # a server the bot left
     client = await make_client(engine, settings=elsewhere)
     assert fake_discord.command_syncs == []
-    assert await engine._storage.get_value(FINGERPRINT_SCOPE, f"{FINGERPRINT_KEY}:guild:42") is None
+    assert (
+        await rounds_beside(engine).store.get_value(
+            FINGERPRINT_SCOPE, f"{FINGERPRINT_KEY}:guild:42"
+        )
+        is None
+    )
     world = World(fake_discord, client)
     assert "/quiz" in text_of((await world.user("Alice").command("help")).last)

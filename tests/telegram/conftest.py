@@ -13,13 +13,13 @@ from adapters.telegram import TelegramAdapter
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz import Quiz
-from bot.round_driver import ManualClock
 from bot.storage import SQLiteStorage
+from fakes.clock import ManualClock
 from fakes.telegram_bot_api import TOKEN, FakeBotApi
 from quizbot.runner import telegram_config
 from quizbot.settings import Settings
 from quizbot.web import WebServer
-from tests.conftest import QUIZ_DIR, SEED_QUIZ, FakeClock
+from tests.conftest import QUIZ_DIR, SEED_QUIZ, FakeClock, rounds_beside
 
 Launch = Callable[..., Awaitable[TelegramAdapter]]
 Reopen = Callable[[QuizCatalog], Awaitable[QuizEngine]]
@@ -57,7 +57,8 @@ async def launch(api: FakeBotApi, settings: Settings) -> AsyncIterator[Launch]:
             await web.start("127.0.0.1", chosen.port)
             servers.append(web)
             options["web"] = web
-        adapter = TelegramAdapter(engine, telegram_config(chosen), **options)
+        rounds = options.pop("rounds", None) or rounds_beside(engine)
+        adapter = TelegramAdapter(engine, rounds, telegram_config(chosen), **options)
         await adapter.start()
         started.append(adapter)
         return adapter

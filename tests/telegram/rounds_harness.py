@@ -1,4 +1,4 @@
-"""Group rounds on Telegram as a test watches them, on a :class:`~bot.round_driver.ManualClock`:
+"""Group rounds on Telegram as a test watches them, on a :class:`~fakes.clock.ManualClock`:
 the group's messages in order (:class:`Room`), and time that moves only when the test says
 (:func:`advance`), as in the Discord tests, so no assertion depends on how fast the machine is.
 
@@ -18,8 +18,8 @@ from typing import Any
 from adapters.telegram import TelegramAdapter
 from adapters.telegram.group_rounds import RoundTiming
 from bot.quiz import Quiz
-from bot.round_driver import ManualClock
 from bot.views import LETTERS
+from fakes.clock import ManualClock
 from fakes.telegram_bot_api import ApiCall, FakeBotApi, StoredMessage
 from fakes.telegram_chatter import (
     button_for,
@@ -37,7 +37,8 @@ from fakes.telegram_chatter import (
 TIMING = RoundTiming(speed=1000)
 GROUP_ID = -1001234
 TITLE = "Checkpoint sharding and resumable training"
-SCORE_LINE = re.compile(r"(?:🥇|🥈|🥉)?(\d+)\. (.+) — (\d+)/(\d+)")
+SCORE_LINE = re.compile(r"(?:(🥇|🥈|🥉)|(\d+)\.) (.+) — (\d+)/(\d+)(?: · ⏱ [\d:]+)?")
+MEDAL_RANKS = {"🥇": 1, "🥈": 2, "🥉": 3}
 
 
 def on_the_clock(api: FakeBotApi, clock: ManualClock) -> None:
@@ -97,7 +98,7 @@ def lines_of(message: StoredMessage) -> list[str]:
 def scores(lines: list[str]) -> list[tuple[int, str, int]]:
     """(rank, name, score) of every scoreboard line."""
     return [
-        (int(m.group(1)), m.group(2), int(m.group(3)))
+        (MEDAL_RANKS[m.group(1)] if m.group(1) else int(m.group(2)), m.group(3), int(m.group(4)))
         for line in lines
         if (m := SCORE_LINE.fullmatch(line))
     ]
@@ -121,7 +122,7 @@ async def settle(adapter: TelegramAdapter, seconds: float = 10.0) -> None:
     calm = 0
     while calm < 2:  # twice in a row: nothing woke up in between
         await asyncio.sleep(0.005)
-        calm = calm + 1 if adapter.rounds.settled() else 0
+        calm = calm + 1 if adapter.round_driver.settled() else 0
         assert time.monotonic() < deadline, "the rounds did not settle"
 
 

@@ -19,7 +19,7 @@ from fakes.telegram_chatter import (
     find_question,
     option_text,
 )
-from tests.conftest import SEED_QUIZ, FakeClock
+from tests.conftest import SEED_QUIZ, FakeClock, rounds_beside
 from tests.telegram.conftest import Launch, Reopen
 from tests.telegram.quizzes import (
     LONG_EXPLANATION,
@@ -98,7 +98,7 @@ async def test_double_tap_is_counted_once(
     assert [c.method for c in changes] == ["editMessageText", "sendMessage"]
     attempt = await engine.active_attempt(Participant("telegram", str(me.user["id"])))
     assert attempt is not None
-    assert len(await engine._storage.answers(attempt[0].id)) == 1
+    assert len(await rounds_beside(engine).store.answers(attempt[0].id)) == 1
     assert api.failed_calls() == []
 
 

@@ -103,9 +103,9 @@ def test_reveal_counts_scoreboard_top_ten_and_names_escaped() -> None:
     assert "Correct answer: A. yes & no" in lines
     assert "✅ A. yes & no — 3" in lines and "▫️ B. <no> — 1" in lines
     assert "Why: Because a < b & c." in lines
-    assert f"🥇1. {NASTY} 0 — 1/1" in lines
+    assert f"🥇 {NASTY} 0 — 1/1" in lines
     assert sum(1 for line in lines if " — 1/1" in line) == 10
-    assert lines[-1] == "… and 15 more"
+    assert lines[-1] == "…and 15 more"
 
 
 def test_the_final_ranking_lists_everyone_and_splits_when_long() -> None:

@@ -1,4 +1,4 @@
-"""Group round timers on Telegram on a :class:`~bot.round_driver.ManualClock`: time runs out,
+"""Group round timers on Telegram on a :class:`~fakes.clock.ManualClock`: time runs out,
 the pause between questions, first answers, closing early, many members, restarts."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.quiz import Quiz
-from bot.round_driver import ManualClock
 from bot.storage import SQLiteStorage
+from fakes.clock import ManualClock
 from fakes.telegram_bot_api import FakeBotApi
 from fakes.telegram_chatter import Chatter, button_for, clean, find_question
-from tests.conftest import SEED_QUIZ
+from tests.conftest import SEED_QUIZ, rounds_beside
 from tests.telegram.conftest import Launch
 from tests.telegram.rounds_harness import (
     GROUP_ID,
@@ -81,7 +81,7 @@ async def test_fifty_members_answer_and_the_reveal_counts_them(
     question, _ = await room.question()
     assert clean(question.text).startswith("👥 Question 1/8")
     assert re.search(r"⏳ \d{1,2} s left · Answers: 0$", clean(question.text))
-    running = await round_engine._storage.active_round("telegram", str(GROUP_ID))
+    running = await rounds_beside(round_engine).store.active_round("telegram", str(GROUP_ID))
     assert running is not None and running.time_limit_seconds == 30
     right = button_for(question, seed, "en", correct=True)
     wrong = button_for(question, seed, "en", correct=False)
@@ -101,7 +101,7 @@ async def test_fifty_members_answer_and_the_reveal_counts_them(
     # Ten of the right answers (all equally fast, time standing still: by name); the rest
     # summarised.
     assert scores(reveal) == [(n + 1, f"Member {n:02}", 1) for n in range(10)]
-    assert reveal[-1] == clean(tt("more_lines", "en", count=40))
+    assert reveal[-1] == clean(t("round_more", "en", count=40))
     # The question was closed with the final count, buttons gone.
     closed = room.now(question)
     assert closed.buttons == []

@@ -1,7 +1,7 @@
 """Group rounds on Telegram against Telegram's per-minute group limit: a whole round's pacing,
 and picking a round's quiz. (Timers, first answers and restarts: ``test_round_timers.py``.)
 
-Time is a :class:`~bot.round_driver.ManualClock` shared by the engine, the adapter's rounds and
+Time is a :class:`~fakes.clock.ManualClock` shared by the engine, the adapter's rounds and
 send budget, and the fake server's per-minute window: it moves only when the test advances it,
 so how fast the machine is cannot decide whether members were in time or a minute was full.
 """
@@ -18,10 +18,10 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.quiz import Quiz
-from bot.round_driver import ManualClock
+from fakes.clock import ManualClock
 from fakes.telegram_bot_api import GROUP_LIMIT, FakeBotApi
 from fakes.telegram_chatter import Chatter, button_for, clean, is_round_question
-from tests.conftest import SEED_QUIZ
+from tests.conftest import SEED_QUIZ, rounds_beside
 from tests.telegram.conftest import Launch
 from tests.telegram.rounds_harness import (
     GROUP_ID,
@@ -167,7 +167,7 @@ async def test_picking_the_quiz_of_a_round_and_rounds_only_in_groups(
     assert await room.notice() == clean(t("round_started", "en", seconds=7))
     question, _ = await room.question()
     assert clean(question.text).endswith("⏳ 7 s left · Answers: 0")
-    running = await round_engine._storage.active_round("telegram", str(GROUP_ID))
+    running = await rounds_beside(round_engine).store.active_round("telegram", str(GROUP_ID))
     assert running is not None and running.time_limit_seconds == 7
     host.send(f"/quiz group {SEED_QUIZ}")
     assert await room.notice() == clean(t("round_running", "en"))

@@ -48,20 +48,17 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
-from bot.rounds import RoundEnd, RoundQuestion, RoundReveal
-from bot.storage import RoundStatus
-from bot.storage.base import OUTBOX_END, OUTBOX_HISTORY, OUTBOX_REVEAL
+from bot.rounds.clock import RoundClock, SystemClock
+from bot.rounds.service import GroupRounds
+from bot.rounds.views import RoundEnd, RoundQuestion, RoundReveal
+from bot.storage import OutboxKind, RoundStatus
 from bot.views import Participant
 
-if TYPE_CHECKING:
-    from bot.engine import QuizEngine
-
-MIN_SLEEP = 0.005  # real seconds: a clock that stalls short of a moment cannot make a loop spin
 KEEPER = 0  # the lease keeper's key among the sleepers (round ids start at 1)
 
 
@@ -89,61 +86,6 @@ class RoundTiming:
     retry: float = 5.0  # after an unexpected error, carry on with the round this much later
     lease: float = 15.0  # a round's driver holds it this long, renewed every third of it
     poll: float = 2.0  # how often the open question's answers are read (other replicas')
-
-
-class RoundClock(Protocol):
-    """Time as rounds see it: the engine's clock, and a way to wait for a moment."""
-
-    def __call__(self) -> datetime: ...
-
-    async def sleep(self, until: datetime, wake: asyncio.Event) -> None:
-        """Return at ``until`` or as soon as ``wake`` is set (early returns are fine)."""
-
-
-class SystemClock:
-    """The engine's clock and asyncio's timers, ``speed`` times faster than real time (tests
-    pair it with an engine clock that runs as fast)."""
-
-    def __init__(self, now: Callable[[], datetime], *, speed: float = 1.0) -> None:
-        if speed <= 0:
-            raise ValueError("a clock needs a positive speed")
-        self._now = now
-        self.speed = speed
-
-    def __call__(self) -> datetime:
-        return self._now()
-
-    async def sleep(self, until: datetime, wake: asyncio.Event) -> None:
-        left = (until - self._now()).total_seconds()
-        if left > 0 and not wake.is_set():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), max(left / self.speed, MIN_SLEEP))
-
-
-class ManualClock:
-    """Time that moves only when :meth:`advance` says (tests, simulations). Give it to the
-    engine as well, so that the rounds and the engine agree on the time."""
-
-    def __init__(self, start: datetime) -> None:
-        self.now = start
-        self._wakes: set[asyncio.Event] = set()
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    async def sleep(self, until: datetime, wake: asyncio.Event) -> None:
-        while self.now < until and not wake.is_set():
-            self._wakes.add(wake)
-            try:
-                await wake.wait()
-            finally:
-                self._wakes.discard(wake)
-
-    def advance(self, seconds: float) -> None:
-        """Move time on, and wake every sleeper to look at it again."""
-        self.now += timedelta(seconds=seconds)
-        for wake in list(self._wakes):
-            wake.set()
 
 
 @dataclass
@@ -176,18 +118,19 @@ class RoundDriver(abc.ABC, Generic[L]):
 
     def __init__(
         self,
-        engine: QuizEngine,
+        rounds: GroupRounds,
         platform: str,
         *,
         timing: RoundTiming | None = None,
         clock: RoundClock | None = None,
         owner: str | None = None,
     ) -> None:
-        self.engine = engine
+        self.rounds = rounds
+        self.store = rounds.store
         self.platform = platform
         self.owner = owner or default_owner()  # who this process is on round leases
         self.timing = timing or RoundTiming()
-        self.clock: RoundClock = clock or SystemClock(engine.clock)
+        self.clock: RoundClock = clock or SystemClock(rounds.engine.clock)
         self.message_scope = message_scope(platform)
         self.log = logging.getLogger(f"quizbot.{platform}")
         self._tasks: dict[int, asyncio.Task[None]] = {}  # round id -> its driver
@@ -256,7 +199,7 @@ class RoundDriver(abc.ABC, Generic[L]):
     async def resume(self) -> None:
         """Carry on with the rounds a previous process left running; a round whose quiz is
         gone is ended. Questions whose time ran out meanwhile are revealed at once."""
-        rounds = self.engine.rounds
+        rounds = self.rounds
         due = await rounds.due(self.platform)
         questions = await rounds.open_questions(self.platform)
         playable = {question.round_id for question in questions}
@@ -285,7 +228,7 @@ class RoundDriver(abc.ABC, Generic[L]):
         self._keeper = None
         for round_id in held:
             try:
-                await self.engine._storage.release_round(round_id, self.owner)
+                await self.store.release_round(round_id, self.owner)
             except Exception:  # the lease then runs out on its own
                 self.log.warning("%s: could not release round %s", self.platform, round_id)
         self._tasks.clear()
@@ -374,7 +317,7 @@ class RoundDriver(abc.ABC, Generic[L]):
                 await self._close(live, live.answered, end)
             await self.post_stopped(end)
             await self.forget(end.round_id)
-            await self.engine._storage.release_round(end.round_id, self.owner)
+            await self.store.release_round(end.round_id, self.owner)
         except Exception:
             self.log.exception("%s: could not close stopped round %s", self.platform, end.round_id)
 
@@ -395,7 +338,7 @@ class RoundDriver(abc.ABC, Generic[L]):
             current: RoundQuestion | None = None
             try:
                 await self._flush(round_id)
-                current = await self.engine.rounds.open_question(round_id)
+                current = await self.rounds.open_question(round_id)
             except self._not_retried:
                 raise
             except Exception:
@@ -435,7 +378,7 @@ class RoundDriver(abc.ABC, Generic[L]):
                 self._sleeping.pop(round_id, None)
         if finished:  # nothing left to drive (or post): another process need not wait
             with contextlib.suppress(Exception):
-                await self.engine._storage.release_round(round_id, self.owner)
+                await self.store.release_round(round_id, self.owner)
 
     async def _play(self, question: RoundQuestion) -> RoundQuestion | None:
         """Show one question until its time is up (or everyone answered), reveal it; the next
@@ -446,7 +389,7 @@ class RoundDriver(abc.ABC, Generic[L]):
         await self._show(live)
         await self._countdown(live)
         pause = self.pause_seconds(question)
-        reveal = await self.engine.rounds.close(round_id, question.number, pause_seconds=pause)
+        reveal = await self.rounds.close(round_id, question.number, pause_seconds=pause)
         self._live.pop(round_id, None)
         if reveal is None:
             return await self._closed_elsewhere(live)
@@ -460,8 +403,8 @@ class RoundDriver(abc.ABC, Generic[L]):
     async def _closed_elsewhere(self, live: L) -> RoundQuestion | None:
         """The question was not open any more when its time came: the round was stopped (on
         another replica: take the buttons off), or it moved on (carry on from there)."""
-        rounds, round_id = self.engine.rounds, live.question.round_id
-        round_ = await self.engine._storage.get_round(round_id)
+        rounds, round_id = self.rounds, live.question.round_id
+        round_ = await self.store.get_round(round_id)
         if round_ is None:
             return None
         if round_.status is RoundStatus.STOPPED and round_.current == live.question.number:
@@ -476,19 +419,19 @@ class RoundDriver(abc.ABC, Generic[L]):
         id) once the platform accepted it; a crash in between posts it again, never loses it.
         A history entry posts nothing: the members' history is copied (a no-op when the
         process that ended the round did it already), then the entry is marked sent."""
-        storage, rounds = self.engine._storage, self.engine.rounds
+        storage, rounds = self.store, self.rounds
         for entry in await storage.unsent_outbox(self.platform, round_id):
             if not await self._claim(round_id):  # a stalled driver must not post twice
                 raise LeaseLost(round_id)
             message_id: int | None = None
             try:
-                if entry.kind == OUTBOX_REVEAL:
+                if entry.kind == OutboxKind.REVEAL:
                     reveal = await rounds.reveal(round_id, entry.number)
                     if reveal is not None:
                         message_id = await self.post_reveal(reveal, f"qb{entry.id}")
-                elif entry.kind == OUTBOX_END:
+                elif entry.kind == OutboxKind.END:
                     message_id = await self.post_end(await rounds.ending(round_id), f"qb{entry.id}")
-                elif entry.kind == OUTBOX_HISTORY:
+                elif entry.kind == OutboxKind.HISTORY:
                     await rounds.copy_history(round_id)
             except self.fatal_errors:
                 # Undeliverable for good (the bot left the chat): do not retry it forever.
@@ -551,7 +494,7 @@ class RoundDriver(abc.ABC, Generic[L]):
         """Read the open question's answers: presses other replicas took count too, and it
         closes early when everyone answered there, or at once when it closed elsewhere."""
         question = live.question
-        answered, everyone, still_open = await self.engine.rounds.progress(
+        answered, everyone, still_open = await self.rounds.progress(
             question.round_id, question.number
         )
         live.polled = self.clock()
@@ -581,7 +524,7 @@ class RoundDriver(abc.ABC, Generic[L]):
         live.message_id = None
 
     async def _count(self, question: RoundQuestion) -> int:
-        answers = await self.engine._storage.round_answers(question.round_id)
+        answers = await self.store.round_answers(question.round_id)
         return sum(1 for a in answers if a.number == question.number)
 
     async def _recover(self, round_id: int) -> RoundQuestion | None:
@@ -592,7 +535,7 @@ class RoundDriver(abc.ABC, Generic[L]):
             await self._sleep_for(round_id, until, asyncio.Event())
             try:
                 await self._flush(round_id)
-                return await self.engine.rounds.open_question(round_id)
+                return await self.rounds.open_question(round_id)
             except self._not_retried:
                 raise
             except Exception:
@@ -602,7 +545,7 @@ class RoundDriver(abc.ABC, Generic[L]):
 
     async def _adopt(self, round_id: int) -> None:
         try:
-            question = await self.engine.rounds.open_question(round_id)
+            question = await self.rounds.open_question(round_id)
         except Exception:
             self.log.exception("%s: could not pick up round %s", self.platform, round_id)
             return
@@ -612,8 +555,8 @@ class RoundDriver(abc.ABC, Generic[L]):
     async def _abandon(self, round_id: int) -> None:
         """End a round whose chat the bot can no longer post in."""
         try:
-            rounds = self.engine.rounds
-            round_ = await self.engine._storage.get_round(round_id)
+            rounds = self.rounds
+            round_ = await self.store.get_round(round_id)
             if round_ is not None and round_.status is RoundStatus.ACTIVE:
                 starter = Participant(self.platform, round_.starter_id)
                 await rounds.stop(self.platform, round_.chat_id, starter, is_chat_admin=True)
@@ -635,7 +578,7 @@ class RoundDriver(abc.ABC, Generic[L]):
         """Take or renew the round's lease; False while another live process holds it."""
         now = self.clock()
         until = now + timedelta(seconds=self.timing.lease)
-        return await self.engine._storage.claim_round(round_id, self.owner, now, until)
+        return await self.store.claim_round(round_id, self.owner, now, until)
 
     def _start_keeper(self) -> None:
         if self._keeper is None or self._keeper.done():
@@ -658,7 +601,7 @@ class RoundDriver(abc.ABC, Generic[L]):
                     if not task.done() and not await self._claim(round_id):
                         self.log.warning("%s: lost the lease of round %s", self.platform, round_id)
                         task.cancel()
-                for question in await self.engine.rounds.open_questions(self.platform):
+                for question in await self.rounds.open_questions(self.platform):
                     self.ensure(question)
                 await self._take_over_posts()
             except Exception:  # the database is away: try again next time
@@ -667,7 +610,7 @@ class RoundDriver(abc.ABC, Generic[L]):
     async def _take_over_posts(self) -> None:
         """Drive the rounds with posts left unsent (a driver died after a close): they are
         posted by whoever takes the round's lease."""
-        for entry in await self.engine._storage.unsent_outbox(self.platform):
+        for entry in await self.store.unsent_outbox(self.platform):
             self._drive_round(entry.round_id, None)
 
     async def _remember(self, live: L) -> None:
@@ -676,11 +619,11 @@ class RoundDriver(abc.ABC, Generic[L]):
             return
         record = {"v": 1, "n": live.question.number, "m": live.message_id}
         raw = json.dumps(record | self.message_fields(live))
-        await self.engine._storage.set_value(self.message_scope, str(live.question.round_id), raw)
+        await self.store.set_value(self.message_scope, str(live.question.round_id), raw)
 
     async def _recall(self, live: L) -> bool:
         """Adopt the message a previous process posted for the open question, if any."""
-        raw = await self.engine._storage.get_value(self.message_scope, str(live.question.round_id))
+        raw = await self.store.get_value(self.message_scope, str(live.question.round_id))
         if not raw:
             return False
         try:
@@ -695,7 +638,7 @@ class RoundDriver(abc.ABC, Generic[L]):
         return True
 
     async def forget(self, round_id: int) -> None:
-        await self.engine._storage.set_value(self.message_scope, str(round_id), None)
+        await self.store.set_value(self.message_scope, str(round_id), None)
 
     def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(coroutine)
