@@ -1,8 +1,8 @@
 """Driving group rounds over time, for any chat platform.
 
-The engine (:class:`bot.rounds.GroupRounds`) keeps every round in the database and decides what
-happens; something still has to act when the time comes. A :class:`RoundDriver` runs one task
-per round this process drives, which for each question:
+The rounds service (:class:`bot.rounds.GroupRounds`) keeps every round in the database and
+decides what happens; something still has to act when the time comes. A :class:`RoundDriver`
+runs one task per round this process drives, which for each question:
 
 1. waits until the question opens (the pause after the previous reveal) and posts it, or, after
    a restart, adopts the message a previous process posted (its id is kept in the storage's
@@ -34,8 +34,8 @@ Answers any replica took are read from the database every :attr:`RoundTiming.pol
 A platform subclasses the driver and implements the abstract hooks: how a question, a refresh,
 a closed question, a reveal and a ranking look and are sent, and how the open question's message
 is recorded. Time goes through a :class:`RoundClock`: the engine's clock and real sleeps by
-default (:class:`SystemClock`, which can also run faster), or a :class:`ManualClock` that
-moves only when told to.
+default (:class:`SystemClock`, which can also run faster), or a
+:class:`fakes.clock.ManualClock` that moves only when told to.
 """
 
 from __future__ import annotations
@@ -323,9 +323,7 @@ class RoundDriver(abc.ABC, Generic[L]):
 
     # -- the driver ---------------------------------------------------------------------------
 
-    # Complexity 13: the round loop (outbox first, then question, pause, close); it becomes the
-    # driver of bot/rounds/ in issue 21's restructuring.
-    async def _drive(self, round_id: int, question: RoundQuestion | None) -> None:  # noqa: C901
+    async def _drive(self, round_id: int, question: RoundQuestion | None) -> None:
         """Drive one round while this process holds its lease: first post what a previous
         driver left in the outbox, then play its questions to the end."""
         finished = False
@@ -335,33 +333,7 @@ class RoundDriver(abc.ABC, Generic[L]):
                 return
             self._foreign.pop(round_id, None)
             self.log.info("%s: driving round %s (%s)", self.platform, round_id, self.owner)
-            current: RoundQuestion | None = None
-            try:
-                await self._flush(round_id)
-                current = await self.rounds.open_question(round_id)
-            except self._not_retried:
-                raise
-            except Exception:
-                self.log.exception(
-                    "%s: round %s failed; carrying on shortly", self.platform, round_id
-                )
-                current = await self._recover(round_id)
-            while current is not None:
-                try:
-                    current = await self._play(current)
-                except LeaseLost:
-                    raise
-                except self.fatal_errors as error:
-                    self.log.warning(
-                        "%s: round %s cannot post (%s); ending it", self.platform, round_id, error
-                    )
-                    await self._abandon(round_id)
-                    current = None
-                except Exception:
-                    self.log.exception(
-                        "%s: round %s failed; carrying on shortly", self.platform, round_id
-                    )
-                    current = await self._recover(round_id)
+            await self._play_from(await self._pick_up(round_id), round_id)
             finished = True
         except LeaseLost:
             self.log.info("%s: round %s is driven by another process now", self.platform, round_id)
@@ -379,6 +351,37 @@ class RoundDriver(abc.ABC, Generic[L]):
         if finished:  # nothing left to drive (or post): another process need not wait
             with contextlib.suppress(Exception):
                 await self.store.release_round(round_id, self.owner)
+
+    async def _pick_up(self, round_id: int) -> RoundQuestion | None:
+        """Post what the round's outbox still owes, then its open question (None: over)."""
+        try:
+            await self._flush(round_id)
+            return await self.rounds.open_question(round_id)
+        except self._not_retried:
+            raise
+        except Exception:
+            self.log.exception("%s: round %s failed; carrying on shortly", self.platform, round_id)
+            return await self._recover(round_id)
+
+    async def _play_from(self, current: RoundQuestion | None, round_id: int) -> None:
+        """Play the round's questions from ``current`` to its end; an error of the platform
+        that means the chat is gone ends the round, any other error is retried shortly."""
+        while current is not None:
+            try:
+                current = await self._play(current)
+            except LeaseLost:
+                raise
+            except self.fatal_errors as error:
+                self.log.warning(
+                    "%s: round %s cannot post (%s); ending it", self.platform, round_id, error
+                )
+                await self._abandon(round_id)
+                current = None
+            except Exception:
+                self.log.exception(
+                    "%s: round %s failed; carrying on shortly", self.platform, round_id
+                )
+                current = await self._recover(round_id)
 
     async def _play(self, question: RoundQuestion) -> RoundQuestion | None:
         """Show one question until its time is up (or everyone answered), reveal it; the next
