@@ -204,9 +204,7 @@ class QuizEngine:
             languages=quiz.languages,
         )
 
-    # Complexity 15: quiz choice, tag filter, resume and restart in one entry point; it is split
-    # when group rounds move beside the engine (issue 21), which takes the chat path out of it.
-    async def start(  # noqa: C901
+    async def start(
         self,
         who: Participant,
         quiz_id: str | None = None,
@@ -225,29 +223,9 @@ class QuizEngine:
         practise the tag instead.
         """
         ui = await self.interface_language(who)
-        quizzes = self.catalog.all()
-        if not quizzes:
-            return StartResult(StartOutcome.NO_QUIZZES, ui, t("no_quizzes", ui))
-        if quiz_id is None and tag is not None:  # ``/quiz #tag``: the one quiz that has it
-            having = [q.id for q in quizzes if normalize_tag(tag) in q.tags]
-            quiz_id = having[0] if len(having) == 1 else None
-        if quiz_id is None:
-            for attempt in await self._storage.active_attempts(who.platform, who.user_id):
-                if attempt.kind is AttemptKind.QUIZ and self.catalog.get(attempt.quiz_id):
-                    quiz_id = attempt.quiz_id
-                    break
-            else:
-                if len(quizzes) > 1:
-                    summaries = tuple(self._summary(q, ui) for q in quizzes)
-                    return StartResult(
-                        StartOutcome.CHOOSE, ui, t("choose_quiz", ui), quizzes=summaries
-                    )
-                quiz_id = quizzes[0].id
-        quiz = self.catalog.get(quiz_id)
-        if quiz is None:
-            notice = self.unknown_quiz_notice(quiz_id, ui)
-            summaries = tuple(self._summary(q, ui) for q in quizzes)
-            return StartResult(StartOutcome.UNKNOWN_QUIZ, ui, notice, quizzes=summaries)
+        quiz = await self._quiz_to_start(who, quiz_id, tag, ui)
+        if isinstance(quiz, StartResult):
+            return quiz
         if tag is not None:
             tag = normalize_tag(tag)
             if tag not in quiz.tags:
@@ -255,11 +233,57 @@ class QuizEngine:
                 return StartResult(StartOutcome.UNKNOWN_TAG, ui, unknown_tag(quiz, title, tag, ui))
         await self._storage.touch_user(who.platform, who.user_id, who.display_name)
         if restart:
-            for attempt in await self._storage.active_attempts(who.platform, who.user_id):
-                if attempt.quiz_id == quiz.id and attempt.kind is AttemptKind.QUIZ:
-                    await self._storage.finish_attempt(
-                        attempt.id, AttemptStatus.ABANDONED, self.clock()
-                    )
+            await self._abandon_attempts_at(who, quiz)
+        return await self._open_attempt(who, quiz, chat_id, tag, ui)
+
+    async def _quiz_to_start(
+        self, who: Participant, quiz_id: str | None, tag: str | None, ui: str
+    ) -> Quiz | StartResult:
+        """The quiz :meth:`start` plays: ``quiz_id``'s, else the one quiz tagged ``tag``, else
+        that of the user's most recent active attempt, else the only quiz; or the result that
+        says why there is none (no quizzes, several to choose from, an unknown id)."""
+        quizzes = self.catalog.all()
+        if not quizzes:
+            return StartResult(StartOutcome.NO_QUIZZES, ui, t("no_quizzes", ui))
+        if quiz_id is None and tag is not None:  # ``/quiz #tag``: the one quiz that has it
+            having = [q.id for q in quizzes if normalize_tag(tag) in q.tags]
+            quiz_id = having[0] if len(having) == 1 else None
+        if quiz_id is None:
+            quiz_id = await self._resumable_quiz_id(who)
+        if quiz_id is None:
+            if len(quizzes) > 1:
+                summaries = tuple(self._summary(q, ui) for q in quizzes)
+                return StartResult(StartOutcome.CHOOSE, ui, t("choose_quiz", ui), quizzes=summaries)
+            quiz_id = quizzes[0].id
+        quiz = self.catalog.get(quiz_id)
+        if quiz is None:
+            notice = self.unknown_quiz_notice(quiz_id, ui)
+            summaries = tuple(self._summary(q, ui) for q in quizzes)
+            return StartResult(StartOutcome.UNKNOWN_QUIZ, ui, notice, quizzes=summaries)
+        return quiz
+
+    async def _resumable_quiz_id(self, who: Participant) -> str | None:
+        """The quiz of the user's most recently used active attempt of the QUIZ kind, if the
+        catalog still has that quiz."""
+        for attempt in await self._storage.active_attempts(who.platform, who.user_id):
+            if attempt.kind is AttemptKind.QUIZ and self.catalog.get(attempt.quiz_id):
+                return attempt.quiz_id
+        return None
+
+    async def _abandon_attempts_at(self, who: Participant, quiz: Quiz) -> None:
+        """Abandon the user's active quiz attempts at ``quiz`` (a restart)."""
+        for attempt in await self._storage.active_attempts(who.platform, who.user_id):
+            if attempt.quiz_id == quiz.id and attempt.kind is AttemptKind.QUIZ:
+                await self._storage.finish_attempt(
+                    attempt.id, AttemptStatus.ABANDONED, self.clock()
+                )
+
+    async def _open_attempt(
+        self, who: Participant, quiz: Quiz, chat_id: str | None, tag: str | None, ui: str
+    ) -> StartResult:
+        """Create the user's attempt at ``quiz`` (playing ``tag``, normalized), or resume the
+        active one the storage returns instead, at its first unanswered question; an attempt
+        with none left (the quiz shrank) is completed and :meth:`start` asked again."""
         new = self.plan_attempt(who, quiz, chat_id, tag=tag)
         attempt, created = await self._storage.create_attempt(new)
         state = await self._remember_state(who, attempt)
