@@ -33,6 +33,7 @@ from bot.storage import (
     AttemptStatus,
     ExpectedState,
     NewAttempt,
+    ReviewItem,
     StateChanged,
     Storage,
     StorageError,
@@ -207,9 +208,7 @@ class QuizEngine:
             languages=quiz.languages,
         )
 
-    # Complexity 15: quiz choice, tag filter, resume and restart in one entry point; it is split
-    # when group rounds move beside the engine (issue 21), which takes the chat path out of it.
-    async def start(  # noqa: C901
+    async def start(
         self,
         who: Participant,
         quiz_id: str | None = None,
@@ -228,29 +227,9 @@ class QuizEngine:
         practise the tag instead.
         """
         ui = await self.interface_language(who)
-        quizzes = self.catalog.all()
-        if not quizzes:
-            return StartResult(StartOutcome.NO_QUIZZES, ui, t("no_quizzes", ui))
-        if quiz_id is None and tag is not None:  # ``/quiz #tag``: the one quiz that has it
-            having = [q.id for q in quizzes if normalize_tag(tag) in q.tags]
-            quiz_id = having[0] if len(having) == 1 else None
-        if quiz_id is None:
-            for attempt in await self._storage.active_attempts(who.platform, who.user_id):
-                if attempt.kind is AttemptKind.QUIZ and self.catalog.get(attempt.quiz_id):
-                    quiz_id = attempt.quiz_id
-                    break
-            else:
-                if len(quizzes) > 1:
-                    summaries = tuple(self._summary(q, ui) for q in quizzes)
-                    return StartResult(
-                        StartOutcome.CHOOSE, ui, t("choose_quiz", ui), quizzes=summaries
-                    )
-                quiz_id = quizzes[0].id
-        quiz = self.catalog.get(quiz_id)
-        if quiz is None:
-            notice = self.unknown_quiz_notice(quiz_id, ui)
-            summaries = tuple(self._summary(q, ui) for q in quizzes)
-            return StartResult(StartOutcome.UNKNOWN_QUIZ, ui, notice, quizzes=summaries)
+        quiz = await self._quiz_to_start(who, quiz_id, tag, ui)
+        if isinstance(quiz, StartResult):
+            return quiz
         if tag is not None:
             tag = normalize_tag(tag)
             if tag not in quiz.tags:
@@ -258,11 +237,57 @@ class QuizEngine:
                 return StartResult(StartOutcome.UNKNOWN_TAG, ui, unknown_tag(quiz, title, tag, ui))
         await self._storage.touch_user(who.platform, who.user_id, who.display_name)
         if restart:
-            for attempt in await self._storage.active_attempts(who.platform, who.user_id):
-                if attempt.quiz_id == quiz.id and attempt.kind is AttemptKind.QUIZ:
-                    await self._storage.finish_attempt(
-                        attempt.id, AttemptStatus.ABANDONED, self.clock()
-                    )
+            await self._abandon_attempts_at(who, quiz)
+        return await self._open_attempt(who, quiz, chat_id, tag, ui)
+
+    async def _quiz_to_start(
+        self, who: Participant, quiz_id: str | None, tag: str | None, ui: str
+    ) -> Quiz | StartResult:
+        """The quiz :meth:`start` plays: ``quiz_id``'s, else the one quiz tagged ``tag``, else
+        that of the user's most recent active attempt, else the only quiz; or the result that
+        says why there is none (no quizzes, several to choose from, an unknown id)."""
+        quizzes = self.catalog.all()
+        if not quizzes:
+            return StartResult(StartOutcome.NO_QUIZZES, ui, t("no_quizzes", ui))
+        if quiz_id is None and tag is not None:  # ``/quiz #tag``: the one quiz that has it
+            having = [q.id for q in quizzes if normalize_tag(tag) in q.tags]
+            quiz_id = having[0] if len(having) == 1 else None
+        if quiz_id is None:
+            quiz_id = await self._resumable_quiz_id(who)
+        if quiz_id is None:
+            if len(quizzes) > 1:
+                summaries = tuple(self._summary(q, ui) for q in quizzes)
+                return StartResult(StartOutcome.CHOOSE, ui, t("choose_quiz", ui), quizzes=summaries)
+            quiz_id = quizzes[0].id
+        quiz = self.catalog.get(quiz_id)
+        if quiz is None:
+            notice = self.unknown_quiz_notice(quiz_id, ui)
+            summaries = tuple(self._summary(q, ui) for q in quizzes)
+            return StartResult(StartOutcome.UNKNOWN_QUIZ, ui, notice, quizzes=summaries)
+        return quiz
+
+    async def _resumable_quiz_id(self, who: Participant) -> str | None:
+        """The quiz of the user's most recently used active attempt of the QUIZ kind, if the
+        catalog still has that quiz."""
+        for attempt in await self._storage.active_attempts(who.platform, who.user_id):
+            if attempt.kind is AttemptKind.QUIZ and self.catalog.get(attempt.quiz_id):
+                return attempt.quiz_id
+        return None
+
+    async def _abandon_attempts_at(self, who: Participant, quiz: Quiz) -> None:
+        """Abandon the user's active quiz attempts at ``quiz`` (a restart)."""
+        for attempt in await self._storage.active_attempts(who.platform, who.user_id):
+            if attempt.quiz_id == quiz.id and attempt.kind is AttemptKind.QUIZ:
+                await self._storage.finish_attempt(
+                    attempt.id, AttemptStatus.ABANDONED, self.clock()
+                )
+
+    async def _open_attempt(
+        self, who: Participant, quiz: Quiz, chat_id: str | None, tag: str | None, ui: str
+    ) -> StartResult:
+        """Create the user's attempt at ``quiz`` (playing ``tag``, normalized), or resume the
+        active one the storage returns instead, at its first unanswered question; an attempt
+        with none left (the quiz shrank) is completed and :meth:`start` asked again."""
         new = self.plan_attempt(who, quiz, chat_id, tag=tag)
         attempt, created = await self._storage.create_attempt(new)
         state = await self._remember_state(who, attempt)
@@ -544,9 +569,7 @@ class QuizEngine:
         except StorageError:
             return await self._failed(who, attempt_id)
 
-    # Complexity 14: the guarded write's retry loop with each refusal it can meet; split with
-    # the storage ports of issue 21, which give the refusals their own operation.
-    async def _answer(  # noqa: C901
+    async def _answer(
         self,
         who: Participant,
         key: AnswerKey,
@@ -558,29 +581,24 @@ class QuizEngine:
         """Record the located answer (with ``typed``: the typed text, stored in place of an
         option id). None: decide again from a fresh read, because the database changed under
         the state or, for a ``remembered`` state, the outcome is anything but a stored answer
-        (a remembered state may be behind, and only a stored answer is checked by the write)."""
+        (a remembered state may be behind, and only a stored answer is checked by the write).
 
-        async def refuse(outcome: AnswerOutcome) -> AnswerFeedback | None:
-            return None if remembered else await self._refusal(who, outcome)
-
+        This step decides whether the press may be written at all (INVALID, NOT_YOURS, an
+        earlier answer to the question, STALE); :meth:`_record` writes it."""
         attempt = state.attempt
         quiz = self.catalog.get(attempt.quiz_id) if attempt else None
         if attempt is None or quiz is None:
-            return await refuse(AnswerOutcome.INVALID)
+            return None if remembered else await self._refusal(who, AnswerOutcome.INVALID)
         order = self._order(attempt, quiz)
         located = locate(attempt, order)
         question = quiz.question(located[0]) if located else None
         if located is None or question is None or question.id not in attempt.question_order:
-            return await refuse(AnswerOutcome.INVALID)
+            return None if remembered else await self._refusal(who, AnswerOutcome.INVALID)
         question_id, option_id = located
         if (attempt.platform, attempt.user_id) != (who.platform, who.user_id):
-            if remembered:
-                return None
-            owner = await self._storage.get_user(attempt.platform, attempt.user_id)
-            name = (owner.display_name if owner else None) or "another user"
-            return await self._refusal(who, AnswerOutcome.NOT_YOURS, owner_name=name)
+            return None if remembered else await self._not_yours(who, attempt)
         if typed != question.typed or (not typed and question.option(option_id) is None):
-            return await refuse(AnswerOutcome.INVALID)
+            return None if remembered else await self._refusal(who, AnswerOutcome.INVALID)
         language = _quiz_language(state.user, who, quiz)
         answers = state.answers
         earlier = next((a for a in answers if a.question_id == question_id), None)
@@ -590,25 +608,56 @@ class QuizEngine:
             return self._feedback_for_stored(
                 attempt, quiz, question, answers, earlier, option_id, language, order
             )
+        if not self._in_turn(attempt, order, answers, question_id):
+            return None if remembered else await self._refusal(who, AnswerOutcome.STALE)
+        return await self._record(who, key, state, quiz, question, option_id, language, order)
+
+    def _in_turn(
+        self,
+        attempt: AttemptRecord,
+        order: Sequence[Question],
+        answers: Sequence[AnswerRecord],
+        question_id: str,
+    ) -> bool:
+        """Whether ``question_id`` is the question the active ``attempt`` asks now (any other
+        press comes from an older message, or the attempt is over: STALE)."""
+        if attempt.status is not AttemptStatus.ACTIVE:
+            return False
         current = self._next_question(order, answers)
-        in_turn = current is not None and current.id == question_id
-        if attempt.status is not AttemptStatus.ACTIVE or not in_turn:
-            return await refuse(AnswerOutcome.STALE)
-        remaining = len(order) - len(answers)
+        return current is not None and current.id == question_id
+
+    async def _record(
+        self,
+        who: Participant,
+        key: AnswerKey,
+        state: AnswerState,
+        quiz: Quiz,
+        question: Question,
+        answer: str,
+        language: str,
+        order: Sequence[Question],
+    ) -> AnswerFeedback | None:
+        """Write ``answer`` (an option id or a typed text) to ``question``, the attempt's
+        current one, with the review schedule it earns, in one guarded write; then remember
+        the new state and give ACCEPTED feedback. None: the write found the database other
+        than ``state`` says (see :meth:`_answer`)."""
+        attempt = state.attempt
+        assert attempt is not None
+        answers = state.answers
         candidate = AnswerRecord(
             attempt_id=attempt.id,
-            question_id=question_id,
-            option_id=option_id,
-            correct=self._is_right(question, option_id),
+            question_id=question.id,
+            option_id=answer,
+            correct=self._is_right(question, answer),
             answered_at=self.clock(),
         )
-        scheduled = next((i for i in state.review if i.question_id == question_id), None)
+        scheduled = next((i for i in state.review if i.question_id == question.id), None)
         review = next_review(
             scheduled,
             platform=who.platform,
             user_id=who.user_id,
             quiz_id=quiz.id,
-            question_id=question_id,
+            question_id=question.id,
             correct=candidate.correct,
             now=candidate.answered_at,
         )
@@ -616,28 +665,45 @@ class QuizEngine:
         expected = ExpectedState(
             len(answers), who.platform, who.user_id, chosen, quiz.id, scheduled
         )
+        finishes = len(order) - len(answers) == 1  # this answer completes the attempt
         try:
             stored, inserted = await self._storage.record_answer(
-                candidate, finishes=remaining == 1, review=review, expected=expected
+                candidate, finishes=finishes, review=review, expected=expected
             )
         except StateChanged:
             return None
         # A retried write whose first try committed comes back as "already there": it is ours.
-        inserted = inserted or stored == candidate
-        if not inserted:  # answered meanwhile, elsewhere: say what counts, from a fresh read
+        if not (inserted or stored == candidate):  # answered meanwhile, elsewhere: fresh read
             return None
         answers = [*answers, stored]
-        if remaining == 1:  # this answer completed the attempt, in the same commit
-            attempt = dataclasses.replace(attempt, status=AttemptStatus.COMPLETED)
-            self._answer_states.forget(key)
-        else:
-            schedule = [i for i in state.review if i.question_id != question_id]
-            if review is not None and review.box > 0:
-                schedule.append(review)
-            self._answer_states.put(key, AnswerState(attempt, state.user, answers, schedule))
+        attempt = self._remember_answered(key, state, answers, review, finishes)
         return self._feedback(
             AnswerOutcome.ACCEPTED, attempt, quiz, question, answers, stored, language, order
         )
+
+    def _remember_answered(
+        self,
+        key: AnswerKey,
+        state: AnswerState,
+        answers: list[AnswerRecord],
+        review: ReviewItem | None,
+        finished: bool,
+    ) -> AttemptRecord:
+        """Update the answer-state cache after an answer was stored (``answers``: the
+        attempt's, ending with it; ``review``: the schedule entry the write made for it):
+        a ``finished`` attempt is forgotten, any other remembered as the write left it, so
+        the user's next press needs no read. Returns the attempt as it is now."""
+        attempt = state.attempt
+        assert attempt is not None
+        if finished:  # completed in the same commit as the answer
+            self._answer_states.forget(key)
+            return dataclasses.replace(attempt, status=AttemptStatus.COMPLETED)
+        question_id = answers[-1].question_id
+        schedule = [i for i in state.review if i.question_id != question_id]
+        if review is not None and review.box > 0:  # box 0: mastered, off the schedule
+            schedule.append(review)
+        self._answer_states.put(key, AnswerState(attempt, state.user, answers, schedule))
+        return attempt
 
     def _feedback_for_stored(
         self,
@@ -700,6 +766,12 @@ class QuizEngine:
             typed_answer=stored.option_id if question.typed else None,
             accepted_answer=self._accepted_answer(question, language),
         )
+
+    async def _not_yours(self, who: Participant, attempt: AttemptRecord) -> AnswerFeedback:
+        """NOT_YOURS for a press on another user's ``attempt``, naming its owner."""
+        owner = await self._storage.get_user(attempt.platform, attempt.user_id)
+        name = (owner.display_name if owner else None) or "another user"
+        return await self._refusal(who, AnswerOutcome.NOT_YOURS, owner_name=name)
 
     async def _refusal(
         self, who: Participant, outcome: AnswerOutcome, *, owner_name: str | None = None

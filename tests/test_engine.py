@@ -11,6 +11,7 @@ import pytest
 
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
+from bot.i18n import t
 from bot.quiz import Quiz
 from bot.text_direction import strip_controls
 from bot.views import AnswerOutcome, Participant, QuestionView, StartOutcome
@@ -254,6 +255,40 @@ async def test_with_several_quizzes_and_none_named_the_user_chooses(tmp_path, st
     resumed = await engine.start(ANN)  # no id: the attempt in progress continues
     assert resumed.outcome is StartOutcome.RESUMED
     assert resumed.question == begun.question
+
+
+async def test_with_no_quizzes_start_says_so(tmp_path, storage):
+    catalog, _ = QuizCatalog.from_paths([tmp_path])  # an empty folder
+    engine = QuizEngine(catalog, storage, clock=FakeClock())
+    start = await engine.start(ANN)
+    assert (start.outcome, start.notice) == (StartOutcome.NO_QUIZZES, t("no_quizzes", "en"))
+    assert start.question is None
+
+
+async def test_an_attempt_left_with_nothing_to_answer_completes_and_a_new_one_starts(
+    tmp_path, storage
+):
+    quiz_file = _tiny_quiz(tmp_path) / "tiny.yaml"
+    one_question = quiz_file.read_text(encoding="utf-8")
+    second = one_question.split("questions:\n", 1)[1].replace("id: q1", "id: q2")
+    quiz_file.write_text(one_question + second, encoding="utf-8")
+    catalog, report = QuizCatalog.from_paths([tmp_path])
+    quiz = catalog.get("tiny")
+    assert quiz is not None and quiz.attempt_size() == 2, report.errors
+    engine = QuizEngine(catalog, storage, clock=FakeClock())
+    first = (await engine.start(ANN, "tiny")).question
+    assert first is not None and first.total == 2
+    await engine.answer_by_option(ANN, first.attempt_id, "q1", "a")
+
+    quiz_file.write_text(one_question, encoding="utf-8")  # q2 is gone: q1, answered, is all
+    shrunk, _ = QuizCatalog.from_paths([tmp_path])
+    engine = QuizEngine(shrunk, storage, clock=FakeClock())
+    start = await engine.start(ANN, "tiny")
+    assert start.outcome is StartOutcome.STARTED
+    assert start.question is not None and start.question.attempt_id != first.attempt_id
+    assert (start.question.number, start.question.total) == (1, 1)
+    old = await engine.attempt_info(first.attempt_id)
+    assert old is not None and not old.active  # completed, not left active
 
 
 async def test_resume_across_a_new_engine_on_the_same_database(catalog, open_storage):
