@@ -54,8 +54,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar
 
 from bot.rounds import RoundEnd, RoundQuestion, RoundReveal
-from bot.storage import RoundStatus
-from bot.storage.base import OUTBOX_END, OUTBOX_HISTORY, OUTBOX_REVEAL
+from bot.storage import OutboxKind, RoundStatus
 from bot.views import Participant
 
 if TYPE_CHECKING:
@@ -482,13 +481,13 @@ class RoundDriver(abc.ABC, Generic[L]):
                 raise LeaseLost(round_id)
             message_id: int | None = None
             try:
-                if entry.kind == OUTBOX_REVEAL:
+                if entry.kind is OutboxKind.REVEAL:
                     reveal = await rounds.reveal(round_id, entry.number)
                     if reveal is not None:
                         message_id = await self.post_reveal(reveal, f"qb{entry.id}")
-                elif entry.kind == OUTBOX_END:
+                elif entry.kind is OutboxKind.END:
                     message_id = await self.post_end(await rounds.ending(round_id), f"qb{entry.id}")
-                elif entry.kind == OUTBOX_HISTORY:
+                elif entry.kind is OutboxKind.HISTORY:
                     await rounds.copy_history(round_id)
             except self.fatal_errors:
                 # Undeliverable for good (the bot left the chat): do not retry it forever.

@@ -41,7 +41,7 @@ from bot.storage import (
     RoundStatus,
     StorageError,
 )
-from bot.storage.base import OUTBOX_HISTORY
+from bot.storage.records import OutboxKind
 from bot.text_direction import is_rtl, prepare
 from bot.typed_texts import typed_t
 from bot.views import LETTERS, OptionView, Participant, QuizSummary
@@ -336,7 +336,7 @@ class GroupRounds:
             answered_at=now,
         )
         try:
-            _, inserted = await engine._storage.record_round_answer(candidate)
+            _, inserted, _ = await engine._storage.record_round_answer(candidate)
         except StorageError:
             return RoundAnswerResult(RoundAnswerOutcome.CLOSED, t("round_closed", ui))
         answers = await engine._storage.round_answers(round_.id)
@@ -491,7 +491,7 @@ class GroupRounds:
         await self.copy_history(round_id)
         storage = self.engine._storage
         for entry in await storage.outbox(round_id):
-            if entry.kind == OUTBOX_HISTORY and entry.sent_at is None:
+            if entry.kind is OutboxKind.HISTORY and entry.sent_at is None:
                 await storage.mark_outbox_sent(entry.id, self.engine.clock(), None)
 
     async def _record_history(

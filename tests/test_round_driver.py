@@ -22,11 +22,11 @@ from bot.storage import (
     AttemptKind,
     AttemptStatus,
     ExpectedState,
+    OutboxKind,
     ReviewItem,
     RoundStatus,
     SQLiteStorage,
 )
-from bot.storage.base import OUTBOX_END, OUTBOX_HISTORY, OUTBOX_REVEAL
 from bot.views import Participant
 from tests.conftest import SEED_QUIZ
 
@@ -597,9 +597,9 @@ async def test_history_a_process_committed_but_died_before_copying_is_copied_onc
     assert restarted.kinds() == ["reveal", "end"]
     outbox = await engine._storage.outbox(round_id)
     assert [e.kind for e in outbox if e.number == last.number] == [
-        OUTBOX_REVEAL,
-        OUTBOX_END,
-        OUTBOX_HISTORY,
+        OutboxKind.REVEAL,
+        OutboxKind.END,
+        OutboxKind.HISTORY,
     ]
     assert all(e.sent_at is not None for e in outbox)
     assert outbox[-1].message_id is None
@@ -678,5 +678,5 @@ async def test_history_of_a_stop_that_died_before_copying_is_copied_and_nothing_
         assert await schedule(engine, who) == missed(share)
     assert restarted.events == []  # a history entry posts nothing
     (entry,) = await engine._storage.outbox(question.round_id)
-    assert entry.kind == OUTBOX_HISTORY and entry.sent_at is not None
+    assert entry.kind == OutboxKind.HISTORY and entry.sent_at is not None
     assert not restarted.running(question.round_id)

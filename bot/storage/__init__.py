@@ -1,6 +1,8 @@
-"""Durable state behind one interface (:class:`Storage`), with one backend per database."""
+"""Durable state behind narrow ports (:mod:`bot.storage.ports`) that :class:`Storage` joins,
+with one backend per database."""
 
 from bot.storage.base import StateChanged, Storage, StorageError
+from bot.storage.ports import AttemptStore, KeyValueStore, RoundStore
 from bot.storage.records import (
     AnswerRecord,
     AnswerState,
@@ -11,8 +13,11 @@ from bot.storage.records import (
     ExpectedState,
     NewAttempt,
     NewRound,
+    OutboxEntry,
+    OutboxKind,
     ReviewItem,
     RoundAnswer,
+    RoundProgress,
     RoundRecord,
     RoundStatus,
     UserRecord,
@@ -50,14 +55,20 @@ __all__ = [
     "AttemptKind",
     "AttemptRecord",
     "AttemptStatus",
+    "AttemptStore",
     "AttemptSummary",
     "ExpectedState",
+    "KeyValueStore",
     "NewAttempt",
     "NewRound",
+    "OutboxEntry",
+    "OutboxKind",
     "ReviewItem",
     "RoundAnswer",
+    "RoundProgress",
     "RoundRecord",
     "RoundStatus",
+    "RoundStore",
     "SQLiteStorage",
     "StateChanged",
     "Storage",

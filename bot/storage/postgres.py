@@ -18,15 +18,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import asyncpg
 
-from bot.storage.base import (
-    OUTBOX_END,
-    OUTBOX_HISTORY,
-    OUTBOX_REVEAL,
-    OutboxEntry,
-    StateChanged,
-    Storage,
-    StorageError,
-)
+from bot.storage.base import StateChanged, Storage, StorageError
 from bot.storage.records import (
     AnswerRecord,
     AnswerState,
@@ -36,8 +28,11 @@ from bot.storage.records import (
     ExpectedState,
     NewAttempt,
     NewRound,
+    OutboxEntry,
+    OutboxKind,
     ReviewItem,
     RoundAnswer,
+    RoundProgress,
     RoundRecord,
     RoundStatus,
     UserRecord,
@@ -239,6 +234,71 @@ SELECT
     (SELECT coalesce(jsonb_agg(r ORDER BY r.due_at, r.question_id), '[]') FROM review_items r
         WHERE r.platform = $2 AND r.user_id = $3
         AND r.quiz_id = (SELECT quiz_id FROM attempts WHERE id = $1)) AS review
+"""
+
+
+# The round and the pressing user, as JSON, in one statement.
+ROUND_PRESS = """
+SELECT
+    (SELECT to_jsonb(r) FROM rounds r WHERE r.id = $1) AS round,
+    (SELECT to_jsonb(u) FROM users u WHERE u.platform = $2 AND u.user_id = $3) AS "user"
+"""
+
+ROUND_ANSWERS = "SELECT * FROM round_answers WHERE round_id = $1 ORDER BY number, answered_at"
+
+# The round and all its answers (ordered as ROUND_ANSWERS), as JSON, in one statement.
+ROUND_WITH_ANSWERS = """
+SELECT
+    (SELECT to_jsonb(r) FROM rounds r WHERE r.id = $1) AS round,
+    (SELECT coalesce(jsonb_agg(a ORDER BY a.number, a.answered_at), '[]') FROM round_answers a
+        WHERE a.round_id = $1) AS answers
+"""
+
+# A member's answer to a round's open question and how that question stands after it, in one
+# statement. The round row is locked (FOR SHARE) so that an answer and the question's close
+# serialize: the answer is stored only while the question is open. The counts read the
+# statement's snapshot, which does not hold the row a sibling CTE inserts: ``seen`` adds it.
+RECORD_ROUND_ANSWER = """
+WITH open AS (
+    SELECT id FROM rounds WHERE id = $1 AND status = 'active' AND current = $2 FOR SHARE
+), ins AS (
+    INSERT INTO round_answers (round_id, number, user_id, display_name, option_id, correct,
+        elapsed_ms, answered_at)
+    SELECT $1, $2, $3, $4, $5, $6, $7, $8 FROM open
+    ON CONFLICT (round_id, number, user_id) DO NOTHING
+    RETURNING user_id, number
+), seen AS (
+    SELECT user_id, number FROM round_answers WHERE round_id = $1
+    UNION ALL
+    SELECT user_id, number FROM ins
+)
+SELECT
+    EXISTS (SELECT 1 FROM open) AS open,
+    EXISTS (SELECT 1 FROM ins) AS inserted,
+    (SELECT to_jsonb(a) FROM round_answers a
+        WHERE a.round_id = $1 AND a.number = $2 AND a.user_id = $3) AS existing,
+    (SELECT count(DISTINCT user_id) FROM seen WHERE number = $2)::int AS answered,
+    (SELECT count(DISTINCT user_id) FROM seen)::int AS participants,
+    EXISTS (SELECT 1 FROM seen WHERE number < $2) AND NOT EXISTS (
+        SELECT 1 FROM seen e WHERE e.number < $2 AND NOT EXISTS (
+            SELECT 1 FROM seen t WHERE t.number = $2 AND t.user_id = e.user_id
+        )
+    ) AS everyone
+"""
+
+# Close a round's open question ({change}: move on, or finish) and queue the outbox entries
+# ({kinds}, in order) it owes, in one statement; no row when the question was not open.
+CLOSE_QUESTION = """
+WITH closed AS (
+    UPDATE rounds SET {change}
+    WHERE id = $1 AND status = 'active' AND current = $2
+    RETURNING id, platform, chat_id
+)
+INSERT INTO round_outbox (round_id, number, kind, platform, chat_id, created_at)
+SELECT c.id, $2, k.kind, c.platform, c.chat_id, $3
+FROM closed c, unnest({kinds}) WITH ORDINALITY AS k(kind, position)
+ORDER BY k.position
+RETURNING *
 """
 
 
@@ -645,6 +705,28 @@ class PostgresStorage(Storage):
         return round_from(rows[0]) if rows else None
 
     @_retrying
+    async def round_press(
+        self, round_id: int, platform: str, user_id: str
+    ) -> tuple[RoundRecord | None, UserRecord | None]:
+        rows = await self._fetch(ROUND_PRESS, round_id, platform, user_id)
+        round_, user = rows[0]["round"], rows[0]["user"]
+        return (
+            round_from(json.loads(round_)) if round_ else None,
+            user_from(json.loads(user)) if user else None,
+        )
+
+    @_retrying
+    async def round_with_answers(
+        self, round_id: int
+    ) -> tuple[RoundRecord | None, list[RoundAnswer]]:
+        rows = await self._fetch(ROUND_WITH_ANSWERS, round_id)
+        round_ = rows[0]["round"]
+        if not round_:
+            return None, []
+        answers = json.loads(rows[0]["answers"])
+        return round_from(json.loads(round_)), [round_answer_from(a) for a in answers]
+
+    @_retrying
     async def active_round(self, platform: str, chat_id: str) -> RoundRecord | None:
         rows = await self._fetch(
             "SELECT * FROM rounds WHERE platform = $1 AND chat_id = $2 AND status = 'active'",
@@ -662,65 +744,37 @@ class PostgresStorage(Storage):
         return [round_from(r) for r in rows]
 
     @_retrying
-    async def record_round_answer(self, answer: RoundAnswer) -> tuple[RoundAnswer, bool]:
-        async with self._acquire() as conn, conn.transaction():
-            # Lock the round row so that an answer and the question's close serialize.
-            open_question = await conn.fetchval(
-                "SELECT 1 FROM rounds WHERE id = $1 AND status = 'active' AND current = $2 "
-                "FOR SHARE",
-                answer.round_id,
-                answer.number,
-            )
-            inserted = None
-            if open_question:
-                inserted = await conn.fetchrow(
-                    "INSERT INTO round_answers (round_id, number, user_id, display_name, "
-                    "option_id, correct, elapsed_ms, answered_at) "
-                    "VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
-                    "ON CONFLICT (round_id, number, user_id) DO NOTHING RETURNING *",
-                    answer.round_id,
-                    answer.number,
-                    answer.user_id,
-                    answer.display_name,
-                    answer.option_id,
-                    answer.correct,
-                    answer.elapsed_ms,
-                    answer.answered_at,
-                )
-            if inserted is not None:
-                return round_answer_from(inserted), True
-            existing = await conn.fetchrow(
-                "SELECT * FROM round_answers WHERE round_id = $1 AND number = $2 AND user_id = $3",
-                answer.round_id,
-                answer.number,
-                answer.user_id,
-            )
-            if existing is None:
-                raise StorageError("the question is closed")
-            return round_answer_from(existing), False
+    async def record_round_answer(
+        self, answer: RoundAnswer
+    ) -> tuple[RoundAnswer, bool, RoundProgress]:
+        args = (
+            answer.round_id,
+            answer.number,
+            answer.user_id,
+            answer.display_name,
+            answer.option_id,
+            answer.correct,
+            answer.elapsed_ms,
+            answer.answered_at,
+        )
+        async with self._acquire() as conn:
+            row = await conn.fetchrow(RECORD_ROUND_ANSWER, *args)
+            if row is not None and row["open"] and not row["inserted"] and not row["existing"]:
+                # Another transaction stored this member's answer after this statement's
+                # snapshot was taken: run it again to read that answer (and fresh counts).
+                row = await conn.fetchrow(RECORD_ROUND_ANSWER, *args)
+        assert row is not None
+        progress = RoundProgress(row["answered"], row["participants"], row["everyone"])
+        if row["inserted"]:
+            return answer, True, progress
+        if row["existing"]:
+            return round_answer_from(json.loads(row["existing"])), False, progress
+        raise StorageError("the question is closed")
 
     @_retrying
     async def round_answers(self, round_id: int) -> list[RoundAnswer]:
-        rows = await self._fetch(
-            "SELECT * FROM round_answers WHERE round_id = $1 ORDER BY number, answered_at",
-            round_id,
-        )
+        rows = await self._fetch(ROUND_ANSWERS, round_id)
         return [round_answer_from(r) for r in rows]
-
-    @_retrying
-    async def advance_round(
-        self, round_id: int, number: int, started_at: datetime, deadline: datetime
-    ) -> bool:
-        async with self._acquire() as conn:
-            result = await conn.execute(
-                "UPDATE rounds SET current = current + 1, question_started_at = $3, "
-                "deadline = $4 WHERE id = $1 AND status = 'active' AND current = $2",
-                round_id,
-                number,
-                started_at,
-                deadline,
-            )
-        return bool(result == "UPDATE 1")
 
     @_retrying
     async def end_round(
@@ -738,7 +792,7 @@ class PostgresStorage(Storage):
                 status.value,
                 at,
                 number,
-                OUTBOX_HISTORY,
+                OutboxKind.HISTORY.value,
             )
         return bool(result == "INSERT 0 1")
 
@@ -801,40 +855,34 @@ class PostgresStorage(Storage):
         at: datetime,
         next_opens: datetime | None,
         next_deadline: datetime | None,
-    ) -> bool:
-        async with self._acquire() as conn, conn.transaction():
+    ) -> tuple[OutboxEntry, ...]:
+        async with self._acquire() as conn:
+            # One statement: the close and the posts it owes commit together.
             if next_opens is None:
-                result = await conn.execute(
-                    "UPDATE rounds SET status = 'finished', finished_at = $3 "
-                    "WHERE id = $1 AND status = 'active' AND current = $2",
+                kinds = [OutboxKind.REVEAL, OutboxKind.END, OutboxKind.HISTORY]
+                rows = await conn.fetch(
+                    CLOSE_QUESTION.format(
+                        change="status = 'finished', finished_at = $3", kinds="$4::text[]"
+                    ),
                     round_id,
                     number,
                     at,
+                    [kind.value for kind in kinds],
                 )
-                kinds = [OUTBOX_REVEAL, OUTBOX_END, OUTBOX_HISTORY]
             else:
-                result = await conn.execute(
-                    "UPDATE rounds SET current = current + 1, question_started_at = $3, "
-                    "deadline = $4 WHERE id = $1 AND status = 'active' AND current = $2",
+                rows = await conn.fetch(
+                    CLOSE_QUESTION.format(
+                        change="current = current + 1, question_started_at = $4, deadline = $5",
+                        kinds="ARRAY[$6::text]",
+                    ),
                     round_id,
                     number,
+                    at,
                     next_opens,
                     next_deadline,
+                    OutboxKind.REVEAL.value,
                 )
-                kinds = [OUTBOX_REVEAL]
-            if result != "UPDATE 1":
-                return False
-            for kind in kinds:
-                await conn.execute(
-                    "INSERT INTO round_outbox (round_id, number, kind, platform, chat_id, "
-                    "created_at) SELECT id, $2, $3, platform, chat_id, $4 FROM rounds "
-                    "WHERE id = $1",
-                    round_id,
-                    number,
-                    kind,
-                    at,
-                )
-        return True
+        return tuple(sorted((outbox_entry_from(r) for r in rows), key=lambda e: e.id))
 
     @_retrying
     async def unsent_outbox(self, platform: str, round_id: int | None = None) -> list[OutboxEntry]:

@@ -21,15 +21,7 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.storage.base import (
-    OUTBOX_END,
-    OUTBOX_HISTORY,
-    OUTBOX_REVEAL,
-    OutboxEntry,
-    StateChanged,
-    Storage,
-    StorageError,
-)
+from bot.storage.base import StateChanged, Storage, StorageError
 from bot.storage.records import (
     AnswerRecord,
     AnswerState,
@@ -39,8 +31,11 @@ from bot.storage.records import (
     ExpectedState,
     NewAttempt,
     NewRound,
+    OutboxEntry,
+    OutboxKind,
     ReviewItem,
     RoundAnswer,
+    RoundProgress,
     RoundRecord,
     RoundStatus,
     UserRecord,
@@ -65,6 +60,22 @@ MIGRATIONS: list[str] = migrations("sqlite")
 BUSY_TIMEOUT_MS = 5000
 LOCK_RETRIES = 3  # whole-batch retries when another process holds the write lock too long
 MAX_BATCH = 512
+
+ROUND_ANSWERS = "SELECT * FROM round_answers WHERE round_id = ? ORDER BY number, answered_at"
+# How question ?2 of round ?1 stands (see RoundProgress), from inside the answer's transaction.
+ROUND_PROGRESS = """
+SELECT
+    (SELECT COUNT(*) FROM round_answers WHERE round_id = ?1 AND number = ?2),
+    (SELECT COUNT(DISTINCT user_id) FROM round_answers WHERE round_id = ?1),
+    EXISTS (SELECT 1 FROM round_answers WHERE round_id = ?1 AND number < ?2)
+    AND NOT EXISTS (
+        SELECT 1 FROM round_answers e WHERE e.round_id = ?1 AND e.number < ?2
+        AND NOT EXISTS (
+            SELECT 1 FROM round_answers t
+            WHERE t.round_id = ?1 AND t.number = ?2 AND t.user_id = e.user_id
+        )
+    )
+"""
 
 
 class _Connection:
@@ -125,10 +136,6 @@ def _statements(script: str) -> list[str]:
 
 def _ts(value: datetime) -> str:
     return value.astimezone(UTC).isoformat(timespec="microseconds")
-
-
-def _dt(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value) if value else None
 
 
 def sqlite_path_from_url(url: str) -> str:
@@ -398,6 +405,38 @@ class SQLiteStorage(Storage):
         rows = await self._fetchall("SELECT * FROM rounds WHERE id = ?", (round_id,))
         return round_from(rows[0]) if rows else None
 
+    async def round_press(
+        self, round_id: int, platform: str, user_id: str
+    ) -> tuple[RoundRecord | None, UserRecord | None]:
+        def read(conn: sqlite3.Connection) -> tuple[RoundRecord | None, UserRecord | None]:
+            conn.execute("BEGIN")  # one snapshot for the two reads
+            try:
+                row = conn.execute("SELECT * FROM rounds WHERE id = ?", (round_id,)).fetchone()
+                user = conn.execute(
+                    "SELECT * FROM users WHERE platform = ? AND user_id = ?", (platform, user_id)
+                ).fetchone()
+            finally:
+                conn.execute("COMMIT")
+            return (round_from(row) if row else None, user_from(user) if user else None)
+
+        return await self._read(read)
+
+    async def round_with_answers(
+        self, round_id: int
+    ) -> tuple[RoundRecord | None, list[RoundAnswer]]:
+        def read(conn: sqlite3.Connection) -> tuple[RoundRecord | None, list[RoundAnswer]]:
+            conn.execute("BEGIN")  # one snapshot for the two reads
+            try:
+                row = conn.execute("SELECT * FROM rounds WHERE id = ?", (round_id,)).fetchone()
+                answers = conn.execute(ROUND_ANSWERS, (round_id,)).fetchall()
+            finally:
+                conn.execute("COMMIT")
+            if row is None:
+                return None, []
+            return round_from(row), [round_answer_from(r) for r in answers]
+
+        return await self._read(read)
+
     async def active_round(self, platform: str, chat_id: str) -> RoundRecord | None:
         rows = await self._fetchall(
             "SELECT * FROM rounds WHERE platform = ? AND chat_id = ? AND status = 'active'",
@@ -413,10 +452,7 @@ class SQLiteStorage(Storage):
         return [round_from(r) for r in rows]
 
     async def round_answers(self, round_id: int) -> list[RoundAnswer]:
-        rows = await self._fetchall(
-            "SELECT * FROM round_answers WHERE round_id = ? ORDER BY number, answered_at",
-            (round_id,),
-        )
+        rows = await self._fetchall(ROUND_ANSWERS, (round_id,))
         return [round_answer_from(r) for r in rows]
 
     # -- writes ---------------------------------------------------------------------------
@@ -581,8 +617,10 @@ class SQLiteStorage(Storage):
         result: tuple[RoundRecord, bool] = await self._write(op)
         return result
 
-    async def record_round_answer(self, answer: RoundAnswer) -> tuple[RoundAnswer, bool]:
-        def op(conn: sqlite3.Connection) -> tuple[RoundAnswer, bool]:
+    async def record_round_answer(
+        self, answer: RoundAnswer
+    ) -> tuple[RoundAnswer, bool, RoundProgress]:
+        def op(conn: sqlite3.Connection) -> tuple[RoundAnswer, bool, RoundProgress]:
             cur = conn.execute(
                 "INSERT INTO round_answers (round_id, number, user_id, display_name, option_id, "
                 "correct, elapsed_ms, answered_at) "
@@ -603,32 +641,20 @@ class SQLiteStorage(Storage):
                 ),
             )
             if cur.rowcount == 1:
-                return answer, True
-            cur = conn.execute(
-                "SELECT * FROM round_answers WHERE round_id = ? AND number = ? AND user_id = ?",
-                (answer.round_id, answer.number, answer.user_id),
-            )
-            row = cur.fetchone()
-            if row is None:
-                raise StorageError("the question is closed")
-            return round_answer_from(row), False
+                stored, inserted = answer, True
+            else:
+                row = conn.execute(
+                    "SELECT * FROM round_answers WHERE round_id = ? AND number = ? AND user_id = ?",
+                    (answer.round_id, answer.number, answer.user_id),
+                ).fetchone()
+                if row is None:
+                    raise StorageError("the question is closed")
+                stored, inserted = round_answer_from(row), False
+            counts = conn.execute(ROUND_PROGRESS, (answer.round_id, answer.number)).fetchone()
+            return stored, inserted, _progress(counts)
 
-        result: tuple[RoundAnswer, bool] = await self._write(op)
+        result: tuple[RoundAnswer, bool, RoundProgress] = await self._write(op)
         return result
-
-    async def advance_round(
-        self, round_id: int, number: int, started_at: datetime, deadline: datetime
-    ) -> bool:
-        def op(conn: sqlite3.Connection) -> bool:
-            cur = conn.execute(
-                "UPDATE rounds SET current = current + 1, question_started_at = ?, deadline = ? "
-                "WHERE id = ? AND status = 'active' AND current = ?",
-                (_ts(started_at), _ts(deadline), round_id, number),
-            )
-            return cur.rowcount == 1
-
-        moved: bool = await self._write(op)
-        return moved
 
     async def end_round(
         self, round_id: int, status: RoundStatus, at: datetime, number: int | None = None
@@ -644,7 +670,7 @@ class SQLiteStorage(Storage):
             conn.execute(
                 "INSERT INTO round_outbox (round_id, number, kind, platform, chat_id, "
                 "created_at) SELECT id, current, ?, platform, chat_id, ? FROM rounds WHERE id = ?",
-                (OUTBOX_HISTORY, _ts(at), round_id),
+                (OutboxKind.HISTORY.value, _ts(at), round_id),
             )
             return True
 
@@ -700,8 +726,8 @@ class SQLiteStorage(Storage):
         at: datetime,
         next_opens: datetime | None,
         next_deadline: datetime | None,
-    ) -> bool:
-        def op(conn: sqlite3.Connection) -> bool:
+    ) -> tuple[OutboxEntry, ...]:
+        def op(conn: sqlite3.Connection) -> tuple[OutboxEntry, ...]:
             if next_opens is None:
                 sql = (
                     "UPDATE rounds SET status = 'finished', finished_at = ? "
@@ -716,20 +742,23 @@ class SQLiteStorage(Storage):
                 )
                 params = (_ts(next_opens), _ts(next_deadline), round_id, number)
             if conn.execute(sql, params).rowcount != 1:
-                return False
-            kinds = [OUTBOX_REVEAL]
+                return ()
+            kinds = [OutboxKind.REVEAL]
             if next_opens is None:  # the round is over: its ranking, its members' history
-                kinds += [OUTBOX_END, OUTBOX_HISTORY]
+                kinds += [OutboxKind.END, OutboxKind.HISTORY]
+            queued = []
             for kind in kinds:
-                conn.execute(
+                row = conn.execute(
                     "INSERT INTO round_outbox (round_id, number, kind, platform, chat_id, "
-                    "created_at) SELECT id, ?, ?, platform, chat_id, ? FROM rounds WHERE id = ?",
-                    (number, kind, _ts(at), round_id),
-                )
-            return True
+                    "created_at) SELECT id, ?, ?, platform, chat_id, ? FROM rounds WHERE id = ? "
+                    "RETURNING *",
+                    (number, kind.value, _ts(at), round_id),
+                ).fetchone()
+                queued.append(outbox_entry_from(row))
+            return tuple(queued)
 
-        closed: bool = await self._write(op)
-        return closed
+        queued: tuple[OutboxEntry, ...] = await self._write(op)
+        return queued
 
     async def unsent_outbox(self, platform: str, round_id: int | None = None) -> list[OutboxEntry]:
         rows = await self._fetchall(
@@ -756,6 +785,10 @@ class SQLiteStorage(Storage):
             "SELECT * FROM round_outbox WHERE round_id = ? ORDER BY id", (round_id,)
         )
         return [outbox_entry_from(r) for r in rows]
+
+
+def _progress(row: sqlite3.Row) -> RoundProgress:
+    return RoundProgress(int(row[0]), int(row[1]), bool(row[2]))
 
 
 def _still(
