@@ -25,7 +25,7 @@ from adapters.telegram.callback_data import RoundAnswer, decode
 from bot.i18n import t
 from bot.storage import NewRound, OutboxKind, RoundStatus, SQLiteStorage, Storage, StorageError
 from bot.storage.schema import migrations
-from bot.storage.sqlite import _statements
+from bot.storage.sqlite.writer import _statements
 from fakes.telegram_bot_api import (
     TOKEN,
     ApiCall,

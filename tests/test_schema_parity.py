@@ -18,7 +18,7 @@ import pytest
 
 from bot.storage import SQLiteStorage
 from bot.storage.schema import migrations
-from bot.storage.sqlite import _statements
+from bot.storage.sqlite.writer import _statements
 from tests.conftest import postgres_url, reset_postgres
 from tests.old_postgres_schema import OLD_POSTGRES_MIGRATIONS
 

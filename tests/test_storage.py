@@ -26,7 +26,7 @@ from bot.storage import (
     StorageError,
     storage_from_url,
 )
-from bot.storage.sqlite import MIGRATIONS
+from bot.storage.sqlite.writer import MIGRATIONS
 from bot.views import AnswerOutcome, Participant
 from tests.conftest import ROOT, SEED_QUIZ, postgres_url, reset_postgres
 
