@@ -24,9 +24,6 @@ from bot.storage.records import (
 )
 from bot.storage.sqlite import SQLiteStorage, sqlite_path_from_url
 
-SUPPORTED_SCHEMES = ("sqlite:///", "postgres://", "postgresql://")
-
-
 def storage_from_url(url: str, *, timeout: float | None = None) -> Storage:
     """The backend for a SQLAlchemy-style ``DATABASE_URL`` (not yet opened).
 
@@ -49,7 +46,6 @@ def storage_from_url(url: str, *, timeout: float | None = None) -> Storage:
 
 
 __all__ = [
-    "SUPPORTED_SCHEMES",
     "AnswerRecord",
     "AnswerState",
     "AttemptKind",
