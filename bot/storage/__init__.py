@@ -24,6 +24,7 @@ from bot.storage.records import (
 )
 from bot.storage.sqlite import SQLiteStorage, sqlite_path_from_url
 
+
 def storage_from_url(url: str, *, timeout: float | None = None) -> Storage:
     """The backend for a SQLAlchemy-style ``DATABASE_URL`` (not yet opened).
 
