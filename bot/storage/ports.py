@@ -174,7 +174,9 @@ class RoundStore(Protocol):
         """Store a member's first answer to the round's open question.
 
         Returns the stored answer, whether it is this one, and how question ``answer.number``
-        stands right after (this answer included), all in one round trip. Refused
+        stands right after (this answer included), all in one round trip (on PostgreSQL one
+        statement, whose counts can miss an answer another member's press commits while it
+        runs). Refused
         (``StorageError``) when the round is not active at that question any more: the
         database decides, so an answer racing the question's close is either counted or
         refused, never half-counted.
@@ -182,7 +184,7 @@ class RoundStore(Protocol):
 
     @abc.abstractmethod
     async def round_answers(self, round_id: int) -> list[RoundAnswer]:
-        """Every answer of the round, by question then arrival."""
+        """Every answer of the round, by question then arrival (then member id, for ties)."""
 
     @abc.abstractmethod
     async def end_round(

@@ -25,7 +25,7 @@ from bot.storage.rows import (
     user_from,
 )
 
-# The round and the pressing user, as JSON, in one statement.
+# The round and the pressing user, as JSON, in one statement (one snapshot).
 ROUND_PRESS = """
 SELECT
     (SELECT to_jsonb(r) FROM rounds r WHERE r.id = $1) AS round,
@@ -33,15 +33,18 @@ SELECT
 """
 
 
-ROUND_ANSWERS = "SELECT * FROM round_answers WHERE round_id = $1 ORDER BY number, answered_at"
+# Every answer of a round, by question then arrival (then member, for ties).
+ROUND_ANSWERS = (
+    "SELECT * FROM round_answers WHERE round_id = $1 ORDER BY number, answered_at, user_id"
+)
 
 
 # The round and all its answers (ordered as ROUND_ANSWERS), as JSON, in one statement.
 ROUND_WITH_ANSWERS = """
 SELECT
     (SELECT to_jsonb(r) FROM rounds r WHERE r.id = $1) AS round,
-    (SELECT coalesce(jsonb_agg(a ORDER BY a.number, a.answered_at), '[]') FROM round_answers a
-        WHERE a.round_id = $1) AS answers
+    (SELECT coalesce(jsonb_agg(a ORDER BY a.number, a.answered_at, a.user_id), '[]')
+        FROM round_answers a WHERE a.round_id = $1) AS answers
 """
 
 
@@ -49,6 +52,10 @@ SELECT
 # statement. The round row is locked (FOR SHARE) so that an answer and the question's close
 # serialize: the answer is stored only while the question is open. The counts read the
 # statement's snapshot, which does not hold the row a sibling CTE inserts: ``seen`` adds it.
+# Nor does it hold an answer another transaction commits while this statement runs (two
+# members pressing at the same moment may each count without the other; the next press, or
+# the question's deadline, settles it). ``open`` without ``inserted`` or ``existing``: this
+# member's own answer was committed so, and the statement is run again to read it.
 RECORD_ROUND_ANSWER = """
 WITH open AS (
     SELECT id FROM rounds WHERE id = $1 AND status = 'active' AND current = $2 FOR SHARE

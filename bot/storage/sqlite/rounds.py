@@ -27,8 +27,10 @@ from bot.storage.rows import (
 )
 from bot.storage.sqlite.writer import SQLiteWriter, _ts
 
-# Every answer of a round, by question then arrival.
-ROUND_ANSWERS = "SELECT * FROM round_answers WHERE round_id = ? ORDER BY number, answered_at"
+# Every answer of a round, by question then arrival (then member, for ties).
+ROUND_ANSWERS = (
+    "SELECT * FROM round_answers WHERE round_id = ? ORDER BY number, answered_at, user_id"
+)
 
 # How question ?2 of round ?1 stands (see RoundProgress), from inside the answer's transaction.
 ROUND_PROGRESS = """
