@@ -115,7 +115,7 @@ CREATE TABLE answers (
     PRIMARY KEY (attempt_id, question_id)
 )
 """
-# The engine's insert for one answer (bot/storage/sqlite.py; it takes seq from its guard).
+# The engine's insert for one answer (bot/storage/sqlite/attempts.py; it takes seq from its guard).
 SQLITE_INSERT = (
     "INSERT INTO answers (attempt_id, question_id, option_id, correct, answered_at, "
     "seq) VALUES (?, ?, ?, ?, ?, (SELECT COUNT(*) FROM answers WHERE attempt_id = ?))"
@@ -132,7 +132,7 @@ CREATE TABLE answers (
     PRIMARY KEY (attempt_id, question_id)
 )
 """
-# The engine's insert for one answer (bot/storage/postgres.py batches them with unnest).
+# The engine's insert for one answer (bot/storage/postgres/attempts.py batches them with unnest).
 PG_INSERT = (
     "INSERT INTO answers (attempt_id, question_id, option_id, correct, answered_at) "
     "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (attempt_id, question_id) DO NOTHING "
@@ -406,7 +406,7 @@ async def engine_run(
 
 
 async def sqlite_connect(path: Path) -> aiosqlite.Connection:
-    """A connection configured like the engine's (bot/storage/sqlite.py, _connect)."""
+    """A connection configured like the engine's (bot/storage/sqlite/writer.py, _Connection)."""
     conn = await aiosqlite.connect(path)
     await conn.execute("PRAGMA busy_timeout = 5000")
     await conn.execute("PRAGMA journal_mode = WAL")

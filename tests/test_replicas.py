@@ -23,10 +23,9 @@ import yaml
 
 from adapters.telegram.callback_data import RoundAnswer, decode
 from bot.i18n import t
-from bot.storage import NewRound, RoundStatus, SQLiteStorage, Storage, StorageError
-from bot.storage.base import OUTBOX_END, OUTBOX_HISTORY, OUTBOX_REVEAL
+from bot.storage import NewRound, OutboxKind, RoundStatus, SQLiteStorage, Storage, StorageError
 from bot.storage.schema import migrations
-from bot.storage.sqlite import _statements
+from bot.storage.sqlite.writer import _statements
 from fakes.telegram_bot_api import (
     TOKEN,
     ApiCall,
@@ -98,23 +97,25 @@ async def test_a_close_queues_its_posts_in_the_same_step_and_only_one_close_wins
     results = await asyncio.gather(
         *(any_storage.close_round_question(round_id, 1, T0, opens, deadline) for _ in range(5))
     )
-    assert sum(results) == 1
+    (queued,) = [result for result in results if result]  # one close won, the rest queued none
     round_ = await any_storage.get_round(round_id)
     assert round_ is not None and round_.current == 2 and round_.deadline == deadline
     (reveal,) = await any_storage.unsent_outbox("chat")
-    assert (reveal.round_id, reveal.number, reveal.kind) == (round_id, 1, OUTBOX_REVEAL)
+    assert queued == (reveal,)
+    assert (reveal.round_id, reveal.number, reveal.kind) == (round_id, 1, OutboxKind.REVEAL)
     assert reveal.chat_id == "room" and reveal.sent_at is None
     assert not await any_storage.close_round_question(round_id, 1, T0, opens, deadline)
 
-    assert await any_storage.close_round_question(round_id, 2, deadline, None, None)
+    last = await any_storage.close_round_question(round_id, 2, deadline, None, None)
     round_ = await any_storage.get_round(round_id)
     assert round_ is not None and round_.status is RoundStatus.FINISHED
     pending = await any_storage.unsent_outbox("chat", round_id)
+    assert last == tuple(pending[1:])  # what the close returns is what it queued, in order
     assert [(e.number, e.kind) for e in pending] == [
-        (1, OUTBOX_REVEAL),
-        (2, OUTBOX_REVEAL),
-        (2, OUTBOX_END),
-        (2, OUTBOX_HISTORY),  # only the last close owes the members' history
+        (1, OutboxKind.REVEAL),
+        (2, OutboxKind.REVEAL),
+        (2, OutboxKind.END),
+        (2, OutboxKind.HISTORY),  # only the last close owes the members' history
     ]
     assert await any_storage.unsent_outbox("other") == []
 
@@ -154,8 +155,8 @@ async def test_a_stop_queues_the_history_copy_in_the_same_step_and_only_one_stop
     assert round_ is not None and round_.status is RoundStatus.STOPPED
     pending = await any_storage.unsent_outbox("chat", round_id)
     assert [(e.number, e.kind, e.created_at) for e in pending] == [
-        (1, OUTBOX_REVEAL, T0),
-        (2, OUTBOX_HISTORY, at),  # stopped at question 2: its answers so far are history
+        (1, OutboxKind.REVEAL, T0),
+        (2, OutboxKind.HISTORY, at),  # stopped at question 2: its answers so far are history
     ]
     # A round that ended is not stopped again, and owes nothing more.
     assert not await any_storage.end_round(round_id, RoundStatus.STOPPED, at)
@@ -163,9 +164,9 @@ async def test_a_stop_queues_the_history_copy_in_the_same_step_and_only_one_stop
     assert await any_storage.close_round_question(finished, 1, T0, None, None)
     assert not await any_storage.end_round(finished, RoundStatus.STOPPED, at)
     assert [e.kind for e in await any_storage.outbox(finished)] == [
-        OUTBOX_REVEAL,
-        OUTBOX_END,
-        OUTBOX_HISTORY,
+        OutboxKind.REVEAL,
+        OutboxKind.END,
+        OutboxKind.HISTORY,
     ]
 
 
@@ -274,10 +275,10 @@ async def test_outbox_entries_from_before_the_upgrade_are_kept_and_history_is_qu
         assert await store.close_round_question(1, 2, deadline, None, None)
         entries = await store.outbox(1)
         assert [(e.id, e.number, e.kind, e.message_id) for e in entries] == [
-            (1, 1, OUTBOX_REVEAL, "7"),  # kept as it was, sent
-            (2, 2, OUTBOX_REVEAL, None),
-            (3, 2, OUTBOX_END, None),
-            (4, 2, OUTBOX_HISTORY, None),
+            (1, 1, OutboxKind.REVEAL, "7"),  # kept as it was, sent
+            (2, 2, OutboxKind.REVEAL, None),
+            (3, 2, OutboxKind.END, None),
+            (4, 2, OutboxKind.HISTORY, None),
         ]
         assert entries[0].sent_at == T0
         assert [e.id for e in await store.unsent_outbox("chat")] == [2, 3, 4]

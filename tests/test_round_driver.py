@@ -315,14 +315,12 @@ async def test_shutdown_leaves_the_round_in_the_database_and_a_restart_reveals_w
 
 
 async def test_a_round_whose_quiz_is_gone_is_ended_at_restart(
-    engine: QuizEngine, clock: ManualClock, driver: Recorder, make: Make
+    storage: SQLiteStorage, clock: ManualClock, driver: Recorder, make: Make
 ) -> None:
     question = await launch(driver)
     await driver.shutdown()
     clock.advance(SECONDS)
-    without = QuizEngine(
-        QuizCatalog(), rounds_beside(engine).store, clock=clock
-    )  # the quiz was removed
+    without = QuizEngine(QuizCatalog(), storage, clock=clock)  # the quiz was removed
     restarted = make(without)
     await restart(restarted)
     assert restarted.events == []

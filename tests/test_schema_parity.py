@@ -18,7 +18,7 @@ import pytest
 
 from bot.storage import SQLiteStorage
 from bot.storage.schema import migrations
-from bot.storage.sqlite import _statements
+from bot.storage.sqlite.writer import _statements
 from tests.conftest import postgres_url, reset_postgres
 from tests.old_postgres_schema import OLD_POSTGRES_MIGRATIONS
 
@@ -209,5 +209,5 @@ async def test_an_old_postgres_database_is_migrated_to_the_same_schema(tmp_path)
 
 @pytest.mark.parametrize("dialect", ["sqlite", "postgres"])
 def test_no_migration_leaves_a_placeholder_unfilled(dialect):
-    for script in migrations(dialect):  # type: ignore[arg-type]
+    for script in migrations(dialect):
         assert "{" not in script and "}" not in script

@@ -1,4 +1,5 @@
-"""The SQLite backend: migrations, uniqueness enforced by the database, durability."""
+"""The storage backends: migrations, uniqueness enforced by the database, durability, and
+the one-trip reads and writes of group rounds."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ import sqlite3
 import stat
 import subprocess
 import sys
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -20,13 +22,19 @@ from bot.storage import (
     AttemptStatus,
     ExpectedState,
     NewAttempt,
+    NewRound,
+    OutboxKind,
     ReviewItem,
+    RoundAnswer,
+    RoundProgress,
+    RoundStatus,
     SQLiteStorage,
     StateChanged,
+    Storage,
     StorageError,
     storage_from_url,
 )
-from bot.storage.sqlite import MIGRATIONS
+from bot.storage.sqlite.writer import MIGRATIONS
 from bot.views import AnswerOutcome, Participant
 from tests.conftest import ROOT, SEED_QUIZ, postgres_url, reset_postgres
 
@@ -135,7 +143,7 @@ async def test_the_answer_state_is_what_the_separate_reads_return(any_storage):
     assert (missing.attempt, missing.user, missing.answers, missing.review) == (None, None, [], [])
 
 
-def expecting(answered: int, **changes: object) -> ExpectedState:
+def expecting(answered: int, **changes: Any) -> ExpectedState:
     """What the engine assumes when it records an answer for u1 in quiz "q"."""
     return dataclasses.replace(ExpectedState(answered, "test", "u1", None, "q", None), **changes)
 
@@ -208,8 +216,9 @@ async def test_concurrent_answers_of_many_users_are_all_stored_once(any_storage)
         )
         for a in attempts
     ]
-    results = await asyncio.gather(*writes, *twins, return_exceptions=True)
-    assert [r for r in results if isinstance(r, BaseException)] == []
+    outcomes = await asyncio.gather(*writes, *twins, return_exceptions=True)
+    assert [r for r in outcomes if isinstance(r, BaseException)] == []
+    results = [r for r in outcomes if not isinstance(r, BaseException)]
     assert [inserted for _, inserted in results].count(True) == len(attempts)
     for attempt in attempts:
         (stored,) = await storage.answers(attempt.id)
@@ -218,10 +227,13 @@ async def test_concurrent_answers_of_many_users_are_all_stored_once(any_storage)
         assert items == ([due[attempt.id]] if not stored.correct else [])
 
 
-async def test_postgres_writes_concurrent_answers_in_shared_statements():
+async def test_postgres_writes_concurrent_answers_in_shared_statements(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from bot.storage.postgres import PostgresStorage
 
     url = postgres_url()
+    assert url is not None
     await reset_postgres(url)
     storage = PostgresStorage(url)
     await storage.open()
@@ -233,7 +245,7 @@ async def test_postgres_writes_concurrent_answers_in_shared_statements():
         statements.append(len(batch))
         return await record(batch)
 
-    storage._record_answers = counted
+    monkeypatch.setattr(storage, "_record_answers", counted)
     await asyncio.gather(
         *(
             storage.record_answer(
@@ -287,7 +299,7 @@ def test_database_url_selects_the_backend(tmp_path):
     relative = storage_from_url("sqlite:///data/quiz.db")
     assert isinstance(relative, SQLiteStorage) and relative.path == "data/quiz.db"
     absolute = storage_from_url(f"sqlite:///{tmp_path}/quiz.db")
-    assert absolute.path == f"{tmp_path}/quiz.db"
+    assert isinstance(absolute, SQLiteStorage) and absolute.path == f"{tmp_path}/quiz.db"
     with pytest.raises(ValueError, match='unsupported database URL scheme "mysql"'):
         storage_from_url("mysql://localhost/quiz")
 
@@ -328,11 +340,13 @@ async def _check_after_crash(db, catalog, acked: set[tuple[int, str]]) -> None:
         # Every user resumes at their next unanswered question.
         engine = QuizEngine(catalog, store)
         for n in range(20):
-            start = await engine.start(Participant("crash", f"u{n}"), SEED_QUIZ)
-            attempt = await store.get_attempt(start.question.attempt_id)
+            question = (await engine.start(Participant("crash", f"u{n}"), SEED_QUIZ)).question
+            assert question is not None
+            attempt = await store.get_attempt(question.attempt_id)
+            assert attempt is not None
             answered = {a.question_id for a in await store.answers(attempt.id)}
             expected = next(q for q in attempt.question_order if q not in answered)
-            assert start.question.question_id == expected
+            assert question.question_id == expected
     finally:
         await store.close()
 
@@ -350,6 +364,7 @@ async def test_two_replicas_answering_the_same_question_at_once_record_it_once(c
     from bot.storage.postgres import PostgresStorage
 
     url = postgres_url()
+    assert url is not None
     await reset_postgres(url)
     replicas = [PostgresStorage(url), PostgresStorage(url)]
     for replica in replicas:
@@ -359,6 +374,7 @@ async def test_two_replicas_answering_the_same_question_at_once_record_it_once(c
         for n in range(10):
             who = Participant("telegram", f"user{n}")
             question = (await engines[0].start(who, SEED_QUIZ)).question
+            assert question is not None
             presses = [
                 engines[i % 2].answer_by_position(who, question.attempt_id, 1, i % 3)
                 for i in range(6)
@@ -392,3 +408,149 @@ async def test_reads_after_a_confirmed_write_see_it_under_heavy_concurrency(cata
     )
     refused = [o for outcomes in results for o in outcomes if o is not AnswerOutcome.ACCEPTED]
     assert refused == []
+
+
+# -- group rounds: the reads and writes that take one round trip ---------------------------
+
+
+async def new_round(storage: Storage, chat: str = "room", questions: int = 3) -> int:
+    round_, created = await storage.create_round(
+        NewRound(
+            platform="chat",
+            chat_id=chat,
+            quiz_id="quiz",
+            starter_id="host",
+            language="en",
+            question_order=tuple(f"q{n}" for n in range(1, questions + 1)),
+            option_order={},
+            time_limit_seconds=10,
+            started_at=T0,
+        )
+    )
+    assert created
+    return round_.id
+
+
+def round_answer(round_id: int, number: int, user: str, option: str = "a") -> RoundAnswer:
+    return RoundAnswer(round_id, number, user, user.title(), option, option == "a", 1500, T0)
+
+
+async def next_question(storage: Storage, round_id: int, number: int) -> None:
+    assert await storage.close_round_question(round_id, number, T0, T0, T0)
+
+
+async def test_a_press_reads_the_round_and_the_pressing_user_together(
+    any_storage: Storage,
+) -> None:
+    round_id = await new_round(any_storage)
+    await any_storage.touch_user("chat", "ana", "Ana")
+    round_ = await any_storage.get_round(round_id)
+    user = await any_storage.get_user("chat", "ana")
+    assert round_ is not None and user is not None
+    assert await any_storage.round_press(round_id, "chat", "ana") == (round_, user)
+    assert await any_storage.round_press(round_id, "chat", "nobody") == (round_, None)
+    assert await any_storage.round_press(round_id, "other", "ana") == (round_, None)
+    assert await any_storage.round_press(999_999, "chat", "ana") == (None, user)
+
+
+async def test_a_round_is_read_with_all_its_answers_together(any_storage: Storage) -> None:
+    round_id = await new_round(any_storage)
+    other = await new_round(any_storage, chat="elsewhere")
+    assert await any_storage.round_with_answers(round_id) == (
+        await any_storage.get_round(round_id),
+        [],
+    )
+    for user in ("ana", "bob"):
+        await any_storage.record_round_answer(round_answer(round_id, 1, user))
+    await any_storage.record_round_answer(round_answer(other, 1, "carl"))
+    await next_question(any_storage, round_id, 1)
+    await any_storage.record_round_answer(round_answer(round_id, 2, "bob", "b"))
+    round_, answers = await any_storage.round_with_answers(round_id)
+    assert round_ == await any_storage.get_round(round_id)
+    assert round_ is not None and round_.current == 2
+    assert answers == await any_storage.round_answers(round_id)
+    assert [(a.number, a.user_id, a.correct) for a in answers] == [
+        (1, "ana", True),
+        (1, "bob", True),
+        (2, "bob", False),
+    ]
+    assert answers[0] == round_answer(round_id, 1, "ana")  # every field survives the trip
+    assert await any_storage.round_with_answers(999_999) == (None, [])
+
+
+async def test_a_round_answer_reports_how_its_question_stands_right_after(
+    any_storage: Storage,
+) -> None:
+    round_id = await new_round(any_storage)
+    ana, bob, carl = (round_answer(round_id, 1, u) for u in ("ana", "bob", "carl"))
+    # The first question: who plays is not known yet, so never "everyone".
+    assert await any_storage.record_round_answer(ana) == (ana, True, RoundProgress(1, 1, False))
+    assert await any_storage.record_round_answer(bob) == (bob, True, RoundProgress(2, 2, False))
+    again = dataclasses.replace(ana, option_id="b", correct=False)  # a second press: ana's first
+    assert await any_storage.record_round_answer(again) == (ana, False, RoundProgress(2, 2, False))
+
+    await next_question(any_storage, round_id, 1)
+    ana, bob, carl = (round_answer(round_id, 2, u) for u in ("ana", "bob", "carl"))
+    assert await any_storage.record_round_answer(ana) == (ana, True, RoundProgress(1, 2, False))
+    assert await any_storage.record_round_answer(bob) == (bob, True, RoundProgress(2, 2, True))
+    # A latecomer joins: everyone who played before answered this one too.
+    assert await any_storage.record_round_answer(carl) == (carl, True, RoundProgress(3, 3, True))
+    assert await any_storage.record_round_answer(bob) == (bob, False, RoundProgress(3, 3, True))
+
+    await next_question(any_storage, round_id, 2)
+    carl = round_answer(round_id, 3, "carl")
+    assert await any_storage.record_round_answer(carl) == (carl, True, RoundProgress(1, 3, False))
+    # A closed question takes no new answer; a repeat of one it holds gets that one back.
+    with pytest.raises(StorageError):
+        await any_storage.record_round_answer(round_answer(round_id, 2, "dan"))
+    ana = round_answer(round_id, 1, "ana")
+    assert await any_storage.record_round_answer(ana) == (ana, False, RoundProgress(2, 3, False))
+    assert len(await any_storage.round_answers(round_id)) == 6
+
+
+async def test_a_later_question_nobody_answered_before_is_not_everyone_yet(
+    any_storage: Storage,
+) -> None:
+    round_id = await new_round(any_storage)
+    await next_question(any_storage, round_id, 1)  # the first question went unanswered
+    ana = round_answer(round_id, 2, "ana")
+    assert await any_storage.record_round_answer(ana) == (ana, True, RoundProgress(1, 1, False))
+
+
+async def test_concurrent_presses_of_one_member_store_one_answer(any_storage: Storage) -> None:
+    round_id = await new_round(any_storage)
+    presses = [round_answer(round_id, 1, "ana", option) for option in "abcd"]
+    results = await asyncio.gather(*(any_storage.record_round_answer(p) for p in presses))
+    stored = [answer for answer, inserted, _ in results if inserted]
+    assert len(stored) == 1
+    assert {answer for answer, _, _ in results} == set(stored)
+    assert {progress for _, _, progress in results} == {RoundProgress(1, 1, False)}
+    assert await any_storage.round_answers(round_id) == stored
+
+
+async def test_a_close_returns_the_outbox_entries_it_queued(any_storage: Storage) -> None:
+    round_id = await new_round(any_storage, questions=2)
+    opens, deadline = T0 + timedelta(seconds=3), T0 + timedelta(seconds=13)
+    (reveal,) = await any_storage.close_round_question(round_id, 1, T0, opens, deadline)
+    assert (reveal.round_id, reveal.number, reveal.kind) == (round_id, 1, OutboxKind.REVEAL)
+    assert (reveal.platform, reveal.chat_id, reveal.created_at) == ("chat", "room", T0)
+    assert (reveal.sent_at, reveal.message_id) == (None, None)
+    assert await any_storage.outbox(round_id) == [reveal]
+    # Not open any more: nothing queued, nothing written.
+    assert await any_storage.close_round_question(round_id, 1, T0, opens, deadline) == ()
+    assert await any_storage.outbox(round_id) == [reveal]
+
+    queued = await any_storage.close_round_question(round_id, 2, deadline, None, None)
+    assert [(e.number, e.kind, e.created_at) for e in queued] == [
+        (2, OutboxKind.REVEAL, deadline),
+        (2, OutboxKind.END, deadline),
+        (2, OutboxKind.HISTORY, deadline),
+    ]
+    assert await any_storage.outbox(round_id) == [reveal, *queued]
+    assert all(isinstance(e.kind, OutboxKind) for e in await any_storage.outbox(round_id))
+    assert await any_storage.close_round_question(round_id, 2, deadline, None, None) == ()
+
+    stopped = await new_round(any_storage, chat="elsewhere")
+    assert await any_storage.end_round(stopped, RoundStatus.STOPPED, T0)
+    assert await any_storage.close_round_question(stopped, 1, T0, None, None) == ()
+    assert [e.kind for e in await any_storage.outbox(stopped)] == [OutboxKind.HISTORY]

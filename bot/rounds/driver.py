@@ -56,7 +56,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from bot.rounds.clock import RoundClock, SystemClock
 from bot.rounds.service import GroupRounds
 from bot.rounds.views import RoundEnd, RoundQuestion, RoundReveal
-from bot.storage import OutboxKind, RoundStatus
+from bot.storage import OutboxEntry, OutboxKind, RoundStatus
 from bot.views import Participant
 
 KEEPER = 0  # the lease keeper's key among the sleepers (round ids start at 1)
@@ -397,7 +397,10 @@ class RoundDriver(abc.ABC, Generic[L]):
         if reveal is None:
             return await self._closed_elsewhere(live)
         await self._close(live, sum(c.count for c in reveal.counts), reveal)
-        await self._flush(round_id)  # the reveal, and after the last question the ranking
+        if reveal.post_id is not None:  # queued by this close: post the reveal built with it
+            await self._post_owed(reveal.post_id, self.post_reveal(reveal, f"qb{reveal.post_id}"))
+        if reveal.finished:
+            await self._flush(round_id)  # the ranking (and the history copy, if still owed)
         if reveal.finished or reveal.next_question is None:
             await self.forget(round_id)
             return None
@@ -422,26 +425,32 @@ class RoundDriver(abc.ABC, Generic[L]):
         id) once the platform accepted it; a crash in between posts it again, never loses it.
         A history entry posts nothing: the members' history is copied (a no-op when the
         process that ended the round did it already), then the entry is marked sent."""
-        storage, rounds = self.store, self.rounds
-        for entry in await storage.unsent_outbox(self.platform, round_id):
+        for entry in await self.store.unsent_outbox(self.platform, round_id):
             if not await self._claim(round_id):  # a stalled driver must not post twice
                 raise LeaseLost(round_id)
-            message_id: int | None = None
-            try:
-                if entry.kind == OutboxKind.REVEAL:
-                    reveal = await rounds.reveal(round_id, entry.number)
-                    if reveal is not None:
-                        message_id = await self.post_reveal(reveal, f"qb{entry.id}")
-                elif entry.kind == OutboxKind.END:
-                    message_id = await self.post_end(await rounds.ending(round_id), f"qb{entry.id}")
-                elif entry.kind == OutboxKind.HISTORY:
-                    await rounds.copy_history(round_id)
-            except self.fatal_errors:
-                # Undeliverable for good (the bot left the chat): do not retry it forever.
-                await storage.mark_outbox_sent(entry.id, self.clock(), None)
-                raise
-            sent = None if message_id is None else str(message_id)
-            await storage.mark_outbox_sent(entry.id, self.clock(), sent)
+            await self._post_owed(entry.id, self._post_entry(entry))
+
+    async def _post_entry(self, entry: OutboxEntry) -> int | None:
+        """Post what ``entry`` owes (rebuilt from the database); the message id, if any."""
+        rounds, round_id = self.rounds, entry.round_id
+        if entry.kind is OutboxKind.REVEAL:
+            reveal = await rounds.reveal(round_id, entry.number)
+            return None if reveal is None else await self.post_reveal(reveal, f"qb{entry.id}")
+        if entry.kind is OutboxKind.END:
+            return await self.post_end(await rounds.ending(round_id), f"qb{entry.id}")
+        await rounds.copy_history(round_id)  # OutboxKind.HISTORY: posts nothing
+        return None
+
+    async def _post_owed(self, entry_id: int, post: Awaitable[int | None]) -> None:
+        """Run the post an outbox entry owes, then mark the entry sent with its message id."""
+        try:
+            message_id = await post
+        except self.fatal_errors:
+            # Undeliverable for good (the bot left the chat): do not retry it forever.
+            await self.store.mark_outbox_sent(entry_id, self.clock(), None)
+            raise
+        sent = None if message_id is None else str(message_id)
+        await self.store.mark_outbox_sent(entry_id, self.clock(), sent)
 
     async def _show(self, live: L) -> None:
         """Post the question when it opens, or adopt the message a previous process posted."""

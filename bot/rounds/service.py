@@ -19,10 +19,12 @@ quiz and language are (public operations) and keeps rounds on its own storage po
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from bot.bank_texts import normalize_tag, unknown_tag
+from bot.engine import QuizEngine, interface_language, valid_id
 from bot.i18n import resolve_language, t
 from bot.quiz import Quiz
 from bot.rounds.history import RoundHistory
@@ -45,6 +47,7 @@ from bot.storage import (
     AttemptStore,
     KeyValueStore,
     NewRound,
+    OutboxKind,
     RoundAnswer,
     RoundRecord,
     RoundStatus,
@@ -55,9 +58,6 @@ from bot.storage import (
 from bot.text_direction import is_rtl, prepare
 from bot.typed_texts import typed_t
 from bot.views import LETTERS, OptionView, Participant
-
-if TYPE_CHECKING:
-    from bot.engine import QuizEngine
 
 DEFAULT_TIME_LIMIT = 30
 MIN_TIME_LIMIT, MAX_TIME_LIMIT = 5, 600
@@ -194,28 +194,28 @@ class GroupRounds:
     async def answer(
         self, round_id: int, who: Participant, number: int, option_index: int
     ) -> RoundAnswerResult:
-        """A member's answer to the open question; the first answer of each member counts."""
-        ui = await self.engine.interface_language(who)
-        round_ = await self.store.get_round(round_id) if 0 < round_id < 2**63 else None
-        quiz = self.engine.catalog.get(round_.quiz_id) if round_ else None
-        if round_ is None or quiz is None or round_.platform != who.platform:
-            return RoundAnswerResult(RoundAnswerOutcome.INVALID, t("invalid_button", ui))
-        if not 1 <= number <= len(round_.question_order):
-            return RoundAnswerResult(RoundAnswerOutcome.INVALID, t("invalid_button", ui))
+        """A member's answer to the open question; the first answer of each member counts.
+
+        Two round trips: the round with the member (their language), then the answer with
+        how the question stands after it."""
+        valid = valid_id(round_id)
+        round_, user = await self.store.round_press(
+            round_id if valid else 0, who.platform, who.user_id
+        )
+        ui = interface_language(user, who)
+        quiz = self.engine.catalog.get(round_.quiz_id) if round_ and valid else None
         now = self._now()
-        if round_.status is not RoundStatus.ACTIVE or round_.current != number:
-            return RoundAnswerResult(RoundAnswerOutcome.CLOSED, t("round_closed", ui))
-        if now > round_.deadline:
-            return RoundAnswerResult(RoundAnswerOutcome.CLOSED, t("round_closed", ui))
-        if now < round_.question_started_at:  # the pause after a reveal: not open yet
-            return RoundAnswerResult(RoundAnswerOutcome.CLOSED, t("round_not_open", ui))
+        if round_ is None or quiz is None or not valid or round_.platform != who.platform:
+            return _refused(RoundAnswerOutcome.INVALID, "invalid_button", ui)
+        refusal = _not_open(round_, number, now)
+        if refusal is not None:
+            return _refused(*refusal, ui)
         view = self._question(round_, quiz, number)
         if not 0 <= option_index < len(view.options):
-            return RoundAnswerResult(RoundAnswerOutcome.INVALID, t("invalid_button", ui))
+            return _refused(RoundAnswerOutcome.INVALID, "invalid_button", ui)
         option = view.options[option_index]
         question = quiz.question(round_.question_order[number - 1])
         assert question is not None
-        elapsed = max(0, int((now - round_.question_started_at).total_seconds() * 1000))
         candidate = RoundAnswer(
             round_id=round_.id,
             number=number,
@@ -223,26 +223,23 @@ class GroupRounds:
             display_name=who.display_name,
             option_id=option.id,
             correct=option.id == question.correct_option_id,
-            elapsed_ms=elapsed,
+            elapsed_ms=max(0, int((now - round_.question_started_at).total_seconds() * 1000)),
             answered_at=now,
         )
         try:
-            _, inserted = await self.store.record_round_answer(candidate)
+            _, inserted, progress = await self.store.record_round_answer(candidate)
         except StorageError:
-            return RoundAnswerResult(RoundAnswerOutcome.CLOSED, t("round_closed", ui))
-        answers = await self.store.round_answers(round_.id)
-        participants = {a.user_id for a in answers}
-        earlier = {a.user_id for a in answers if a.number < number}
-        answered = {a.user_id for a in answers if a.number == number}
+            return _refused(RoundAnswerOutcome.CLOSED, "round_closed", ui)
         outcome = RoundAnswerOutcome.ACCEPTED if inserted else RoundAnswerOutcome.DUPLICATE
         notice = t("round_answer_taken" if inserted else "round_first_counts", ui)
         # Who plays is known from earlier questions only: on the first one, wait for the time.
         return RoundAnswerResult(
             outcome,
             notice,
-            answered=len(answered),
-            participants=len(participants),
-            everyone_answered=bool(earlier) and earlier <= answered,
+            answered=progress.answered,
+            participants=progress.participants,
+            everyone_answered=progress.everyone_answered,
+            language=ui,
         )
 
     def _scoreboard(self, answers: list[RoundAnswer]) -> tuple[ScoreLine, ...]:
@@ -265,7 +262,10 @@ class GroupRounds:
         """Reveal question ``number`` and open the next one after ``pause_seconds``.
 
         Returns None when the question was not open (already revealed, or the round ended):
-        whoever closes first reveals, everyone else does nothing.
+        whoever closes first reveals, everyone else does nothing. The reveal carries the
+        outbox entry that owes its post (``post_id``): the closer posts it and marks it sent,
+        so the reveal is built once. Three round trips (the round, the close, its answers);
+        the close of the last question also copies the round into its members' history.
         """
         round_ = await self.store.get_round(round_id)
         if round_ is None or round_.status is not RoundStatus.ACTIVE or round_.current != number:
@@ -275,33 +275,57 @@ class GroupRounds:
             await self.store.end_round(round_id, RoundStatus.STOPPED, self._now())
             return None
         now = self._now()
-        total = len(round_.question_order)
-        finished = number >= total
-        opens = deadline = None
-        if not finished:
+        finished = number >= len(round_.question_order)
+        if finished:
+            after = replace(round_, status=RoundStatus.FINISHED, finished_at=now)
+        else:
             opens = now + timedelta(seconds=pause_seconds)
             deadline = opens + timedelta(seconds=round_.time_limit_seconds)
+            after = replace(
+                round_, current=number + 1, question_started_at=opens, deadline=deadline
+            )
         # The close and the posts it owes (the reveal, the ranking) commit together: whoever
         # drives the round next finds them in the outbox even if this process dies now.
-        if not await self.store.close_round_question(round_id, number, now, opens, deadline):
+        queued = await self.store.close_round_question(
+            round_id,
+            number,
+            now,
+            None if finished else after.question_started_at,
+            None if finished else after.deadline,
+        )
+        if not queued:
             return None
         if finished:  # the copy the outbox owes, done now (its entry is the way back)
             await self.history.copy_now(round_id)
-        return await self.reveal(round_id, number)
+        answers = await self.store.round_answers(round_id)
+        post_id = next((e.id for e in queued if e.kind is OutboxKind.REVEAL), None)
+        return self._reveal(after, quiz, number, answers, post_id=post_id)
 
     async def reveal(self, round_id: int, number: int) -> RoundReveal | None:
         """The reveal of question ``number`` once it closed (the same whenever it is asked:
         answers to a closed question are final, and later questions are left out); None when
-        it is not closed or the round's quiz is gone."""
-        round_ = await self.store.get_round(round_id)
+        it is not closed or the round's quiz is gone. One round trip."""
+        round_, answers = await self.store.round_with_answers(round_id)
         quiz = self.engine.catalog.get(round_.quiz_id) if round_ else None
         if round_ is None or quiz is None or not 1 <= number <= len(round_.question_order):
             return None
         if round_.status is RoundStatus.ACTIVE and round_.current <= number:
             return None
+        return self._reveal(round_, quiz, number, answers)
+
+    def _reveal(
+        self,
+        round_: RoundRecord,
+        quiz: Quiz,
+        number: int,
+        answers: list[RoundAnswer],
+        *,
+        post_id: int | None = None,
+    ) -> RoundReveal:
+        """Question ``number``'s reveal from the round as it is after the close."""
         total = len(round_.question_order)
         finished = number >= total
-        answers = [a for a in await self.store.round_answers(round_id) if a.number <= number]
+        answers = [a for a in answers if a.number <= number]
         view = self._question(round_, quiz, number)
         question = quiz.question(round_.question_order[number - 1])
         assert question is not None
@@ -315,7 +339,7 @@ class GroupRounds:
             next_question = self._question(round_, quiz, number + 1)
         lang = round_.language
         return RoundReveal(
-            round_id=round_id,
+            round_id=round_.id,
             platform=round_.platform,
             chat_id=round_.chat_id,
             number=number,
@@ -329,6 +353,7 @@ class GroupRounds:
             rtl=is_rtl(lang),
             next_question=next_question,
             finished=finished,
+            post_id=post_id,
         )
 
     async def open_question(self, round_id: int) -> RoundQuestion | None:
@@ -342,8 +367,7 @@ class GroupRounds:
     async def progress(self, round_id: int, number: int) -> tuple[int, bool, bool]:
         """How question ``number`` stands, whichever process took its answers: members who
         answered it, whether everyone taking part did, and whether it is still open."""
-        round_ = await self.store.get_round(round_id)
-        answers = await self.store.round_answers(round_id)
+        round_, answers = await self.store.round_with_answers(round_id)
         earlier = {a.user_id for a in answers if a.number < number}
         answered = {a.user_id for a in answers if a.number == number}
         still_open = (
@@ -471,3 +495,23 @@ class GroupRounds:
 
 def _chosen_language(user: UserRecord | None) -> str | None:
     return user.language if user else None
+
+
+def _not_open(
+    round_: RoundRecord, number: int, now: datetime
+) -> tuple[RoundAnswerOutcome, str] | None:
+    """Why question ``number`` of ``round_`` takes no answer at ``now`` (the outcome and the
+    notice's key), or None when it is open."""
+    if not 1 <= number <= len(round_.question_order):
+        return RoundAnswerOutcome.INVALID, "invalid_button"
+    if round_.status is not RoundStatus.ACTIVE or round_.current != number:
+        return RoundAnswerOutcome.CLOSED, "round_closed"
+    if now > round_.deadline:
+        return RoundAnswerOutcome.CLOSED, "round_closed"
+    if now < round_.question_started_at:  # the pause after a reveal: not open yet
+        return RoundAnswerOutcome.CLOSED, "round_not_open"
+    return None
+
+
+def _refused(outcome: RoundAnswerOutcome, key: str, language: str) -> RoundAnswerResult:
+    return RoundAnswerResult(outcome, t(key, language), language=language)

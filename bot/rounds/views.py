@@ -63,6 +63,7 @@ class RoundAnswerResult:
     answered: int = 0  # members who answered the open question
     participants: int = 0  # members who answered any question of the round
     everyone_answered: bool = False
+    language: str = "en"  # of ``notice``: the member's interface language
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,9 @@ class RoundReveal:
     rtl: bool
     next_question: RoundQuestion | None
     finished: bool
+    # The outbox entry owing this reveal's post, when it comes from the close that queued it
+    # (its closer posts it then); None when rebuilt later (the outbox says what is owed).
+    post_id: int | None = None
 
 
 @dataclass(frozen=True)

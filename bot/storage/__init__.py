@@ -1,14 +1,8 @@
-"""Durable state behind one interface (:class:`Storage`), with one backend per database."""
+"""Durable state behind narrow ports (:mod:`bot.storage.ports`) that :class:`Storage` joins,
+with one backend per database."""
 
-from bot.storage.base import (
-    AttemptStore,
-    KeyValueStore,
-    OutboxKind,
-    RoundStore,
-    StateChanged,
-    Storage,
-    StorageError,
-)
+from bot.storage.base import StateChanged, Storage, StorageError
+from bot.storage.ports import AttemptStore, KeyValueStore, RoundStore
 from bot.storage.records import (
     AnswerRecord,
     AnswerState,
@@ -19,15 +13,16 @@ from bot.storage.records import (
     ExpectedState,
     NewAttempt,
     NewRound,
+    OutboxEntry,
+    OutboxKind,
     ReviewItem,
     RoundAnswer,
+    RoundProgress,
     RoundRecord,
     RoundStatus,
     UserRecord,
 )
 from bot.storage.sqlite import SQLiteStorage, sqlite_path_from_url
-
-SUPPORTED_SCHEMES = ("sqlite:///", "postgres://", "postgresql://")
 
 
 def storage_from_url(url: str, *, timeout: float | None = None) -> Storage:
@@ -52,7 +47,6 @@ def storage_from_url(url: str, *, timeout: float | None = None) -> Storage:
 
 
 __all__ = [
-    "SUPPORTED_SCHEMES",
     "AnswerRecord",
     "AnswerState",
     "AttemptKind",
@@ -64,9 +58,11 @@ __all__ = [
     "KeyValueStore",
     "NewAttempt",
     "NewRound",
+    "OutboxEntry",
     "OutboxKind",
     "ReviewItem",
     "RoundAnswer",
+    "RoundProgress",
     "RoundRecord",
     "RoundStatus",
     "RoundStore",

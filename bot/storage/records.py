@@ -176,3 +176,38 @@ class RoundAnswer:
     correct: bool
     elapsed_ms: int
     answered_at: datetime
+
+
+@dataclass(frozen=True)
+class RoundProgress:
+    """How a round's question stands: members who answered it, members who answered any
+    question of the round, and whether everyone who answered an earlier question answered
+    this one too (False on the first question: who plays is known from earlier ones)."""
+
+    answered: int
+    participants: int
+    everyone_answered: bool
+
+
+class OutboxKind(enum.StrEnum):
+    REVEAL = "reveal"  # a closed question's reveal, posted to the chat
+    END = "end"  # the final ranking, posted to the chat
+    HISTORY = "history"  # the copy of the members' answers into their history (posts nothing)
+
+
+@dataclass(frozen=True)
+class OutboxEntry:
+    """What a round owes once a question closed, queued in the same transaction as the close:
+    a post to its chat (a question's reveal, or the final ranking), or, once the round ended,
+    the copy of its members' answers into their history (posts nothing). Marked sent once the
+    platform accepted the post, or the copy is complete."""
+
+    id: int
+    round_id: int
+    number: int
+    kind: OutboxKind
+    platform: str
+    chat_id: str
+    created_at: datetime
+    sent_at: datetime | None
+    message_id: str | None

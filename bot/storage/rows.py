@@ -13,12 +13,13 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Protocol
 
-from bot.storage.base import OutboxEntry
 from bot.storage.records import (
     AnswerRecord,
     AttemptKind,
     AttemptRecord,
     AttemptStatus,
+    OutboxEntry,
+    OutboxKind,
     ReviewItem,
     RoundAnswer,
     RoundRecord,
@@ -130,7 +131,7 @@ def outbox_entry_from(row: Row) -> OutboxEntry:
         id=row["id"],
         round_id=row["round_id"],
         number=row["number"],
-        kind=row["kind"],
+        kind=OutboxKind(row["kind"]),
         platform=row["platform"],
         chat_id=row["chat_id"],
         created_at=timestamp(row["created_at"]),

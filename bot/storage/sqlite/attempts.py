@@ -1,0 +1,330 @@
+"""The SQLite backend's users, attempts, answers, review schedules, summaries and small
+named values."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import UTC, datetime
+
+from bot.storage.base import StateChanged
+from bot.storage.ports import AttemptStore, KeyValueStore
+from bot.storage.records import (
+    AnswerRecord,
+    AnswerState,
+    AttemptRecord,
+    AttemptStatus,
+    AttemptSummary,
+    ExpectedState,
+    NewAttempt,
+    ReviewItem,
+    UserRecord,
+)
+from bot.storage.rows import (
+    answer_from,
+    attempt_from,
+    review_item_from,
+    user_from,
+)
+from bot.storage.sqlite.writer import SQLiteWriter, _ts
+
+
+class SQLiteAttempts(SQLiteWriter, AttemptStore, KeyValueStore):
+    """:class:`AttemptStore` and :class:`KeyValueStore` in SQLite."""
+
+    # -- reads ----------------------------------------------------------------------------
+
+    async def get_user(self, platform: str, user_id: str) -> UserRecord | None:
+        rows = await self._fetchall(
+            "SELECT platform, user_id, display_name, language FROM users "
+            "WHERE platform = ? AND user_id = ?",
+            (platform, user_id),
+        )
+        if not rows:
+            return None
+        row = rows[0]
+        return user_from(row)
+
+    async def answer_state(self, attempt_id: int, platform: str, user_id: str) -> AnswerState:
+        def read(conn: sqlite3.Connection) -> AnswerState:
+            conn.execute("BEGIN")  # one snapshot for the four reads
+            try:
+                row = conn.execute("SELECT * FROM attempts WHERE id = ?", (attempt_id,)).fetchone()
+                user = conn.execute(
+                    "SELECT * FROM users WHERE platform = ? AND user_id = ?", (platform, user_id)
+                ).fetchone()
+                if row is None:
+                    return AnswerState(None, user_from(user) if user else None, [], [])
+                answers = conn.execute(
+                    "SELECT * FROM answers WHERE attempt_id = ? ORDER BY seq", (attempt_id,)
+                ).fetchall()
+                review = conn.execute(
+                    "SELECT * FROM review_items WHERE platform = ? AND user_id = ? "
+                    "AND quiz_id = ? ORDER BY due_at, quiz_id, question_id",
+                    (platform, user_id, row["quiz_id"]),
+                ).fetchall()
+            finally:
+                conn.execute("COMMIT")
+            return AnswerState(
+                attempt_from(row),
+                user_from(user) if user else None,
+                [answer_from(r) for r in answers],
+                [review_item_from(r) for r in review],
+            )
+
+        return await self._read(read)
+
+    async def get_attempt(self, attempt_id: int) -> AttemptRecord | None:
+        rows = await self._fetchall("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
+        return attempt_from(rows[0]) if rows else None
+
+    async def active_attempts(self, platform: str, user_id: str) -> list[AttemptRecord]:
+        rows = await self._fetchall(
+            "SELECT * FROM attempts WHERE platform = ? AND user_id = ? AND status = 'active' "
+            "ORDER BY updated_at DESC, id DESC",
+            (platform, user_id),
+        )
+        return [attempt_from(r) for r in rows]
+
+    async def answers(self, attempt_id: int) -> list[AnswerRecord]:
+        rows = await self._fetchall(
+            "SELECT * FROM answers WHERE attempt_id = ? ORDER BY seq", (attempt_id,)
+        )
+        return [answer_from(r) for r in rows]
+
+    async def attempt_summaries(self, platform: str, user_id: str) -> list[AttemptSummary]:
+        rows = await self._fetchall(
+            "SELECT a.*, COUNT(s.question_id) AS answered, COALESCE(SUM(s.correct), 0) AS right "
+            "FROM attempts a LEFT JOIN answers s ON s.attempt_id = a.id "
+            "WHERE a.platform = ? AND a.user_id = ? GROUP BY a.id ORDER BY a.id",
+            (platform, user_id),
+        )
+        return [AttemptSummary(attempt_from(r), int(r["answered"]), int(r["right"])) for r in rows]
+
+    async def attempts_for_quiz(self, quiz_id: str | None) -> list[AttemptRecord]:
+        rows = await self._fetchall(
+            "SELECT * FROM attempts WHERE ? IS NULL OR quiz_id = ? ORDER BY id", (quiz_id, quiz_id)
+        )
+        return [attempt_from(r) for r in rows]
+
+    async def answers_for_quiz(self, quiz_id: str | None) -> list[AnswerRecord]:
+        rows = await self._fetchall(
+            "SELECT s.* FROM answers s JOIN attempts a ON a.id = s.attempt_id "
+            "WHERE ? IS NULL OR a.quiz_id = ? ORDER BY s.attempt_id, s.seq",
+            (quiz_id, quiz_id),
+        )
+        return [answer_from(r) for r in rows]
+
+    async def review_items(
+        self, platform: str, user_id: str, quiz_id: str | None = None
+    ) -> list[ReviewItem]:
+        rows = await self._fetchall(
+            "SELECT * FROM review_items WHERE platform = ? AND user_id = ? "
+            "AND (? IS NULL OR quiz_id = ?) ORDER BY due_at, quiz_id, question_id",
+            (platform, user_id, quiz_id, quiz_id),
+        )
+        return [review_item_from(r) for r in rows]
+
+    async def quiz_summaries(self, quiz_id: str) -> list[AttemptSummary]:
+        rows = await self._fetchall(
+            "SELECT a.*, COUNT(s.question_id) AS answered, COALESCE(SUM(s.correct), 0) AS right "
+            "FROM attempts a LEFT JOIN answers s ON s.attempt_id = a.id "
+            "WHERE a.quiz_id = ? GROUP BY a.id ORDER BY a.id",
+            (quiz_id,),
+        )
+        return [AttemptSummary(attempt_from(r), int(r["answered"]), int(r["right"])) for r in rows]
+
+    async def get_value(self, scope: str, key: str) -> str | None:
+        rows = await self._fetchall(
+            "SELECT value FROM kv WHERE scope = ? AND key = ?", (scope, key)
+        )
+        return str(rows[0][0]) if rows else None
+
+    # -- writes ---------------------------------------------------------------------------
+
+    async def touch_user(self, platform: str, user_id: str, display_name: str | None) -> None:
+        def op(conn: sqlite3.Connection) -> None:
+            _upsert_user(conn, platform, user_id, display_name)
+
+        await self._write(op)
+
+    async def set_language(self, platform: str, user_id: str, language: str | None) -> None:
+        def op(conn: sqlite3.Connection) -> None:
+            _upsert_user(conn, platform, user_id, None)
+            conn.execute(
+                "UPDATE users SET language = ? WHERE platform = ? AND user_id = ?",
+                (language, platform, user_id),
+            )
+
+        await self._write(op)
+
+    async def create_attempt(self, new: NewAttempt) -> tuple[AttemptRecord, bool]:
+        def op(conn: sqlite3.Connection) -> tuple[AttemptRecord, bool]:
+            _upsert_user(conn, new.platform, new.user_id, None)
+            select = (
+                "SELECT * FROM attempts WHERE platform = ? AND user_id = ? AND quiz_id = ? "
+                "AND kind = ? AND status = 'active'"
+            )
+            key = (new.platform, new.user_id, new.quiz_id, new.kind.value)
+            cur = conn.execute(select, key)
+            existing = cur.fetchone()
+            if existing is not None:
+                return attempt_from(existing), False
+            started = _ts(new.started_at)
+            cur = conn.execute(
+                "INSERT INTO attempts (platform, user_id, chat_id, quiz_id, question_order, "
+                "option_order, status, started_at, updated_at, kind) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?) RETURNING *",
+                (
+                    new.platform,
+                    new.user_id,
+                    new.chat_id,
+                    new.quiz_id,
+                    json.dumps(list(new.question_order)),
+                    json.dumps({k: list(v) for k, v in new.option_order.items()}),
+                    started,
+                    started,
+                    new.kind.value,
+                ),
+            )
+            row = cur.fetchone()
+            assert row is not None
+            return attempt_from(row), True
+
+        result: tuple[AttemptRecord, bool] = await self._write(op)
+        return result
+
+    async def record_answer(
+        self,
+        answer: AnswerRecord,
+        *,
+        finishes: bool,
+        review: ReviewItem | None = None,
+        expected: ExpectedState | None = None,
+    ) -> tuple[AnswerRecord, bool]:
+        def op(conn: sqlite3.Connection) -> tuple[AnswerRecord, bool] | None:
+            row = conn.execute(
+                "SELECT * FROM answers WHERE attempt_id = ? AND question_id = ?",
+                (answer.attempt_id, answer.question_id),
+            ).fetchone()
+            if row is not None:
+                return answer_from(row), False
+            if expected is None:
+                seq = conn.execute(
+                    "SELECT COUNT(*) FROM answers WHERE attempt_id = ?", (answer.attempt_id,)
+                ).fetchone()[0]
+            elif _still(conn, answer.attempt_id, answer.question_id, expected):
+                seq = expected.answered
+            else:
+                return None
+            at = _ts(answer.answered_at)
+            conn.execute(
+                "INSERT INTO answers (attempt_id, question_id, option_id, correct, answered_at, "
+                "seq) VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    answer.attempt_id,
+                    answer.question_id,
+                    answer.option_id,
+                    int(answer.correct),
+                    at,
+                    seq,
+                ),
+            )
+            conn.execute(
+                "UPDATE attempts SET updated_at = ?, status = ?, "
+                "finished_at = COALESCE(?, finished_at) WHERE id = ? AND status = 'active'",
+                (
+                    at,
+                    "completed" if finishes else "active",
+                    at if finishes else None,
+                    answer.attempt_id,
+                ),
+            )
+            if review is not None:
+                _save_review(conn, review)
+            return answer, True
+
+        # The writer runs every write of this process in order, and BEGIN IMMEDIATE keeps
+        # other processes out, so nothing can come between the reads above and the insert.
+        stored: tuple[AnswerRecord, bool] | None = await self._write(op)
+        if stored is None:
+            raise StateChanged(f"attempt {answer.attempt_id} changed since it was read")
+        return stored
+
+    async def finish_attempt(self, attempt_id: int, status: AttemptStatus, at: datetime) -> bool:
+        def op(conn: sqlite3.Connection) -> bool:
+            cur = conn.execute(
+                "UPDATE attempts SET status = ?, finished_at = ?, updated_at = ? "
+                "WHERE id = ? AND status = 'active'",
+                (status.value, _ts(at), _ts(at), attempt_id),
+            )
+            return cur.rowcount == 1
+
+        changed: bool = await self._write(op)
+        return changed
+
+    async def set_value(self, scope: str, key: str, value: str | None) -> None:
+        def op(conn: sqlite3.Connection) -> None:
+            if value is None:
+                conn.execute("DELETE FROM kv WHERE scope = ? AND key = ?", (scope, key))
+                return
+            conn.execute(
+                "INSERT INTO kv (scope, key, value, updated_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (scope, key) DO UPDATE SET value = excluded.value, "
+                "updated_at = excluded.updated_at",
+                (scope, key, value, _ts(datetime.now(UTC))),
+            )
+
+        await self._write(op)
+
+
+def _still(
+    conn: sqlite3.Connection, attempt_id: int, question_id: str, expected: ExpectedState
+) -> bool:
+    """Whether the attempt is active and the database holds what ``expected`` says."""
+    row = conn.execute(
+        "SELECT (SELECT status FROM attempts WHERE id = ?1), "
+        "(SELECT COUNT(*) FROM answers WHERE attempt_id = ?1), "
+        "(SELECT language FROM users WHERE platform = ?2 AND user_id = ?3), "
+        "(SELECT box FROM review_items WHERE platform = ?2 AND user_id = ?3 "
+        "AND quiz_id = ?4 AND question_id = ?5), "
+        "(SELECT due_at FROM review_items WHERE platform = ?2 AND user_id = ?3 "
+        "AND quiz_id = ?4 AND question_id = ?5)",
+        (attempt_id, expected.platform, expected.user_id, expected.quiz_id, question_id),
+    ).fetchone()
+    review = expected.review
+    return (row[0], row[1], row[2], row[3], row[4]) == (
+        AttemptStatus.ACTIVE.value,
+        expected.answered,
+        expected.language,
+        review.box if review else None,
+        _ts(review.due_at) if review else None,
+    )
+
+
+def _save_review(conn: sqlite3.Connection, item: ReviewItem) -> None:
+    key = (item.platform, item.user_id, item.quiz_id, item.question_id)
+    if item.box <= 0:
+        conn.execute(
+            "DELETE FROM review_items WHERE platform = ? AND user_id = ? AND quiz_id = ? "
+            "AND question_id = ?",
+            key,
+        )
+        return
+    conn.execute(
+        "INSERT INTO review_items (platform, user_id, quiz_id, question_id, box, due_at) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (platform, user_id, quiz_id, question_id) "
+        "DO UPDATE SET box = excluded.box, due_at = excluded.due_at",
+        (*key, item.box, _ts(item.due_at)),
+    )
+
+
+def _upsert_user(
+    conn: sqlite3.Connection, platform: str, user_id: str, display_name: str | None
+) -> None:
+    conn.execute(
+        "INSERT INTO users (platform, user_id, display_name, created_at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (platform, user_id) DO UPDATE SET "
+        "display_name = COALESCE(excluded.display_name, users.display_name)",
+        (platform, user_id, display_name, _ts(datetime.now(UTC))),
+    )

@@ -1,0 +1,340 @@
+"""The SQLite backend's connections: WAL mode, forward migrations, group commit, retries.
+
+Writes from concurrent users are queued and committed together in one transaction (each in its
+own SAVEPOINT, so one failing write does not undo the others); every caller is answered only
+after that commit. This is what lets hundreds of simultaneous answers stay durable without
+paying one fsync each. Reads use a second connection and therefore only see committed data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import os
+import sqlite3
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from bot.storage.base import StorageError
+from bot.storage.schema import migrations
+
+T = TypeVar("T")
+WriteOp = Callable[[sqlite3.Connection], Any]  # runs on the writer's thread
+
+# Forward migrations: MIGRATIONS[n] brings the schema from version n to n + 1.
+MIGRATIONS: list[str] = migrations("sqlite")
+
+BUSY_TIMEOUT_MS = 5000
+LOCK_RETRIES = 3  # whole-batch retries when another process holds the write lock too long
+MAX_BATCH = 512
+
+
+class _Connection:
+    """An aiosqlite connection; ``run`` calls a function with the sqlite3 connection on
+    aiosqlite's worker thread.
+
+    aiosqlite's public methods hop to that thread once per statement, so a group commit
+    (BEGIN, every write, COMMIT) would cost a hop per statement. ``run`` queues the whole
+    function as one item of aiosqlite's own queue (``Connection._execute``, the primitive its
+    public methods are built on; pinned by the version range in pyproject.toml): one hop.
+    """
+
+    def __init__(self, path: str, busy_timeout_ms: int) -> None:
+        self.path = path
+        self.busy_timeout_ms = busy_timeout_ms
+        self._db: aiosqlite.Connection | None = None
+
+    async def run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        if self._db is None:
+            raise StorageError("the storage is not open")
+        db = self._db
+        # The one use of aiosqlite's internals, explained above.
+        execute: Callable[[Callable[[], T]], Awaitable[T]] = db._execute  # noqa: SLF001
+        return await execute(lambda: fn(db._conn))  # noqa: SLF001
+
+    async def open(self) -> None:
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        self._db.row_factory = sqlite3.Row
+        await self.run(self._configure)
+
+    def _configure(self, conn: sqlite3.Connection) -> None:
+        conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_ms)}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        if self.path != ":memory:":
+            conn.execute("PRAGMA journal_mode = WAL")
+            # FULL: a committed answer survives power loss too, not only a killed process.
+            conn.execute("PRAGMA synchronous = FULL")
+
+    async def close(self) -> None:
+        if self._db is not None:
+            db, self._db = self._db, None
+            await db.close()
+
+
+def _statements(script: str) -> list[str]:
+    """The complete SQL statements of a script (a ';' inside a literal does not split)."""
+    statements: list[str] = []
+    start = 0
+    for end, char in enumerate(script):
+        if char == ";" and sqlite3.complete_statement(script[start : end + 1]):
+            if script[start:end].strip():
+                statements.append(script[start : end + 1].strip())
+            start = end + 1
+    if script[start:].strip():
+        raise ValueError(f"incomplete SQL statement: {script[start:].strip()[:60]!r}")
+    return statements
+
+
+def _ts(value: datetime) -> str:
+    return value.astimezone(UTC).isoformat(timespec="microseconds")
+
+
+def sqlite_path_from_url(url: str) -> str:
+    """The file path in a ``sqlite:///relative.db`` or ``sqlite:////absolute.db`` URL."""
+    prefix = "sqlite:///"
+    if not url.startswith(prefix):
+        raise ValueError(f"not a sqlite URL (expected {prefix}PATH): {url!r}")
+    path = url[len(prefix) :]
+    if not path:
+        raise ValueError("the sqlite URL names no file (expected sqlite:///PATH)")
+    return path
+
+
+class SQLiteWriter:
+    """One SQLite file (or ``:memory:`` for throwaway use): its writer connection, fed by one
+    queue and committing in groups, and its reader connection. The stores build on it."""
+
+    def __init__(self, path: str | Path, *, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
+        self.path = str(path)
+        self.busy_timeout_ms = busy_timeout_ms
+        self._writer: _Connection | None = None
+        self._reader: _Connection | None = None
+        self._queue: asyncio.Queue[tuple[WriteOp, asyncio.Future[Any]] | None] = asyncio.Queue()
+        self._writer_task: asyncio.Task[None] | None = None
+
+    async def open(self) -> None:
+        """Open, migrate and check that a write commits; a file, directory or disk that does
+        not allow it fails here with one StorageError naming the path and the reason."""
+        try:
+            if self.path != ":memory:":
+                _create_private_file(Path(self.path))
+            self._writer = _Connection(self.path, self.busy_timeout_ms)
+            await self._writer.open()
+            await self._writer.run(_migrate)
+            await self._writer.run(_probe_write)
+        except (OSError, sqlite3.Error) as exc:
+            await self._close_writer()
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise StorageError(
+                f"cannot use the SQLite database {_absolute(self.path)}: {reason}{_hint(reason)}"
+            ) from None
+        except BaseException:
+            await self._close_writer()
+            raise
+        # :memory: databases are private to a connection, so reads share the writer there.
+        if self.path == ":memory:":
+            self._reader = self._writer
+        else:
+            self._reader = _Connection(self.path, self.busy_timeout_ms)
+            await self._reader.open()
+        self._writer_task = asyncio.create_task(self._write_loop(), name="sqlite-writer")
+
+    async def _close_writer(self) -> None:
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await self._writer.close()
+            self._writer = None
+
+    async def close(self) -> None:
+        if self._writer_task is not None:
+            await self._queue.put(None)
+            await self._writer_task
+            self._writer_task = None
+        if self._reader is not None and self._reader is not self._writer:
+            await self._reader.close()
+        if self._writer is not None:
+            await self._writer.close()
+        self._reader = self._writer = None
+
+    # -- group commit ---------------------------------------------------------------------
+
+    async def _write(self, op: WriteOp) -> Any:
+        """Queue ``op`` (run on the writer's thread) and return its result after the commit."""
+        if self._writer_task is None or self._writer_task.done():
+            raise StorageError("the storage is not open")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self._queue.put((op, future))
+        return await future
+
+    async def _write_loop(self) -> None:
+        assert self._writer is not None
+        conn = self._writer
+        while True:
+            first = await self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < MAX_BATCH and not self._queue.empty():
+                item = self._queue.get_nowait()
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
+            await self._run_batch(conn, batch)
+            if stop:
+                return
+
+    async def _run_batch(
+        self, conn: _Connection, batch: list[tuple[WriteOp, asyncio.Future[Any]]]
+    ) -> None:
+        ops = [op for op, _ in batch]
+        for attempt in range(LOCK_RETRIES + 1):
+            try:
+                results = await conn.run(functools.partial(_try_batch, ops))
+            except sqlite3.OperationalError as exc:
+                locked = "locked" in str(exc) or "busy" in str(exc)
+                if locked and attempt < LOCK_RETRIES:
+                    await asyncio.sleep(0.05 * 2**attempt)  # nothing was written: run it again
+                    continue
+                self._fail(batch, exc)
+                return
+            except Exception as exc:
+                self._fail(batch, exc)
+                return
+            for (_, future), (ok, value) in zip(batch, results, strict=True):
+                if future.done():
+                    continue
+                if ok:
+                    future.set_result(value)
+                else:
+                    future.set_exception(value)
+            return
+
+    def _fail(self, batch: list[tuple[WriteOp, asyncio.Future[Any]]], exc: Exception) -> None:
+        failure = StorageError(f"could not commit to {self.path}: {exc}")
+        for _, future in batch:
+            if not future.done():
+                future.set_exception(failure)
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def _read_conn(self) -> _Connection:
+        if self._reader is None:
+            raise StorageError("the storage is not open")
+        return self._reader
+
+    async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        try:
+            return await self._read_conn().run(fn)
+        except sqlite3.Error as exc:  # a broken disk or file: the caller's usual failure
+            raise StorageError(f"could not read {self.path}: {exc}") from exc
+
+    async def _fetchall(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
+        # One step, in the reader's thread: a statement left open between execute() and fetch
+        # (while hundreds of reads interleave) keeps the reader on an old snapshot, and a
+        # confirmed answer would look unanswered to the very next read.
+        return await self._read(lambda conn: conn.execute(sql, params).fetchall())
+
+    async def schema_version(self) -> int:
+        rows = await self._fetchall("SELECT version FROM schema_version")
+        return int(rows[0][0]) if rows else 0
+
+    async def healthy(self) -> bool:
+        try:
+            rows = await self._fetchall("SELECT 1")
+        except (sqlite3.Error, StorageError):
+            return False
+        return bool(rows)
+
+
+def _try_batch(ops: list[WriteOp], conn: sqlite3.Connection) -> list[tuple[bool, Any]]:
+    """Run every write in one transaction, each in its own savepoint, and commit.
+
+    Runs on the writer's thread, all of it in one call. On any error other than one write's
+    own failure the transaction is rolled back and the error raised: nothing was written.
+    """
+    results: list[tuple[bool, Any]] = []
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for op in ops:
+            conn.execute("SAVEPOINT op")
+            try:
+                value = op(conn)
+            except (sqlite3.IntegrityError, StorageError) as exc:  # this write alone fails
+                conn.execute("ROLLBACK TO op")
+                conn.execute("RELEASE op")
+                error = exc if isinstance(exc, StorageError) else StorageError(str(exc))
+                results.append((False, error))
+            else:
+                conn.execute("RELEASE op")
+                results.append((True, value))
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
+    return results
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Bring the schema up to date in one transaction (replicas' opens serialize on it)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
+        row = conn.execute("SELECT version FROM schema_version").fetchone()
+        version = row[0] if row else 0
+        if row is None:
+            conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+        if version > len(MIGRATIONS):
+            raise StorageError(
+                f"the database is at schema version {version}, newer than this program "
+                f"knows ({len(MIGRATIONS)}); upgrade quizbot"
+            )
+        for number in range(version, len(MIGRATIONS)):
+            for statement in _statements(MIGRATIONS[number]):
+                conn.execute(statement)
+            conn.execute("UPDATE schema_version SET version = ?", (number + 1,))
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _probe_write(conn: sqlite3.Connection) -> None:
+    """Commit a write that changes nothing, so a database that cannot take writes (read-only
+    file or directory, full disk) is found at start rather than at the first answer."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("UPDATE schema_version SET version = version")
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _absolute(path: str) -> str:
+    return os.path.abspath(path)
+
+
+def _hint(reason: str) -> str:
+    reason = reason.lower()
+    if "readonly" in reason or "read-only" in reason or "unable to open" in reason:
+        return " (the file and its directory must be writable: SQLite adds -wal and -shm files)"
+    if "full" in reason or "no space" in reason:
+        return " (the disk is full)"
+    return ""
+
+
+def _create_private_file(path: Path) -> None:
+    """Create the database file readable by its owner only: progress is personal data."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
