@@ -18,19 +18,22 @@ from bot.storage import Storage
 class CountingStorage:
     """Wraps a real backend; every coroutine method it is asked for is counted by name.
 
-    ``trips`` is the running count; :meth:`reset` starts a new measurement. Use it where a
+    ``trips`` counts by name and ``calls`` lists them in order; :meth:`reset` starts a new
+    measurement. Use it where a
     :class:`~bot.storage.Storage` goes through :meth:`as_storage` (it behaves as the backend
     it wraps)."""
 
     def __init__(self, inner: Storage) -> None:
         self.inner = inner
         self.trips: Counter[str] = Counter()
+        self.calls: list[str] = []  # every operation, in the order it was asked for
 
     def as_storage(self) -> Storage:
         return cast(Storage, self)
 
     def reset(self) -> None:
         self.trips.clear()
+        self.calls.clear()
 
     @property
     def total(self) -> int:
@@ -45,6 +48,7 @@ class CountingStorage:
         @functools.wraps(method)
         async def counted(*args: Any, **kwargs: Any) -> Any:
             self.trips[name] += 1
+            self.calls.append(name)
             return await method(*args, **kwargs)
 
         return counted

@@ -72,7 +72,6 @@ from bot.rate_limit import CommandRateLimiter
 from bot.rounds import (
     Leaderboard,
     RoundAnswerOutcome,
-    RoundAnswerResult,
     RoundEnd,
     RoundStartOutcome,
 )
@@ -732,18 +731,14 @@ class QuizHandlers:
         """An option of a round's question: the member's first answer counts."""
         who = participant(interaction)
 
-        async def answer() -> tuple[RoundAnswerResult, str]:
-            result = await self.rounds.answer(round_id, who, number, option)
-            return result, await self._interface_language(interaction)
-
-        result, language = await self._in_time(
+        result = await self._in_time(
             interaction,
-            answer(),
+            self.rounds.answer(round_id, who, number, option),  # (in the member's language)
             lambda: interaction.response.defer(ephemeral=True, thinking=True),
         )
         if result.outcome is RoundAnswerOutcome.ACCEPTED:
             self.round_driver.on_answer(round_id, number, result.answered, result.everyone_answered)
-        await self._notice(interaction, result.notice, language)
+        await self._notice(interaction, result.notice, result.language)
 
     async def _stop_round(self, interaction: discord.Interaction[Any]) -> bool:
         """``/stop`` in a server channel with a round: its starter or a member with Manage

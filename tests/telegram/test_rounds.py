@@ -18,7 +18,10 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.quiz import Quiz
+from bot.rounds import GroupRounds
+from bot.storage import SQLiteStorage
 from fakes.clock import ManualClock
+from fakes.counting_storage import CountingStorage
 from fakes.telegram_bot_api import GROUP_LIMIT, FakeBotApi
 from fakes.telegram_chatter import Chatter, button_for, clean, is_round_question
 from tests.conftest import SEED_QUIZ, rounds_beside
@@ -174,3 +177,32 @@ async def test_picking_the_quiz_of_a_round_and_rounds_only_in_groups(
     host.send("/stop")
     await room.final()
     assert api.failed_calls() == []
+
+
+async def test_a_round_press_through_telegram_costs_two_storage_round_trips(
+    api: FakeBotApi,
+    catalog: QuizCatalog,
+    storage: SQLiteStorage,
+    clock: ManualClock,
+    seed: Quiz,
+    launch: Launch,
+) -> None:
+    """From the press's update to its toast, through python-telegram-bot and the fake Bot
+    API: the round with the member, then the answer with how the question stands."""
+    counted = CountingStorage(storage)
+    engine = QuizEngine(catalog, counted.as_storage(), clock=clock)
+    rounds = GroupRounds(engine, counted.as_storage())
+    adapter = await launch(engine, rounds=rounds, round_timing=TIMING, round_clock=clock)
+    group = api.group_chat(GROUP_ID, "Study group")
+    room = Room(api)
+    players = [Chatter(api, member(api, 40 + n, name), group) for n, name in enumerate("DE")]
+    players[0].send(f"/quiz group {SEED_QUIZ} {SECONDS}")
+    await room.notice()
+    await settle(adapter)
+    question, _ = await room.question()
+    for player in players:
+        await settle(adapter)
+        counted.reset()
+        query = player.press(question, button_for(question, seed, "en", correct=True))
+        assert await player.toast(query) == clean(t("round_answer_taken", "en"))
+        assert counted.calls == ["round_press", "record_round_answer"]
