@@ -12,10 +12,10 @@ import contextlib
 import functools
 import gc
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import yaml
 
@@ -34,8 +34,15 @@ from bot.quiz import (
 )
 from bot.quoting import printable, quote
 
-if TYPE_CHECKING:
-    from bot.quiz_cache import QuizCache
+
+class ValidatedFiles(Protocol):
+    """Where reports of files validated before are kept (:class:`bot.quiz_cache.QuizCache`):
+    a file unchanged since is not parsed again."""
+
+    def load(
+        self, path: Path, shown: str, validate: Callable[[bytes], LoadReport]
+    ) -> LoadReport | None:
+        """The file's report, from the store or ``validate(content)``; None if unreadable."""
 
 MAX_FILE_BYTES = 1024 * 1024
 MAX_QUESTIONS = 500
@@ -768,7 +775,7 @@ def quiz_files(paths: Iterable[Path]) -> list[Path]:
 
 
 def load_quizzes(
-    paths: Iterable[Path], *, base: Path | None = None, cache: QuizCache | None = None
+    paths: Iterable[Path], *, base: Path | None = None, cache: ValidatedFiles | None = None
 ) -> LoadReport:
     """Load every quiz file under ``paths``; quiz ids must be unique across files.
 
