@@ -12,7 +12,6 @@ LANGUAGE_NAMES = {"en": "English", "bn": "বাংলা", "ur": "اردو", "r
 
 # A template, or for a string with a count its plural forms: CLDR category -> template.
 Template = str | Mapping[str, str]
-PLURAL_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 
 # key -> language -> template. Every key has all SUPPORTED_LANGUAGES (a test checks it).
 # A string that counts something names the number ``count`` and gives the plural forms its

@@ -114,10 +114,6 @@ def _matching_run(text: str, start: int, length: int) -> int | None:
     return None
 
 
-def has_code(text: str) -> bool:
-    return "`" in text and any(not isinstance(s, Text) for s in parse(text))
-
-
 def unclosed_fence(text: str) -> bool:
     """Whether ``text`` opens a fenced block at the start of a line and never closes it (a
     likely authoring mistake: the fence and the code would show as plain text)."""

@@ -564,9 +564,6 @@ class FakeDiscord:
         del self.messages[message_id]
         self.deleted_messages.add(message_id)
 
-    def requests_for(self, interaction_id: int) -> list[Recorded]:
-        return [r for r in self.requests if r.interaction_id == interaction_id]
-
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send a gateway event to every connected client; with shards, only to the shard of
         the event's server (``(guild_id >> 22) % shards``, DMs on shard 0), as Discord does."""

@@ -32,7 +32,6 @@ from bot.rounds import RoundQuestion
 from bot.views import AnswerFeedback, OptionView, QuestionView, QuizSummary
 
 BUTTON_LABEL_LIMIT = 80
-CUSTOM_ID_LIMIT = 100
 ROWS = 5
 BUTTONS_PER_ROW = 5
 
