@@ -92,7 +92,7 @@ from bench.report import (
 )
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
-from bot.storage import AttemptStatus, SQLiteStorage, Storage
+from bot.storage import AttemptStatus, AttemptStore, SQLiteStorage, Storage
 from bot.views import AnswerOutcome, Participant
 
 T = TypeVar("T")
@@ -244,9 +244,10 @@ def question_count(catalog: QuizCatalog) -> int:
 
 
 async def start_users(
-    engine: QuizEngine, prefix: str, count: int, concurrency: int
+    engine: QuizEngine, storage: AttemptStore, prefix: str, count: int, concurrency: int
 ) -> tuple[list[User], float, list[float]]:
-    """Start the seed quiz for ``count`` new users; returns them, wall time, latencies."""
+    """Start the seed quiz for ``count`` new users (their attempts read back from
+    ``storage``, the engine's); returns them, wall time, latencies."""
     quiz = engine.catalog.get(SEED_QUIZ)
     assert quiz is not None
     users: list[User] = []
@@ -261,7 +262,7 @@ async def start_users(
         latencies.append(time.perf_counter() - t0)
         if started.question is None:
             raise BenchError(f"start gave no question: {started.outcome}")
-        attempt = await engine._storage.get_attempt(started.question.attempt_id)
+        attempt = await storage.get_attempt(started.question.attempt_id)
         assert attempt is not None
         counts = []
         for question_id in attempt.question_order:
@@ -374,7 +375,7 @@ async def engine_run(
     try:
         engine = QuizEngine(catalog, storage, rng=random.Random(seed))
         users, start_wall, start_latencies = await start_users(
-            engine, f"c{concurrency}-s{seed}", users_total, concurrency
+            engine, storage, f"c{concurrency}-s{seed}", users_total, concurrency
         )
         counts = count_commits(storage)
         wall, latencies, acknowledged, refusals = await answer_all(
