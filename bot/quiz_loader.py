@@ -44,6 +44,7 @@ class ValidatedFiles(Protocol):
     ) -> LoadReport | None:
         """The file's report, from the store or ``validate(content)``; None if unreadable."""
 
+
 MAX_FILE_BYTES = 1024 * 1024
 MAX_QUESTIONS = 500
 MIN_OPTIONS, MAX_OPTIONS = 2, 10
