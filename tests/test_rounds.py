@@ -39,18 +39,10 @@ def rounds(engine, storage):
 
 
 def correct_position(catalog: QuizCatalog, question: RoundQuestion) -> int:
-    right = (
-        catalog.get(question.quiz_id)
-        .question(
-            next(
-                q.id
-                for q in catalog.get(question.quiz_id).questions
-                if q.text.get("en") == question.text
-            )
-        )
-        .correct_option_id
-    )
-    return next(i for i, o in enumerate(question.options) if o.id == right)
+    quiz = catalog.get(question.quiz_id)
+    assert quiz is not None
+    asked = next(q for q in quiz.questions if q.text.get("en") == question.text)
+    return next(i for i, o in enumerate(question.options) if o.id == asked.correct_option_id)
 
 
 def member(n: int) -> Participant:
@@ -134,6 +126,7 @@ async def test_time_up_refuses_answers_and_the_due_question_is_revealed(engine, 
 async def test_a_restart_mid_question_continues_the_round(catalog, storage, clock):
     rounds = GroupRounds(QuizEngine(catalog, storage, clock=clock), storage)
     question = (await rounds.start("telegram", CHAT, HOST, SEED_QUIZ, time_limit=20)).question
+    assert question is not None
     await rounds.answer(question.round_id, member(1), 1, 0)
     # The same database, in a fresh process.
     restarted = GroupRounds(QuizEngine(catalog, storage, clock=clock), storage)
@@ -144,7 +137,7 @@ async def test_a_restart_mid_question_continues_the_round(catalog, storage, cloc
     clock.now += timedelta(seconds=25)
     ((round_id, number),) = await restarted.due()
     reveal = await restarted.close(round_id, number)
-    assert sum(c.count for c in reveal.counts) == 2
+    assert reveal is not None and sum(c.count for c in reveal.counts) == 2
 
 
 async def test_due_and_open_questions_of_one_platform_and_the_running_round(engine, rounds, clock):

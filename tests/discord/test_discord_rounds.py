@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 import yaml
 
-from adapters.discord.group_rounds import ROUND_MESSAGE_SCOPE, RoundTiming
+from adapters.discord import QuizClient
+from adapters.discord.group_rounds import ROUND_MESSAGE_SCOPE, DiscordRoundDriver, RoundTiming
 from adapters.discord.texts import text
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
@@ -42,6 +43,12 @@ from tests.discord.test_discord_rendering import long_quiz, texts
 
 TIMING = RoundTiming(pause=3.0, edit_interval=5.0, retry=5.0)
 SECONDS = 30
+
+
+def driver(world: World) -> DiscordRoundDriver:
+    """The round driver of the world's quiz client."""
+    assert isinstance(world.client, QuizClient)
+    return world.client.round_driver
 
 
 @pytest.fixture
@@ -258,7 +265,7 @@ async def test_a_whole_round_ends_with_the_ranking_and_counts_on_the_leaderboard
     assert visible(t("round_finished", "ru", title=title)) in shown
     assert "🥇 Ana — 8/8" in shown and "🥈 Ben — 4/8" in shown
     assert not any(not b["disabled"] for m in channel(world) for b in round_buttons(m))
-    assert await world.client.round_driver.store.get_value(ROUND_MESSAGE_SCOPE, "1") is None  # type: ignore[union-attr]
+    assert await driver(world).store.get_value(ROUND_MESSAGE_SCOPE, "1") is None
     # Everyone's history has it, and the channel's leaderboard too (in Ben's language).
     board = await ben.command("leaderboard", quiz=SEED_QUIZ)
     assert not board.last.ephemeral
@@ -312,7 +319,7 @@ async def test_the_starter_stops_their_own_round(world: World, clock: VirtualClo
     await start_round(world, host)
     stopped = await host.command("stop")
     assert visible(text("round_no_answers", "en")) in text_of(stopped.last)
-    round_ = await world.client.round_driver.store.get_round(1)  # type: ignore[union-attr]
+    round_ = await driver(world).store.get_round(1)
     assert round_ is not None and round_.status is RoundStatus.STOPPED
 
 
@@ -428,9 +435,7 @@ async def test_rounds_need_a_server_channel_and_permission_to_post(
     refused = await world.user("Host", "ru").command("round", quiz=SEED_QUIZ)
     assert refused.notice == visible(text("round_no_permission", "ru"))
     assert channel(world) == []
-    assert (
-        await world.client.round_driver.store.active_round("discord", str(GUILD_CHANNEL_ID)) is None
-    )  # type: ignore[union-attr]
+    assert await driver(world).store.active_round("discord", str(GUILD_CHANNEL_ID)) is None
 
 
 async def test_a_round_that_may_no_longer_post_is_ended(
@@ -443,7 +448,7 @@ async def test_a_round_that_may_no_longer_post_is_ended(
     round_ = await rounds_beside(engine).store.get_round(1)
     assert round_ is not None and round_.status is not RoundStatus.ACTIVE
     assert posted_after(world, question) == []
-    assert not world.client.round_driver.running(1)  # type: ignore[union-attr]
+    assert not driver(world).running(1)
 
 
 async def test_a_deleted_question_does_not_stop_the_round(
@@ -495,7 +500,10 @@ async def test_a_long_quiz_in_urdu_stays_within_the_limits(
     question = open_question(world)
     assert question is pages[-1]  # the buttons and the status come last
     assert len(round_buttons(question)) == 10 and len(question.components) == 5
-    giant = catalog.get("long").question("giant")  # type: ignore[union-attr]
+    loaded = catalog.get("long")
+    assert loaded is not None
+    giant = loaded.question("giant")
+    assert giant is not None
     assert squash(giant.text.get("ur")) in squash("".join(text_of(m) for m in pages))
     await press(world.user("Bea"), question, "A")
     await world.advance(clock, SECONDS)
