@@ -465,7 +465,99 @@ def group_texts(api: FakeBotApi) -> list[str]:
 
 @pytest.mark.slow
 # Complexity 15: one scenario, kill -9 and recovery told step by step, reads best as one story.
-async def test_three_replicas_survive_kill_9_of_the_round_driver(tmp_path: Path) -> None:  # noqa: C901
+class KillNine:
+    """Three ``quizbot run`` replicas behind a load balancer, members pressing, and the
+    replica that drives the round killed mid-question."""
+
+    def __init__(self, api: FakeBotApi, url: str, quizzes: Path, logs: Path) -> None:
+        self.api, self.url, self.quizzes, self.logs = api, url, quizzes, logs
+        self.replicas: list[Replica] = []
+        self.acknowledged: set[tuple[int, str]] = set()  # (question, user) the bot confirmed
+        self.http = aiohttp.ClientSession()
+        self._spread = itertools.count()
+
+    async def deliver(self, update: dict[str, Any]) -> None:
+        """The load balancer: each update to the next live replica."""
+        live = [r for r in self.replicas if r.alive]
+        await live[next(self._spread) % len(live)].post(self.http, update)
+
+    async def answer(self, number: int, who: list[dict[str, Any]]) -> None:
+        """``who`` press an option of question ``number``; remember which the bot confirmed."""
+        message = await round_question(self.api, number)
+        queries = []
+        for user in who:
+            data = str(message.buttons[int(user["id"]) % 3]["callback_data"])
+            query_id, update = self.api.press_update(user, message, data, f"{user['id']}-{data}")
+            await self.deliver(update)
+            queries.append((query_id, user))
+        taken = clean(t("round_answer_taken", "en"))
+        for query_id, user in queries:
+            call = await self.api.wait_for(
+                "answerCallbackQuery",
+                lambda c, q=query_id: c.params.get("callback_query_id") == q,
+                within=20,
+            )
+            if clean(call.params.get("text")) == taken:
+                self.acknowledged.add((number, str(user["id"])))
+
+    async def start(self) -> None:
+        for n in range(REPLICAS):
+            self.replicas.append(
+                await start_replica(self.api, self.url, self.quizzes, self.logs / f"r{n}.log")
+            )
+        for replica in self.replicas:
+            await healthy(self.http, replica)
+
+    async def kill_the_driver(self) -> None:
+        """kill -9 of the replica holding the round's lease."""
+        conn = await asyncpg.connect(self.url)
+        try:
+            owner = await conn.fetchval("SELECT owner FROM round_leases")
+        finally:
+            await conn.close()
+        pid = int(str(owner).split(":")[1])
+        (driver,) = [r for r in self.replicas if r.process.pid == pid]
+        driver.process.send_signal(signal.SIGKILL)
+        await driver.process.wait()
+
+    async def stop(self) -> None:
+        for replica in self.replicas:
+            if replica.alive:
+                replica.process.send_signal(signal.SIGTERM)
+        for replica in self.replicas:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(replica.process.wait(), 20)
+            if replica.alive:
+                replica.process.kill()
+                await replica.process.wait()
+        await self.http.close()
+
+
+async def play_through_a_kill(world: KillNine, group: dict[str, Any], quiz_id: str) -> None:
+    """A three-question round: everyone answers 1, the driver dies during 2, the rest of 2
+    and all of 3 go to the survivors; until the final ranking is posted."""
+    api, members = world.api, [world.api.user(80_000 + n, f"Member{n}") for n in range(MEMBERS)]
+    await world.start()
+    await world.replicas[0].post(
+        world.http,
+        api.text_update(members[0], group, f"/quiz group {quiz_id} {SECONDS_PER_QUESTION}"),
+    )
+    await world.answer(1, members)
+    await world.answer(2, members[:3])
+    await world.kill_the_driver()
+    await world.answer(2, members[3:])  # taken by the survivors: counted by the next driver
+    await world.answer(3, members)
+    await api.wait_for(
+        "sendMessage",
+        lambda c: (
+            int(c.params.get("chat_id", 0)) == GROUP
+            and clean(api.message_of(c).text).startswith("🏁")
+        ),
+        within=60,
+    )
+
+
+async def test_three_replicas_survive_kill_9_of_the_round_driver(tmp_path: Path) -> None:
     url = postgres_url()
     assert url is not None
     await reset_postgres(url)
@@ -473,91 +565,23 @@ async def test_three_replicas_survive_kill_9_of_the_round_driver(tmp_path: Path)
     api = FakeBotApi()
     await api.start()
     group = api.group_chat(GROUP, "Replicated group")
-    members = [api.user(80_000 + n, f"Member{n}") for n in range(MEMBERS)]
-    replicas: list[Replica] = []
-    acknowledged: set[tuple[int, str]] = set()  # (question number, user id) the bot confirmed
-    taken = clean(t("round_answer_taken", "en"))
-    spread = itertools.count()
-    http = aiohttp.ClientSession()
-
-    def alive() -> list[Replica]:
-        return [r for r in replicas if r.alive]
-
-    async def deliver(update: dict[str, Any]) -> None:
-        """The load balancer: each update to the next live replica."""
-        live = alive()
-        await live[next(spread) % len(live)].post(http, update)
-
-    async def answer(number: int, who: list[dict[str, Any]]) -> None:
-        message = await round_question(api, number)
-        queries = []
-        for user in who:
-            data = str(message.buttons[int(user["id"]) % 3]["callback_data"])
-            query_id, update = api.press_update(user, message, data, f"{user['id']}-{data}")
-            await deliver(update)
-            queries.append((query_id, user))
-        for query_id, user in queries:
-            call = await api.wait_for(
-                "answerCallbackQuery",
-                lambda c, q=query_id: c.params.get("callback_query_id") == q,
-                within=20,
-            )
-            if clean(call.params.get("text")) == taken:
-                acknowledged.add((number, str(user["id"])))
-
-    async def play() -> None:
-        for n in range(REPLICAS):
-            replicas.append(
-                await start_replica(api, url, tmp_path / "quizzes", tmp_path / f"r{n}.log")
-            )
-        for replica in replicas:
-            await healthy(http, replica)
-        await replicas[0].post(
-            http,
-            api.text_update(members[0], group, f"/quiz group {quiz_id} {SECONDS_PER_QUESTION}"),
-        )
-        await answer(1, members)
-        await answer(2, members[:3])
-        # Kill the replica that drives the round, mid-question, with answers to come.
-        conn = await asyncpg.connect(url)
-        try:
-            owner = await conn.fetchval("SELECT owner FROM round_leases")
-        finally:
-            await conn.close()
-        pid = int(str(owner).split(":")[1])
-        (driver,) = [r for r in replicas if r.process.pid == pid]
-        driver.process.send_signal(signal.SIGKILL)
-        await driver.process.wait()
-        await answer(2, members[3:])  # taken by the survivors: counted by the next driver
-        await answer(3, members)
-        await api.wait_for(
-            "sendMessage",
-            lambda c: (
-                int(c.params.get("chat_id", 0)) == GROUP
-                and clean(api.message_of(c).text).startswith("🏁")
-            ),
-            within=60,
-        )
-
+    world = KillNine(api, url, tmp_path / "quizzes", tmp_path)
     try:
-        await asyncio.wait_for(play(), 180)
+        await asyncio.wait_for(play_through_a_kill(world, group, quiz_id), 180)
         await asyncio.sleep(2 * LEASE_SECONDS)  # time for a doubled post to show, if any
     finally:
-        for replica in replicas:
-            if replica.alive:
-                replica.process.send_signal(signal.SIGTERM)
-        for replica in replicas:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(replica.process.wait(), 20)
-            if replica.alive:
-                replica.process.kill()
-                await replica.process.wait()
-        await http.close()
+        await world.stop()
         await api.close()
+    await assert_every_question_revealed_once(api, url, world.acknowledged)
 
+
+async def assert_every_question_revealed_once(
+    api: FakeBotApi, url: str, acknowledged: set[tuple[int, str]]
+) -> None:
+    """Every question revealed exactly once, in order, one final ranking, every acknowledged
+    answer stored and counted, and the outbox fully sent."""
     texts = group_texts(api)
     reveals = [text for text in texts if text.startswith("📣")]
-    # Every question revealed exactly once, in order, and one final ranking.
     assert [text.split()[2] for text in reveals] == ["1/3", "2/3", "3/3"], reveals
     assert len([text for text in texts if text.startswith("🏁")]) == 1
     conn = await asyncpg.connect(url)
