@@ -22,7 +22,6 @@ from bot.storage import (
     AttemptStatus,
     ExpectedState,
     NewAttempt,
-    NewRound,
     OutboxKind,
     ReviewItem,
     RoundAnswer,
@@ -37,6 +36,7 @@ from bot.storage import (
 from bot.storage.sqlite.writer import MIGRATIONS
 from bot.views import AnswerOutcome, Participant
 from tests.conftest import ROOT, SEED_QUIZ, postgres_url, reset_postgres
+from tests.test_replicas import new_round
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -413,24 +413,6 @@ async def test_reads_after_a_confirmed_write_see_it_under_heavy_concurrency(cata
 # -- group rounds: the reads and writes that take one round trip ---------------------------
 
 
-async def new_round(storage: Storage, chat: str = "room", questions: int = 3) -> int:
-    round_, created = await storage.create_round(
-        NewRound(
-            platform="chat",
-            chat_id=chat,
-            quiz_id="quiz",
-            starter_id="host",
-            language="en",
-            question_order=tuple(f"q{n}" for n in range(1, questions + 1)),
-            option_order={},
-            time_limit_seconds=10,
-            started_at=T0,
-        )
-    )
-    assert created
-    return round_.id
-
-
 def round_answer(round_id: int, number: int, user: str, option: str = "a") -> RoundAnswer:
     return RoundAnswer(round_id, number, user, user.title(), option, option == "a", 1500, T0)
 
@@ -442,7 +424,7 @@ async def next_question(storage: Storage, round_id: int, number: int) -> None:
 async def test_a_press_reads_the_round_and_the_pressing_user_together(
     any_storage: Storage,
 ) -> None:
-    round_id = await new_round(any_storage)
+    round_id = await new_round(any_storage, questions=3)
     await any_storage.touch_user("chat", "ana", "Ana")
     round_ = await any_storage.get_round(round_id)
     user = await any_storage.get_user("chat", "ana")
@@ -454,8 +436,8 @@ async def test_a_press_reads_the_round_and_the_pressing_user_together(
 
 
 async def test_a_round_is_read_with_all_its_answers_together(any_storage: Storage) -> None:
-    round_id = await new_round(any_storage)
-    other = await new_round(any_storage, chat="elsewhere")
+    round_id = await new_round(any_storage, questions=3)
+    other = await new_round(any_storage, chat="elsewhere", questions=3)
     assert await any_storage.round_with_answers(round_id) == (
         await any_storage.get_round(round_id),
         [],
@@ -481,7 +463,7 @@ async def test_a_round_is_read_with_all_its_answers_together(any_storage: Storag
 async def test_a_round_answer_reports_how_its_question_stands_right_after(
     any_storage: Storage,
 ) -> None:
-    round_id = await new_round(any_storage)
+    round_id = await new_round(any_storage, questions=3)
     ana, bob, carl = (round_answer(round_id, 1, u) for u in ("ana", "bob", "carl"))
     # The first question: who plays is not known yet, so never "everyone".
     assert await any_storage.record_round_answer(ana) == (ana, True, RoundProgress(1, 1, False))
@@ -511,14 +493,14 @@ async def test_a_round_answer_reports_how_its_question_stands_right_after(
 async def test_a_later_question_nobody_answered_before_is_not_everyone_yet(
     any_storage: Storage,
 ) -> None:
-    round_id = await new_round(any_storage)
+    round_id = await new_round(any_storage, questions=3)
     await next_question(any_storage, round_id, 1)  # the first question went unanswered
     ana = round_answer(round_id, 2, "ana")
     assert await any_storage.record_round_answer(ana) == (ana, True, RoundProgress(1, 1, False))
 
 
 async def test_concurrent_presses_of_one_member_store_one_answer(any_storage: Storage) -> None:
-    round_id = await new_round(any_storage)
+    round_id = await new_round(any_storage, questions=3)
     presses = [round_answer(round_id, 1, "ana", option) for option in "abcd"]
     results = await asyncio.gather(*(any_storage.record_round_answer(p) for p in presses))
     stored = [answer for answer, inserted, _ in results if inserted]
@@ -550,7 +532,7 @@ async def test_a_close_returns_the_outbox_entries_it_queued(any_storage: Storage
     assert all(isinstance(e.kind, OutboxKind) for e in await any_storage.outbox(round_id))
     assert await any_storage.close_round_question(round_id, 2, deadline, None, None) == ()
 
-    stopped = await new_round(any_storage, chat="elsewhere")
+    stopped = await new_round(any_storage, chat="elsewhere", questions=3)
     assert await any_storage.end_round(stopped, RoundStatus.STOPPED, T0)
     assert await any_storage.close_round_question(stopped, 1, T0, None, None) == ()
     assert [e.kind for e in await any_storage.outbox(stopped)] == [OutboxKind.HISTORY]
