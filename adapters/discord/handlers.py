@@ -827,9 +827,9 @@ class QuizHandlers:
         (a broken file keeps its previous version live)."""
 
         async def reload() -> tuple[LoadReport, int, str]:
-            # File reading and YAML parsing off the event loop: other members' presses
-            # must still be answered within Discord's 3 seconds meanwhile.
-            report = await asyncio.to_thread(self.engine.catalog.reload)
+            # Off the event loop: other members' presses must still be answered within
+            # Discord's 3 seconds meanwhile.
+            report = await self.engine.reload_quizzes()
             return report, len(self.engine.catalog), await self._interface_language(interaction)
 
         report, live, language = await self._in_time(
