@@ -17,7 +17,7 @@ from fakes.clock import ManualClock
 from fakes.telegram_bot_api import BOT_ID, FakeBotApi, StoredMessage
 from fakes.telegram_chatter import Chatter, button_for, clean, shown
 from tests.conftest import FakeClock
-from tests.images import LONG_QUESTION, PICTURES, write_picture_quiz
+from tests.images import LONG_QUESTION, PICTURES, picture, write_picture_quiz
 from tests.telegram.conftest import Launch
 from tests.telegram.rounds_harness import (
     GROUP_ID,
@@ -264,3 +264,44 @@ async def test_a_round_shows_each_image_once_and_edits_only_its_countdown(
     )
     assert second.message_id == wide.message_id + 2 and len(api.photos) == 2
     assert api.failed_calls() == []
+
+
+async def test_a_file_id_telegram_no_longer_knows_is_replaced_by_a_new_upload(
+    api: FakeBotApi, launch: Launch, engines, storages
+) -> None:
+    engine = await engines()
+    database = await storages()
+    where, sha = f"telegram:{BOT_ID}", diagram_sha(engine)
+    await database.remember_image_upload(where, sha, "AgACfrom-another-life")
+    await launch(engine)
+    me = chatter(api, 4020, "Gus")
+    me.send(f"/quiz {PICTURES}")
+    question = await me.question()
+    assert question.photo is not None and len(api.photos) == 1
+    [refused] = api.failed_calls()
+    assert refused.params["photo"] == "AgACfrom-another-life"
+    await me.barrier()  # the bot is done with the command (and keeping the new file_id)
+    assert await database.image_upload(where, sha) == question.photo[-1]["file_id"]
+
+
+async def test_a_typed_question_with_an_image_asks_for_the_reply_after_its_photo(
+    api: FakeBotApi, launch: Launch, storages, tmp_path: Path
+) -> None:
+    folder = tmp_path / "quizzes"
+    folder.mkdir()
+    (folder / "map.png").write_bytes(picture(100, 100))
+    (folder / "capitals.yaml").write_text(
+        "title: Capitals\nquestions:\n  - id: fr\n    kind: typed\n    image: map.png\n"
+        "    text: Which city is marked?\n    answers: [Paris]\n",
+        encoding="utf-8",
+    )
+    catalog, report = QuizCatalog.from_paths([folder])
+    assert report.errors == []
+    await launch(QuizEngine(catalog, await storages(), clock=FakeClock()))
+    me = chatter(api, 4021, "Hal")
+    me.send("/quiz capitals")
+    asked = await me.message(lambda m: "Which city is marked?" in clean(m.text))
+    [photo] = photo_sends(api)
+    assert photo.message_id == asked.message_id - 1
+    me.send("paris")
+    assert "Correct" in clean((await me.message()).text)
