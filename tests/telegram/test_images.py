@@ -305,3 +305,36 @@ async def test_a_typed_question_with_an_image_asks_for_the_reply_after_its_photo
     assert photo.message_id == asked.message_id - 1
     me.send("paris")
     assert "Correct" in clean((await me.message()).text)
+
+
+async def test_the_caption_limit_is_measured_after_entities_not_on_the_html(
+    api: FakeBotApi, launch: Launch, storages, tmp_path: Path
+) -> None:
+    # 700 "<" in code: 700 characters for Telegram, 2,800 of HTML (&lt;) plus the tags.
+    folder = tmp_path / "quizzes"
+    folder.mkdir()
+    (folder / "d.png").write_bytes(picture())
+    fits, over = "`" + "<" * 700 + "`", "`" + "<" * 1100 + "`"
+    (folder / "lt.yaml").write_text(
+        "title: Less than\nshuffle: false\nquestions:\n"
+        + "".join(
+            f"  - id: q{n}\n    image: d.png\n    text: '{text}'\n"
+            "    options: [{id: a, text: Right}, {id: b, text: Wrong}]\n"
+            "    correct: a\n    explanation: Because.\n"
+            for n, text in enumerate((fits, over))
+        ),
+        encoding="utf-8",
+    )
+    catalog, report = QuizCatalog.from_paths([folder])
+    assert report.errors == []
+    await launch(QuizEngine(catalog, await storages(), clock=FakeClock()))
+    me = chatter(api, 4030, "Ivy")
+    me.send("/quiz lt")
+    first = await me.question()
+    assert first.photo is not None and "<" * 700 in (first.caption or "")
+    assert len(api.message_of(api.calls_of("sendPhoto")[-1]).caption or "") <= 1024
+    me.press(first, first.buttons[0]["callback_data"])
+    second = await me.question()
+    assert second.photo is None and "<" * 1100 in (second.text or "")
+    assert photo_sends(api)[-1].caption is None  # the photo went first, alone
+    assert api.failed_calls() == []
