@@ -199,3 +199,18 @@ def test_quizbot_validate_reports_image_problems_by_line(tmp_path, capsys):
         "or WebP image (judged by its content)",
         f'{path}:{code}: question "code": image "images/diagram.png": no such file',
     ]
+
+
+def test_the_bundled_images_are_what_their_script_draws() -> None:
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    drawn = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "draw-quiz-images"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert drawn.returncode == 0, drawn.stderr
