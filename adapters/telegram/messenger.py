@@ -117,10 +117,13 @@ class Messenger:
         overflow: str | None = None,
     ) -> None:
         """Show ``html`` in ``message`` (the rest in new messages when too long). Does nothing
-        when the message already shows exactly that: Telegram refuses such edits. A photo's
-        caption is edited the same way when ``html`` fits one (see :meth:`edit_caption`)."""
+        when the message already shows exactly that: Telegram refuses such edits.
+
+        A photo's caption is edited the same way when ``html`` fits one; when it does not,
+        the photo keeps its caption, loses its buttons, and ``overflow`` (what ``html`` adds to
+        the caption; default all of it) follows as a message with ``markup``."""
         if message.photo:
-            await self.edit_caption(context, message, html, markup, overflow=overflow)
+            await self._edit_caption(context, message, html, markup, overflow)
             return
         chunks = split_html(html) or [""]
         first, rest = chunks[0], chunks[1:]
@@ -150,18 +153,14 @@ class Messenger:
         if rest:
             await self.send(context, chat_id, "\n\n".join(rest), markup)
 
-    async def edit_caption(
+    async def _edit_caption(
         self,
         context: Context,
         message: Message,
         html: str,
-        markup: InlineKeyboardMarkup | None = None,
-        *,
-        overflow: str | None = None,
+        markup: InlineKeyboardMarkup | None,
+        overflow: str | None,
     ) -> None:
-        """Show ``html`` as the caption of the photo ``message``; when it does not fit a
-        caption, the photo keeps its caption, loses its buttons, and ``overflow`` (what
-        ``html`` adds to the caption; default all of it) follows as a message with ``markup``."""
         chat_id = message.chat.id
         if not caption_fits(html):
             await self._edit_photo(context, message, self.current(message).text, None, raw=False)
