@@ -104,3 +104,21 @@ async def test_an_image_the_database_lacks_is_read_from_its_file(
     assert view.alt == "Четыре файла шардов и индекс" and view.filename == "diagram.png"
     data = await images.data(view)
     assert data is not None and sha256_of(data) == diagram.sha256
+
+
+async def test_reloading_stores_the_images_of_new_quizzes(
+    open_storage: OpenStorage, tmp_path: Path
+) -> None:
+    from bot.engine import QuizEngine
+
+    folder = tmp_path / "quizzes"
+    folder.mkdir()
+    catalog, _ = QuizCatalog.from_paths([folder])
+    storage = await open_storage()
+    engine = QuizEngine(catalog, storage)
+    write_picture_quiz(folder)  # published while the bot runs: /reload
+    report = await engine.reload_quizzes()
+    assert report.errors == [] and engine.catalog.get(PICTURES) is not None
+    quiz = engine.catalog.get(PICTURES)
+    assert quiz is not None
+    assert await storage.missing_images([i.sha256 for i in quiz.images]) == set()
