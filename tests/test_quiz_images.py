@@ -182,7 +182,7 @@ def test_a_malformed_image_entry_says_what_is_expected(tmp_path, image, problem)
 def test_quizbot_validate_reports_image_problems_by_line(tmp_path, capsys):
     write_picture_quiz(tmp_path)
     assert main(["validate", str(tmp_path)]) == 0
-    assert f"ok: {tmp_path / (PICTURES + '.yaml')}: {PICTURES} (3 questions" in (
+    assert f"ok: {tmp_path / (PICTURES + '.yaml')}: {PICTURES} (3 questions, en, ru, 2 images)" in (
         capsys.readouterr().out
     )
     (tmp_path / "images" / "wide.png").write_bytes(b"GIF89a but broken")
