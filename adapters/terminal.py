@@ -21,16 +21,18 @@ import signal
 import stat
 import unicodedata
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TextIO
 
 from bot import markup
 from bot.engine import QuizEngine
 from bot.i18n import t, translate
-from bot.text_direction import LRI, PDI, paragraph
+from bot.text_direction import LRI, PDI, is_rtl, paragraph
 from bot.typed_texts import typed_t
 from bot.views import (
     AnswerFeedback,
     AnswerOutcome,
+    ImageView,
     Participant,
     QuestionView,
     QuizResult,
@@ -50,12 +52,37 @@ TERMINAL_STRINGS: dict[str, dict[str, str]] = {
         "ur": "آپ نے ابھی تک کوئی کوئز نہیں دیا۔ کوئز شروع کرنے کے لیے `quizbot play` چلائیں۔",
         "ru": "Вы ещё не проходили тесты. Запустите `quizbot play`, чтобы начать тест.",
     },
+    # A question's picture: where to open it, and what it shows (its alt text).
+    "image": {
+        "en": "🖼 Image: {path}",
+        "bn": "🖼 ছবি: {path}",
+        "ur": "🖼 تصویر: {path}",
+        "ru": "🖼 Изображение: {path}",
+    },
+    "image_alt": {
+        "en": "🖼 Image: {path} ({alt})",
+        "bn": "🖼 ছবি: {path} ({alt})",
+        "ur": "🖼 تصویر: {path} ({alt})",
+        "ru": "🖼 Изображение: {path} ({alt})",
+    },
 }
 
 
 def terminal_t(key: str, language: str, **values: object) -> str:
     """The terminal string ``key`` in ``language`` (English when missing), filled in."""
     return translate(TERMINAL_STRINGS, key, language, **values)
+
+
+def image_line(image: ImageView, language: str) -> str:
+    """Where the question's image is (relative to the current folder when below it) and
+    what it shows; the path kept left to right in a right-to-left line."""
+    path = Path(image.path)
+    with contextlib.suppress(ValueError):
+        path = path.relative_to(Path.cwd())
+    shown = f"{LRI}{path}{PDI}" if is_rtl(language) else str(path)
+    if image.alt:
+        return terminal_t("image_alt", language, path=shown, alt=image.alt)
+    return terminal_t("image", language, path=shown)
 
 
 class EndOfInput(Exception):
@@ -408,6 +435,8 @@ class TerminalPlayer:
             lang,
         )
         self.say(question.text, lang)
+        if question.image is not None:
+            self.say(image_line(question.image, lang), lang)
         if question.typed:
             self.say(typed_t("typed_hint", lang), lang)
         for option in question.options:

@@ -23,6 +23,8 @@ from bot.bank_texts import bank_t, normalize_tag, unknown_tag
 from bot.catalog import QuizCatalog
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
 from bot.quiz import Question, Quiz
+from bot.quiz_images import QuizImages, image_view, store_quiz_images
+from bot.quiz_loader import LoadReport
 from bot.review import due_items, next_review
 from bot.stats import QuizStats, compute_stats
 from bot.storage import (
@@ -45,6 +47,7 @@ from bot.views import (
     AnswerFeedback,
     AnswerOutcome,
     AttemptInfo,
+    ImageView,
     OptionView,
     Participant,
     ProgressReport,
@@ -92,7 +95,7 @@ class _QuizTexts:
     gets fresh texts, never stale ones. Everything here is bounded by the quiz's own size.
     """
 
-    __slots__ = ("_options", "_questions", "language", "quiz", "rtl", "title")
+    __slots__ = ("_images", "_options", "_questions", "language", "quiz", "rtl", "title")
 
     def __init__(self, quiz: Quiz, language: str) -> None:
         self.quiz = quiz
@@ -102,6 +105,7 @@ class _QuizTexts:
         self._questions: dict[str, tuple[str, str]] = {}  # id -> (text, explanation)
         # (question id, option id, letter) -> its view
         self._options: dict[tuple[str, str, str], OptionView] = {}
+        self._images: dict[str, ImageView | None] = {}  # question id -> its image's view
 
     def _question(self, question: Question) -> tuple[str, str]:
         texts = self._questions.get(question.id)
@@ -119,6 +123,12 @@ class _QuizTexts:
 
     def explanation(self, question: Question) -> str:
         return self._question(question)[1]
+
+    def image(self, question: Question) -> ImageView | None:
+        if question.id not in self._images:
+            image = question.image
+            self._images[question.id] = image_view(image, self.language) if image else None
+        return self._images[question.id]
 
     def options(self, question: Question, option_ids: Sequence[str]) -> tuple[OptionView, ...]:
         """The views of ``option_ids`` (all the question's), lettered in that order."""
@@ -155,6 +165,7 @@ class QuizEngine:
         self._texts: dict[tuple[str, str], _QuizTexts] = {}  # (quiz id, language)
         # The answer state of attempts in progress, so that a press is one round trip.
         self._answer_states = AnswerStateCache(remembered_attempts)
+        self.images = QuizImages(storage)  # what adapters send images from
 
     def _quiz_texts(self, quiz: Quiz, language: str) -> _QuizTexts:
         """``quiz``'s prepared texts in ``language`` (made again when the quiz was reloaded)."""
@@ -187,6 +198,14 @@ class QuizEngine:
         return matched
 
     # -- quizzes --------------------------------------------------------------------------
+
+    async def reload_quizzes(self) -> LoadReport:
+        """Read the quiz files again and put the images of the quizzes now served into the
+        database (a broken file keeps its previous version live). File reading and parsing
+        run off the event loop: other users' presses are answered meanwhile."""
+        report = await asyncio.to_thread(self.catalog.reload)
+        await store_quiz_images(self._storage, self.catalog.all())
+        return report
 
     def quizzes(self, language: str) -> list[QuizSummary]:
         """Every quiz with its title and description in ``language`` (default when missing)."""
@@ -412,6 +431,7 @@ class QuizEngine:
             language=language,
             rtl=texts.rtl,
             typed=question.typed,
+            image=texts.image(question),
         )
 
     @staticmethod

@@ -57,6 +57,22 @@ class AcceptedAnswers:
         return tuple(seen)
 
 
+@dataclass(frozen=True)
+class QuizImage:
+    """An image a question shows: a PNG, JPEG, GIF or WebP file beside the quiz file, checked
+    at load (:mod:`bot.image_files`) and named by the SHA-256 of its bytes, under which the
+    bytes are kept in the database."""
+
+    file: str  # as the quiz file names it, relative to the quiz file's folder
+    sha256: str
+    media_type: str  # image/png, image/jpeg, image/gif or image/webp
+    size: int  # bytes
+    width: int
+    height: int
+    path: str  # the file it was read from at load (absolute)
+    alt: LocalizedText | None = None  # what it shows, for whoever cannot see it
+
+
 CHOICE, TYPED = "choice", "typed"  # question kinds
 
 
@@ -75,6 +91,7 @@ class Question:
     kind: str = CHOICE
     answers: AcceptedAnswers | None = None
     tags: tuple[str, ...] = ()  # topics, for practising one of them (``/quiz QUIZ #tag``)
+    image: QuizImage | None = None  # shown with the question
 
     @property
     def typed(self) -> bool:
@@ -132,3 +149,9 @@ class Quiz:
 
     def question(self, question_id: str) -> Question | None:
         return self._by_id.get(question_id)
+
+    @property
+    def images(self) -> tuple[QuizImage, ...]:
+        """Every image the quiz shows, each once (by content), in question order."""
+        found = {q.image.sha256: q.image for q in self.questions if q.image is not None}
+        return tuple(found.values())

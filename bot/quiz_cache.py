@@ -26,14 +26,15 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bot.quiz import AcceptedAnswers, LocalizedText, Option, Question, Quiz, Shuffle
+from bot import image_files
+from bot.quiz import AcceptedAnswers, LocalizedText, Option, Question, Quiz, QuizImage, Shuffle
 
 if TYPE_CHECKING:
     from bot.quiz_loader import LoadReport, QuizProblem
 
 log = logging.getLogger(__name__)
 
-FORMAT = b"quizbot-quiz-cache-3"  # 3: tags and pick
+FORMAT = b"quizbot-quiz-cache-4"  # 3: tags and pick; 4: images
 ENV_VAR = "QUIZ_CACHE_DIR"
 SUFFIX = ".json"
 
@@ -51,12 +52,14 @@ def default_cache_dir(env: Mapping[str, str]) -> Path | None:
 def _code_digest() -> bytes:
     """A digest of the code that validates quizzes: changing it invalidates every entry."""
     import bot.answer_matching
+    import bot.image_files
     import bot.quiz
     import bot.quiz_cache
     import bot.quiz_loader
 
     digest = hashlib.blake2b(FORMAT, digest_size=16)
-    for module in (bot.quiz, bot.quiz_loader, bot.answer_matching, bot.quiz_cache):
+    modules = (bot.quiz, bot.quiz_loader, bot.answer_matching, bot.quiz_cache, bot.image_files)
+    for module in modules:
         source = module.__file__
         digest.update(Path(source).read_bytes() if source else module.__name__.encode())
     return digest.digest()
@@ -116,8 +119,24 @@ def _option(value: Any) -> Option:
     return Option(_need(option_id, str), _text(text), _optional_text(note))
 
 
+def _image(value: Any) -> QuizImage | None:
+    if value is None:
+        return None
+    file, sha256, media_type, size, width, height, path, alt = _need(value, list)
+    return QuizImage(
+        file=_need(file, str),
+        sha256=_need(sha256, str),
+        media_type=_need(media_type, str),
+        size=_need(size, int),
+        width=_need(width, int),
+        height=_need(height, int),
+        path=_need(path, str),
+        alt=_optional_text(alt),
+    )
+
+
 def _question(value: Any) -> Question:
-    q_id, text, options, correct, explanation, kind, answers, tags = _need(value, list)
+    q_id, text, options, correct, explanation, kind, answers, tags, image = _need(value, list)
     return Question(
         _need(q_id, str),
         _text(text),
@@ -127,6 +146,7 @@ def _question(value: Any) -> Question:
         kind=_need(kind, str),
         answers=_answers(answers),
         tags=tuple(_need(tag, str) for tag in _need(tags, list)),
+        image=_image(image),
     )
 
 
@@ -160,6 +180,21 @@ def _text_data(text: LocalizedText | None) -> list[Any] | None:
     return None if text is None else [dict(text.by_language), text.default_language]
 
 
+def _image_data(image: QuizImage | None) -> list[Any] | None:
+    if image is None:
+        return None
+    return [
+        image.file,
+        image.sha256,
+        image.media_type,
+        image.size,
+        image.width,
+        image.height,
+        image.path,
+        _text_data(image.alt),
+    ]
+
+
 def _quiz_data(quiz: Quiz) -> dict[str, Any]:
     return {
         "id": quiz.id,
@@ -184,6 +219,7 @@ def _quiz_data(quiz: Quiz) -> dict[str, Any]:
                     q.answers.default_language,
                 ],
                 list(q.tags),
+                _image_data(q.image),
             ]
             for q in quiz.questions
         ],
@@ -202,6 +238,7 @@ def encode_report(key: list[Any], report: LoadReport) -> bytes:
             "quizzes": [_quiz_data(q) for q in report.quizzes],
             "errors": [[p.path, p.line, p.message] for p in report.errors],
             "warnings": [[p.path, p.line, p.message] for p in report.warnings],
+            "image_files": report.image_files,
         },
         ensure_ascii=False,
         separators=(",", ":"),
@@ -209,7 +246,8 @@ def encode_report(key: list[Any], report: LoadReport) -> bytes:
 
 
 def decode_report(data: bytes, key: list[Any]) -> LoadReport | None:
-    """The report in an entry written for ``key`` (None: written for another key).
+    """The report in an entry written for ``key`` (None: written for another key, or an
+    image file the quiz names is not what it was).
 
     Raises :class:`BadEntry` (or ValueError) for anything this code does not write."""
     from bot.quiz_loader import LoadReport
@@ -218,10 +256,17 @@ def decode_report(data: bytes, key: list[Any]) -> LoadReport | None:
     if entry.get("key") != key:
         return None
     try:
+        images = {
+            _need(path, str): _need(fingerprint, str)
+            for path, fingerprint in _need(entry["image_files"], dict).items()
+        }
+        if any(image_files.fingerprint(Path(path)) != fp for path, fp in images.items()):
+            return None  # an image it names was changed, added or removed since
         return LoadReport(
             quizzes=[_quiz(q) for q in _need(entry["quizzes"], list)],
             errors=[_problem(p) for p in _need(entry["errors"], list)],
             warnings=[_problem(p) for p in _need(entry["warnings"], list)],
+            image_files=images,
         )
     except (KeyError, TypeError, IndexError) as exc:  # a field missing or of the wrong shape
         raise BadEntry(str(exc)) from exc

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import yaml
 
-from bot import markup
+from bot import image_files, markup
 from bot.answer_matching import MAX_TYPED_CHARS, normalize
 from bot.quiz import (
     CHOICE,
@@ -30,6 +30,7 @@ from bot.quiz import (
     Option,
     Question,
     Quiz,
+    QuizImage,
     Shuffle,
 )
 from bot.quoting import printable, quote
@@ -69,11 +70,23 @@ QUIZ_KEYS = {
     "pick",
     "questions",
 }
-QUESTION_KEYS = {"id", "kind", "text", "options", "correct", "answers", "explanation", "tags"}
+QUESTION_KEYS = {
+    "id",
+    "kind",
+    "text",
+    "options",
+    "correct",
+    "answers",
+    "explanation",
+    "tags",
+    "image",
+}
 QUESTION_KINDS = (CHOICE, TYPED)
 MAX_SPELLINGS = 100  # accepted spellings of a typed answer, per language
 OPTION_KEYS = {"id", "text", "note"}
 SHUFFLE_KEYS = {"questions", "options"}
+IMAGE_KEYS = {"file", "alt"}
+MAX_ALT_CHARS = 1000  # Discord's attachment description holds 1024
 
 
 @dataclass(frozen=True, order=True)
@@ -95,6 +108,9 @@ class LoadReport:
     quizzes: list[Quiz] = field(default_factory=list)
     errors: list[QuizProblem] = field(default_factory=list)
     warnings: list[QuizProblem] = field(default_factory=list)
+    # The image files the quiz files name (absolute path -> image_files.fingerprint), read or
+    # not: a cached report holds only while each is as it was.
+    image_files: dict[str, str] = field(default_factory=dict)
 
 
 class _Map(dict[Any, Any]):
@@ -243,13 +259,17 @@ def line_at(doc: Any, path: Iterable[Any]) -> int:
 class _Validator:
     """Turns one parsed quiz document into a :class:`Quiz`, collecting every problem."""
 
-    def __init__(self, path: str, default_id: str) -> None:
+    def __init__(self, path: str, default_id: str, folder: Path | None = None) -> None:
         self.path = path
         self.default_id = default_id
+        self.folder = folder  # where the images it names are (None: it may name none)
         self.errors: list[QuizProblem] = []
         self.warnings: list[QuizProblem] = []
         self.default_language = "en"
         self.languages: tuple[str, ...] = ("en",)
+        # Each image file once: its facts, or why it cannot be shown.
+        self.images_read: dict[Path, image_files.ImageFacts | str] = {}
+        self.image_files: dict[str, str] = {}  # see LoadReport.image_files
 
     def error(self, line: int, message: str) -> None:
         self.errors.append(QuizProblem(self.path, line, message))
@@ -533,10 +553,13 @@ class _Validator:
         if len(self.errors) == errors_before:
             self.indistinguishable(options, str(correct), correct_line, where)
         tags = self.tags(item, where)
+        image = self.image(item, where)
         if len(self.errors) > errors_before or not valid:
             return None
         assert text is not None and explanation is not None
-        return Question(question_id, text, tuple(options), str(correct), explanation, tags=tags)
+        return Question(
+            question_id, text, tuple(options), str(correct), explanation, tags=tags, image=image
+        )
 
     def tags(self, item: _Map, where: str) -> tuple[str, ...]:
         """``tags``: a list of short lowercase names (one tag need not be a list)."""
@@ -598,14 +621,112 @@ class _Validator:
         explanation = self.text(item, "explanation", where, required=False)
         answers = self.accepted_answers(item, where)
         tags = self.tags(item, where)
+        image = self.image(item, where)
         if len(self.errors) > errors_before or not valid:
             return None
         assert text is not None and answers is not None
         if explanation is None:
             explanation = LocalizedText({self.default_language: ""}, self.default_language)
         return Question(
-            question_id, text, (), "", explanation, kind=TYPED, answers=answers, tags=tags
+            question_id,
+            text,
+            (),
+            "",
+            explanation,
+            kind=TYPED,
+            answers=answers,
+            tags=tags,
+            image=image,
         )
+
+    def image(self, item: _Map, where: str) -> QuizImage | None:
+        """``image``: a file beside the quiz (``image: diagram.png``), or ``{file: ..., alt:
+        <text>}`` with what it shows in words, checked with Pillow."""
+        value = item.get("image")
+        if value is None:
+            return None
+        line = self.line_of(item, "image", item.line)
+        alt = None
+        if isinstance(value, _Map):
+            self.unknown_keys(value, IMAGE_KEYS, f"{where}image: ")
+            alt = self.alt_text(value, where)
+            line = self.line_of(value, "file", value.line)
+            value = value.get("file")
+            if value is None:
+                self.error(line, f"{where}image has no file (image: {{file: picture.png}})")
+                return None
+        if not isinstance(value, str) or not value.strip():
+            self.error(line, f"{where}image must name a file, e.g. image: diagram.png")
+            return None
+        path = self.image_path(value, line, where)
+        if path is None:
+            return None
+        facts = self.image_facts(path)
+        if isinstance(facts, str):
+            self.error(line, f"{where}image {quote(value)}: {facts}")
+            return None
+        return QuizImage(
+            file=value,
+            sha256=facts.sha256,
+            media_type=facts.media_type,
+            size=facts.size,
+            width=facts.width,
+            height=facts.height,
+            path=str(path),
+            alt=alt,
+        )
+
+    def alt_text(self, image: _Map, where: str) -> LocalizedText | None:
+        alt = self.text(image, "alt", f"{where}image ", required=False)
+        if alt is None:
+            return None
+        for language, text in alt.by_language.items():
+            if len(text) > MAX_ALT_CHARS:
+                self.error(
+                    self.line_of(image, "alt", image.line),
+                    f"{where}image alt ({language}) is {len(text)} characters; "
+                    f"the limit is {MAX_ALT_CHARS}",
+                )
+        return alt
+
+    def image_path(self, name: str, line: int, where: str) -> Path | None:
+        """Where the image ``name`` is: in the quiz file's folder or below it, never
+        outside (no absolute path, no "..", no link leading out)."""
+        if self.folder is None:
+            self.error(line, f"{where}image {quote(name)}: images need a quiz file in a folder")
+            return None
+        relative = Path(name.replace("\0", ""))
+        folder = self.folder.resolve()
+        path = (folder / relative).resolve()
+        outside = relative.is_absolute() or ".." in relative.parts
+        if "\0" in name or outside or not path.is_relative_to(folder):
+            self.error(
+                line,
+                f"{where}image {quote(name)} must be a file in the quiz file's folder or "
+                "below it (a relative path without ..)",
+            )
+            return None
+        return path
+
+    def image_facts(self, path: Path) -> image_files.ImageFacts | str:
+        """What the image file at ``path`` is, or why it cannot be shown (each file once)."""
+        known = self.images_read.get(path)
+        if known is not None:
+            return known
+        facts: image_files.ImageFacts | str
+        try:
+            data = image_files.read_image_file(path)
+        except image_files.ImageProblem as problem:
+            facts = str(problem)
+            self.image_files[str(path)] = f"unread: {problem}"
+        else:
+            self.image_files[str(path)] = image_files.sha256_of(data)
+            try:
+                facts = image_files.inspect_image(data)
+            except image_files.ImageProblem as problem:
+                facts = str(problem)
+        self.images_read[path] = facts
+        return facts
 
     def accepted_answers(self, item: _Map, where: str) -> AcceptedAnswers | None:
         """``answers``: a mapping of language to a list of spellings (a plain list is the
@@ -718,18 +839,22 @@ class _Validator:
         return options
 
 
-def load_quiz_text(text: str, path: str, default_id: str) -> LoadReport:
-    """Validate the YAML text of one quiz file (``path`` is only used in messages)."""
+def load_quiz_text(
+    text: str, path: str, default_id: str, *, folder: Path | None = None
+) -> LoadReport:
+    """Validate the YAML text of one quiz file (``path`` is only used in messages); the
+    images it names are files in ``folder`` (None: it may name none)."""
     report = LoadReport()
     try:
         doc = parse_yaml(text)
     except _YamlProblem as problem:
         report.errors.append(QuizProblem(path, problem.line, problem.message))
         return report
-    validator = _Validator(path, default_id)
+    validator = _Validator(path, default_id, folder)
     quiz = validator.quiz(doc)
     report.errors.extend(validator.errors)
     report.warnings.extend(validator.warnings)
+    report.image_files.update(validator.image_files)
     if quiz is not None:
         report.quizzes.append(quiz)
     return report
@@ -745,7 +870,7 @@ def load_quiz_file(path: Path, display_path: str | None = None) -> LoadReport:
         content = path.read_bytes()
     except OSError as exc:
         return LoadReport(errors=[QuizProblem(shown, 1, f"cannot read the file: {exc.strerror}")])
-    return load_quiz_bytes(content, shown, path.stem)
+    return load_quiz_bytes(content, shown, path.stem, folder=path.parent)
 
 
 def _too_big(shown: str, size: int) -> LoadReport:
@@ -753,15 +878,18 @@ def _too_big(shown: str, size: int) -> LoadReport:
     return LoadReport(errors=[QuizProblem(shown, 1, problem)])
 
 
-def load_quiz_bytes(content: bytes, path: str, default_id: str) -> LoadReport:
-    """Validate the bytes of one quiz file (``path`` is only used in messages)."""
+def load_quiz_bytes(
+    content: bytes, path: str, default_id: str, *, folder: Path | None = None
+) -> LoadReport:
+    """Validate the bytes of one quiz file (``path`` is only used in messages; images are
+    looked for in ``folder``)."""
     if len(content) > MAX_FILE_BYTES:
         return _too_big(path, len(content))
     try:
         text = content.decode("utf-8")
     except UnicodeDecodeError as exc:
         return LoadReport(errors=[QuizProblem(path, 1, f"not UTF-8 text ({exc.reason})")])
-    return load_quiz_text(text, path, default_id)
+    return load_quiz_text(text, path, default_id, folder=folder)
 
 
 def quiz_files(paths: Iterable[Path]) -> list[Path]:
@@ -796,12 +924,15 @@ def load_quizzes(
                     shown = str(path.resolve().relative_to(base.resolve()))
             single = None
             if cache is not None and _small_enough(path):
-                validate = functools.partial(_validate_as, shown=shown, stem=path.stem)
+                validate = functools.partial(
+                    _validate_as, shown=shown, stem=path.stem, folder=path.parent
+                )
                 single = cache.load(path, shown, validate)
             if single is None:
                 single = load_quiz_file(path, shown)
             report.errors.extend(single.errors)
             report.warnings.extend(single.warnings)
+            report.image_files.update(single.image_files)
             for quiz in single.quizzes:
                 if quiz.id in owners:
                     report.errors.append(
@@ -825,8 +956,8 @@ def load_quizzes(
     return report
 
 
-def _validate_as(content: bytes, *, shown: str, stem: str) -> LoadReport:
-    return load_quiz_bytes(content, shown, stem)
+def _validate_as(content: bytes, *, shown: str, stem: str, folder: Path) -> LoadReport:
+    return load_quiz_bytes(content, shown, stem, folder=folder)
 
 
 def _small_enough(path: Path) -> bool:

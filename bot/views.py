@@ -29,6 +29,19 @@ class OptionView:
 
 
 @dataclass(frozen=True)
+class ImageView:
+    """An image a question shows, with its alt text in the view's language."""
+
+    sha256: str  # names its bytes (see bot.quiz_images.QuizImages)
+    media_type: str
+    filename: str  # a plain file name for an upload, e.g. ``diagram.png``
+    alt: str  # what it shows, in words ("" when the quiz does not say)
+    path: str  # the file it was loaded from
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
 class QuestionView:
     """One question of an attempt, in the order and language that attempt shows."""
 
@@ -43,6 +56,7 @@ class QuestionView:
     language: str
     rtl: bool
     typed: bool = False  # answered by typing (no options): see QuizEngine.answer_text
+    image: ImageView | None = None
 
     def option(self, option_id: str) -> OptionView | None:
         return next((o for o in self.options if o.id == option_id), None)

@@ -13,8 +13,11 @@ post in answers 403 "Missing Permissions", a deleted message or channel 404, and
 would leave a message exactly as it was counts as a violation (it wastes a rate-limited call).
 
 Messages with files arrive as multipart/form-data (``payload_json`` plus ``files[n]``, as
-discord.py sends them); the fake keeps each message's attachments and refuses more than
-:data:`MAX_ATTACHMENTS` files or over :data:`MAX_UPLOAD_BYTES` in one request, as Discord does.
+discord.py sends them), in interaction replies and channel posts and edits alike; the fake keeps
+each message's attachments (with their descriptions, the alt text) and refuses more than
+:data:`MAX_ATTACHMENTS` files, a file over :data:`MAX_FILE_BYTES`, over :data:`MAX_UPLOAD_BYTES`
+in one request, a description over :data:`MAX_DESCRIPTION`, and an embed image naming an
+``attachment://`` file the message does not have, as Discord does.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ TOKEN = "fake-bot-token"
 RESPONSE_WINDOW = 3.0
 MAX_ATTACHMENTS = 10  # files per message
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024  # all the files of one request together
+MAX_FILE_BYTES = 10 * 1024 * 1024  # one file, in a server without boosts (bots included)
+MAX_DESCRIPTION = 1024  # an attachment's description (its alt text)
 
 # Interaction callback types.
 CHANNEL_MESSAGE = 4
@@ -107,6 +112,7 @@ class Attachment:
     id: int
     filename: str
     data: bytes
+    description: str | None = None  # the alt text
 
 
 @dataclass
@@ -270,6 +276,11 @@ def check_uploads(body: dict[str, Any], files: list[Upload]) -> list[str]:
             problems.append(f"files[{upload.index}] without a filename")
         if described and str(upload.index) not in described:
             problems.append(f"files[{upload.index}] is not in attachments")
+    for item in body.get("attachments") or []:
+        if len(item.get("description") or "") > MAX_DESCRIPTION:
+            problems.append(
+                f"attachment {item.get('id')} description over {MAX_DESCRIPTION} characters"
+            )
     return problems
 
 
@@ -457,7 +468,7 @@ class FakeDiscord:
     # -- lifecycle ------------------------------------------------------------------------
 
     async def start(self) -> str:
-        app = web.Application()
+        app = web.Application(client_max_size=MAX_UPLOAD_BYTES + 1024 * 1024)
         app.router.add_get(f"{API}/users/@me", self._users_me)
         app.router.add_get(f"{API}/oauth2/applications/@me", self._application)
         app.router.add_put(f"{API}/applications/{{app}}/commands", self._put_commands)
@@ -521,6 +532,7 @@ class FakeDiscord:
                     "size": len(a.data),
                     "url": f"{self.base_url}/attachments/{a.id}/{a.filename}",
                     "proxy_url": f"{self.base_url}/attachments/{a.id}/{a.filename}",
+                    **({"description": a.description} if a.description else {}),
                 }
                 for a in message.attachments
             ],
@@ -612,13 +624,27 @@ class FakeDiscord:
         return body, files
 
     def _uploaded(self, recorded: Recorded) -> list[Attachment]:
-        """The request's files as attachments of a message (with new ids)."""
-        return [Attachment(self.new_id(), u.filename, u.data) for u in recorded.files]
+        """The request's files as attachments of a message (with new ids and the
+        descriptions the request gives them)."""
+        body = recorded.body if isinstance(recorded.body, dict) else {}
+        if isinstance(body.get("data"), dict):  # an interaction callback's message
+            body = body["data"]
+        described = {str(a.get("id")): a for a in body.get("attachments") or []}
+        return [
+            Attachment(
+                self.new_id(),
+                u.filename,
+                u.data,
+                described.get(str(u.index), {}).get("description") or None,
+            )
+            for u in recorded.files
+        ]
 
     def _too_large(self, recorded: Recorded) -> web.Response | None:
-        """Discord's answer to a request whose files are over the upload limit (else None)."""
+        """Discord's answer to a request whose files are over the upload limits (else None)."""
         total = sum(len(u.data) for u in recorded.files)
-        if total <= MAX_UPLOAD_BYTES:
+        largest = max((len(u.data) for u in recorded.files), default=0)
+        if total <= MAX_UPLOAD_BYTES and largest <= MAX_FILE_BYTES:
             return None
         self._violation(f"{recorded.method} {recorded.path}: {total} bytes of files")
         recorded.status = 413
@@ -906,7 +932,10 @@ class FakeDiscord:
         except DiscordError as error:
             return self._error(error)
         body = recorded.body or {}
-        problems = check_message(body, creating=True)
+        if (too_large := self._too_large(recorded)) is not None:
+            return too_large
+        problems = check_message(body, creating=True, files=recorded.files)
+        problems += check_attachments(body, attachments_after(None, body, recorded.files))
         nonce = body.get("nonce")
         if nonce is not None and len(str(nonce)) > 25:
             problems.append(f"nonce longer than 25 characters: {nonce!r}")
@@ -927,6 +956,7 @@ class FakeDiscord:
             content=body.get("content") or "",
             embeds=body.get("embeds") or [],
             components=body.get("components") or [],
+            attachments=self._uploaded(recorded),
         )
         self.messages[message.id] = message
         if nonce is not None:
@@ -947,11 +977,14 @@ class FakeDiscord:
             recorded.status = 404
             return self._error(DiscordError(404, 10008, "Unknown Message"))
         body = recorded.body or {}
-        problems = check_message(body, creating=False)
+        if (too_large := self._too_large(recorded)) is not None:
+            return too_large
+        problems = check_message(body, creating=False, files=recorded.files)
+        problems += check_attachments(body, attachments_after(message, body, recorded.files))
         if problems:
             return self._refuse(recorded, problems, "channel edit")
         before = json.dumps(message.shown(), sort_keys=True)
-        message.apply(body)
+        message.apply(body, self._uploaded(recorded))
         if json.dumps(message.shown(), sort_keys=True) == before:
             self._violation(f"PATCH {request.path}: an edit that changes nothing")
         return _json(self.message_payload(message))

@@ -3,7 +3,9 @@
 It listens on a loopback port, answers like Telegram (``{"ok": true, "result": ...}`` with real
 Message, Poll and User objects), serves updates the test injects through ``getUpdates`` (long
 polling aware), records every call, and rejects what Telegram rejects: text over 4096 characters
-after entity parsing, malformed HTML (and, stricter than Telegram, which drops them silently,
+and captions over 1024 after entity parsing, photos that are not images, over 10 MB, or past
+Telegram's dimensions (width + height 10,000, one side 20 times the other), a ``file_id`` it
+never issued, malformed HTML (and, stricter than Telegram, which drops them silently,
 entities nested inside or around ``code``/``pre``), callback_data over 64 bytes, empty button
 text, edits to identical content ("message is not modified"), poll limits, answering a callback
 query twice, and more than 20 messages and edits a minute in one group (429, as Telegram does).
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import itertools
 import json
 import math
@@ -32,12 +35,19 @@ from typing import Any
 
 import aiohttp
 from aiohttp import web
+from PIL import Image, UnidentifiedImageError
 
 TOKEN = "123456789:AAFakeTokenForTestsOnly_abcdefghijklm"
 BOT_ID = 123456789
 BOT_USERNAME = "quiz_test_bot"
 
 MAX_TEXT = 4096
+MAX_CAPTION = 1024
+MAX_PHOTO_BYTES = 10 * 1000 * 1000  # sendPhoto: "The photo must be at most 10 MB in size"
+MAX_PHOTO_SIDES = 10_000  # "width and height must not exceed 10000 in total"
+MAX_PHOTO_RATIO = 20  # "Width and height ratio must be at most 20"
+MAX_UPLOAD_BYTES = 50 * 1000 * 1000  # a multipart request: "50 MB for other files"
+PHOTO_SIZES = (90, 320, 800, 1280, 2560)  # the longest side of each size Telegram keeps
 MAX_CALLBACK_DATA = 64
 MAX_CALLBACK_ANSWER = 200
 MAX_PLACEHOLDER = 64  # ForceReply.input_field_placeholder
@@ -57,6 +67,7 @@ SENDING_METHODS = {
     "editMessageReplyMarkup",
     "sendPoll",
     "sendPhoto",
+    "editMessageCaption",
 }
 
 # Parameters PTB sends JSON-encoded; every other parameter is a plain string.
@@ -84,6 +95,8 @@ JSON_PARAMS = {
     "protect_content",
     "entities",
     "explanation_entities",
+    "caption_entities",
+    "show_caption_above_media",
 }
 
 HTML_TAGS = {
@@ -253,6 +266,15 @@ def _check_poll_texts(question: str, options: list[str]) -> None:
             raise bad_request(f"poll options length must not exceed {POLL_OPTION}")
 
 
+def _photo_dimensions(data: bytes) -> tuple[int, int]:
+    """Width and height of an uploaded photo, as Telegram's image processing reads it."""
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            return image.size
+    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
+        raise bad_request("IMAGE_PROCESS_FAILED") from None
+
+
 def _check_code_nesting(stack: list[tuple[str, int, str]], name: str, byte: int) -> None:
     code_like = {"code", "pre"}
     open_tags = [tag for tag, _, _ in stack]
@@ -293,6 +315,7 @@ class StoredMessage:
     poll: dict[str, Any] | None = None
     photo: list[dict[str, Any]] | None = None
     caption: str | None = None
+    caption_entities: list[dict[str, Any]] = field(default_factory=list)
     edit_date: int | None = None
     reply_to: StoredMessage | None = None  # the message this one replies to
 
@@ -323,6 +346,8 @@ class StoredMessage:
             data["photo"] = self.photo
         if self.caption is not None:
             data["caption"] = self.caption
+            if self.caption_entities:
+                data["caption_entities"] = self.caption_entities
         if self.reply_markup is not None and "inline_keyboard" in self.reply_markup:
             data["reply_markup"] = self.reply_markup  # Telegram returns inline keyboards only
         if self.edit_date is not None:
@@ -368,7 +393,8 @@ class FakeBotApi:
         self.faults: dict[str, deque[int]] = defaultdict(deque)
         self.delays: dict[str, float] = {}  # method -> seconds before it is answered
         self.chat_admins: dict[int, dict[int, str]] = defaultdict(dict)  # chat -> user -> status
-        self.photos: list[bytes] = []
+        self.photos: list[bytes] = []  # every photo uploaded (not those sent by file_id)
+        self.files: dict[str, bytes] = {}  # file_id -> the photo it names
         # Telegram's per-group limit, over a window of ``stamp()`` seconds: tests on a virtual
         # clock stamp calls with its time, so the window is a minute of that clock.
         self.group_limit = GROUP_LIMIT
@@ -399,7 +425,7 @@ class FakeBotApi:
         return f"http://127.0.0.1:{self.port}/bot"
 
     async def start(self) -> None:
-        app = web.Application()
+        app = web.Application(client_max_size=MAX_UPLOAD_BYTES)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         self._runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=0.5)
         await self._runner.setup()
@@ -973,19 +999,79 @@ class FakeBotApi:
 
     def api_sendPhoto(self, params: dict[str, Any]) -> Any:
         chat = self._chat(params)
-        photo = params.get("photo")
-        if not isinstance(photo, bytes) or not photo:
-            raise bad_request("wrong file identifier/HTTP URL specified")
-        if not photo.startswith(b"\x89PNG") and not photo.startswith(b"\xff\xd8"):
-            raise bad_request("IMAGE_PROCESS_FAILED")
-        caption = params.get("caption")
-        if caption is not None and utf16_len(str(caption)) > 1024:
-            raise bad_request("message caption is too long")
-        self.photos.append(photo)
+        sizes = self._photo(params.get("photo"))
+        caption, entities = self._caption(params)
+        markup = self._markup(params)
         message = self._new_message(chat, self.bot_user)
-        file_id = f"photo{len(self.photos)}"
-        message.photo = [{"file_id": file_id, "file_unique_id": file_id, "width": 1, "height": 1}]
-        message.caption = None if caption is None else str(caption)
+        message.photo, message.reply_markup = sizes, markup
+        message.caption, message.caption_entities = caption, entities
+        return message.to_dict()
+
+    def _photo(self, photo: Any) -> list[dict[str, Any]]:
+        """The sizes Telegram keeps of a photo: uploaded (multipart bytes) or named by a
+        ``file_id`` this bot was given; refused as Telegram refuses it."""
+        if isinstance(photo, str):
+            data = self.files.get(photo)
+            if data is None:  # Telegram would also fetch an HTTP URL; the fake never does
+                raise bad_request("wrong file identifier/HTTP URL specified")
+        elif isinstance(photo, bytes) and photo:
+            data = photo
+            if len(data) > MAX_PHOTO_BYTES:
+                raise bad_request("PHOTO_SAVE_FILE_INVALID")
+            self.photos.append(data)
+        else:
+            raise bad_request("there is no photo in the request")
+        width, height = _photo_dimensions(data)
+        if width + height > MAX_PHOTO_SIDES or max(width, height) > MAX_PHOTO_RATIO * min(
+            width, height
+        ):
+            raise bad_request("PHOTO_INVALID_DIMENSIONS")
+        sizes: list[dict[str, Any]] = []
+        for longest in PHOTO_SIZES:
+            scale = min(1.0, longest / max(width, height))
+            size = (max(1, round(width * scale)), max(1, round(height * scale)))
+            if sizes and (sizes[-1]["width"], sizes[-1]["height"]) == size:
+                break
+            file_id = f"AgAC{BOT_ID}-{len(self.files) + 1}"
+            self.files[file_id] = data
+            sizes.append(
+                {
+                    "file_id": file_id,
+                    "file_unique_id": f"AQAD{len(self.files)}",
+                    "width": size[0],
+                    "height": size[1],
+                    "file_size": len(data),
+                }
+            )
+        return sizes
+
+    @staticmethod
+    def _caption(params: dict[str, Any]) -> tuple[str | None, list[dict[str, Any]]]:
+        """A media message's caption and its entities, at most 1024 characters after entity
+        parsing (an empty caption is none)."""
+        raw = params.get("caption")
+        if raw is None or raw == "":
+            return None, []
+        mode = str(params.get("parse_mode", "")).lower()
+        caption, entities = parse_html(str(raw)) if mode == "html" else (str(raw), [])
+        if utf16_len(caption) > MAX_CAPTION:
+            raise bad_request("message caption is too long")
+        return (caption or None), entities
+
+    def api_editMessageCaption(self, params: dict[str, Any]) -> Any:
+        message = self._message(params)
+        if message.photo is None:
+            raise bad_request("there is no caption in the message to edit")
+        caption, entities = self._caption(params)
+        markup = self._markup(params)
+        shown = (message.caption, message.caption_entities, message.reply_markup)
+        if (caption, entities, markup) == shown:
+            raise bad_request(
+                "message is not modified: specified new message content and reply markup are "
+                "exactly the same as a current content and reply markup of the message"
+            )
+        message.caption, message.caption_entities, message.reply_markup = caption, entities, markup
+        message.edit_date = int(time.time())
         return message.to_dict()
 
     def api_getChatMember(self, params: dict[str, Any]) -> Any:

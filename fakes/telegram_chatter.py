@@ -10,6 +10,7 @@ import copy
 import re
 from typing import Any
 
+from bot import markup
 from bot.quiz import Question, Quiz
 from bot.text_direction import strip_controls
 from fakes.telegram_bot_api import ApiCall, FakeBotApi, StoredMessage
@@ -20,6 +21,11 @@ OPTION_LINE = re.compile(r"([A-J])\. (.+)")
 def clean(text: str | None) -> str:
     """Text without direction controls, whitespace collapsed: what to compare."""
     return " ".join(strip_controls(text or "").split())
+
+
+def shown(message: StoredMessage) -> str:
+    """What a message shows in words: its text, or a photo's caption."""
+    return message.text or message.caption or ""
 
 
 def is_question(message: StoredMessage) -> bool:
@@ -77,9 +83,9 @@ class Chatter:
         return copy.deepcopy(self.api.message_of(call))  # as the user saw it then
 
     async def question(self, within: float = 5.0) -> StoredMessage:
-        """The next question: a message with answer buttons, or a quiz poll."""
+        """The next question: a message (or a photo) with answer buttons, or a quiz poll."""
         call = await self.api.wait_for(
-            ("sendMessage", "sendPoll"),
+            ("sendMessage", "sendPoll", "sendPhoto"),
             lambda c: self._mine(c) and is_question(self.api.message_of(c)),
             after=self.mark,
             within=within,
@@ -88,8 +94,9 @@ class Chatter:
         return copy.deepcopy(self.api.message_of(call))  # as the user saw it then
 
     async def edit_of(self, message: StoredMessage, after: int) -> ApiCall:
+        """The next edit of ``message``'s text, or of its caption when it is a photo."""
         return await self.api.wait_for(
-            "editMessageText",
+            ("editMessageText", "editMessageCaption"),
             lambda c: self._mine(c) and int(c.params["message_id"]) == message.message_id,
             after=after,
         )
@@ -107,7 +114,14 @@ class Chatter:
 
     def sent_since(self, mark: int) -> list[ApiCall]:
         """Messages sent or changed in this chat since call index ``mark``."""
-        methods = {"sendMessage", "sendPoll", "editMessageText", "editMessageReplyMarkup"}
+        methods = {
+            "sendMessage",
+            "sendPoll",
+            "sendPhoto",
+            "editMessageText",
+            "editMessageCaption",
+            "editMessageReplyMarkup",
+        }
         return [c for c in self.api.calls[mark:] if c.ok and c.method in methods and self._mine(c)]
 
 
@@ -116,8 +130,13 @@ def is_round_question(message: StoredMessage) -> bool:
 
 
 def find_question(quiz: Quiz, language: str, shown: str) -> Question:
+    """The question of ``quiz`` whose text ``shown`` shows (its code formatted or plain)."""
     text = clean(shown)
-    matches = [q for q in quiz.questions if clean(q.text.get(language)) in text]
+    matches = [
+        q
+        for q in quiz.questions
+        if clean(q.text.get(language)) in text or clean(markup.plain(q.text.get(language))) in text
+    ]
     assert len(matches) == 1, f"cannot tell the question in {text[:200]!r}"
     return matches[0]
 
@@ -129,25 +148,26 @@ def chosen_option(question: Question, correct: bool) -> str:
 
 
 def option_text(question: Question, option_id: str, language: str) -> str:
+    """The option as Telegram shows it: its code plain, as a button or an entity shows it."""
     option = question.option(option_id)
     assert option is not None
-    return clean(option.text.get(language))
+    return clean(markup.plain(option.text.get(language)))
 
 
 def button_for(message: StoredMessage, quiz: Quiz, language: str, correct: bool) -> str:
     """The callback_data of the button a reader would press for a right or wrong answer."""
-    question = find_question(quiz, language, message.text or "")
+    question = find_question(quiz, language, shown(message))
     wanted = option_text(question, chosen_option(question, correct), language)
     for button in message.buttons:  # buttons that carry the option text: "A. text"
         label = clean(button["text"])
         if OPTION_LINE.fullmatch(label) and label.split(". ", 1)[1] == wanted:
             return str(button["callback_data"])
-    for line in (message.text or "").split("\n"):  # options listed, buttons carry letters
+    for line in shown(message).split("\n"):  # options listed, buttons carry letters
         match = OPTION_LINE.fullmatch(clean(line))
         if match and match.group(2) == wanted:
             letter = match.group(1)
             return next(str(b["callback_data"]) for b in message.buttons if b["text"] == letter)
-    raise AssertionError(f"option {wanted!r} is not shown in {message.text!r}")
+    raise AssertionError(f"option {wanted!r} is not shown in {shown(message)!r}")
 
 
 def poll_choice(message: StoredMessage, quiz: Quiz, language: str, correct: bool) -> int:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
+from bot.quiz_images import store_quiz_images
 from bot.quiz_loader import LoadReport
 from bot.rounds import GroupRounds
 from bot.storage import Storage, StorageError, storage_from_url
@@ -54,6 +55,8 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
     except StorageError as exc:
         raise ConfigError("DATABASE_URL", str(exc)) from None
     try:
+        # Every replica, and a restart on a wiped disk, sends images from the database.
+        await store_quiz_images(storage, catalog.all())
         engine = QuizEngine(catalog, storage)
         yield App(settings, catalog, storage, engine, GroupRounds(engine, storage), report)
     finally:

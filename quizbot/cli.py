@@ -133,9 +133,11 @@ def _validate(args: argparse.Namespace) -> int:
     for quiz in report.quizzes:
         bank = f", {quiz.pick} per attempt" if quiz.pick is not None else ""
         tags = f", tags: {', '.join(quiz.tags)}" if quiz.tags else ""
+        count = len(quiz.images)
+        images = f", {count} image{'s' if count != 1 else ''}" if count else ""
         print(
             f"ok: {quiz.source}: {quiz.id} ({len(quiz.questions)} questions{bank}, "
-            f"{', '.join(quiz.languages)}{tags})"
+            f"{', '.join(quiz.languages)}{tags}{images})"
         )
     if report.warnings and not args.warnings:
         print(f"{len(report.warnings)} missing translations (shown with --warnings)")

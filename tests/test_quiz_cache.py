@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 
 from bot.catalog import QuizCatalog
-from bot.quiz import Option, Question, Quiz
+from bot.quiz import Option, Question, Quiz, QuizImage
 from bot.quiz_cache import default_cache_dir
 from quizbot.settings import Settings
 from tests.banks import BANK, BANK_PICK, write_bank
 from tests.conftest import QUIZ_DIR, SEED_QUIZ
+from tests.images import picture, write_picture_quiz
 
 
 @pytest.fixture
@@ -221,11 +222,17 @@ questions:
     kind: typed
     text: {en: "Capital of France?"}
     answers: [Paris, paris city]
+    image: {file: map.png, alt: {en: A map of France}}
 """
 
 
-def test_a_cached_quiz_keeps_every_setting(quizzes, tmp_path):
+def write_every_field(quizzes: Path) -> None:
     (quizzes / "every-field.yaml").write_text(EVERY_FIELD, encoding="utf-8")
+    (quizzes / "map.png").write_bytes(picture())
+
+
+def test_a_cached_quiz_keeps_every_setting(quizzes, tmp_path):
+    write_every_field(quizzes)
     uncached, _ = QuizCatalog.from_paths([quizzes], cache_dir=None)
     load(quizzes, tmp_path / "cache")
     assert load(quizzes, tmp_path / "cache").all() == uncached.all()
@@ -236,12 +243,14 @@ def test_the_cached_quizzes_exercise_every_field_of_the_quiz_model(quizzes):
     # compares whole quizzes after a round trip: that proves a field survives only when some
     # quiz here sets it. A field added to the model must be set by one of these files.
     write_bank(quizzes)
-    (quizzes / "every-field.yaml").write_text(EVERY_FIELD, encoding="utf-8")
+    write_every_field(quizzes)
     catalog, report = QuizCatalog.from_paths([quizzes], cache_dir=None)
     assert report.errors == []
     questions = [question for quiz in catalog.all() for question in quiz.questions]
     options = [option for question in questions for option in question.options]
-    for model, objects in ((Quiz, catalog.all()), (Question, questions), (Option, options)):
+    images = [question.image for question in questions if question.image is not None]
+    models = ((Quiz, catalog.all()), (Question, questions), (Option, options), (QuizImage, images))
+    for model, objects in models:
         for field in dataclasses.fields(model):
             if field.name.startswith("_"):
                 continue
@@ -256,3 +265,25 @@ def test_the_cached_quizzes_exercise_every_field_of_the_quiz_model(quizzes):
                 f"no test quiz sets {model.__name__}.{field.name}: add it to the bank or the "
                 "bundled quizzes, and to bot/quiz_cache.py"
             )
+
+
+def test_a_cached_quiz_is_checked_again_when_an_image_it_names_changes(quizzes, tmp_path):
+    # The cache key is the quiz file's; its images are files of their own. A diagram redrawn,
+    # removed or added after the first start must be seen on the next one.
+    write_picture_quiz(quizzes)
+    diagram = quizzes / "images" / "diagram.png"
+    first = load(quizzes, tmp_path / "cache").get("pictures")
+    assert first is not None and first.questions[0].image is not None
+    diagram.write_bytes(picture(120, 80, shade=99))  # same size, other pixels
+    again = load(quizzes, tmp_path / "cache")
+    redrawn = again.get("pictures")
+    assert redrawn is not None and redrawn.questions[0].image is not None
+    assert redrawn.questions[0].image.sha256 != first.questions[0].image.sha256
+    assert again.cache is not None and again.cache.misses == 1
+    diagram.unlink()
+    catalog, report = QuizCatalog.from_paths([quizzes], cache_dir=tmp_path / "cache")
+    assert catalog.get("pictures") is None
+    assert any("no such file" in e.message for e in report.errors)
+    diagram.write_bytes(picture(120, 80))  # put back: served again, not the cached error
+    back = load(quizzes, tmp_path / "cache").get("pictures")
+    assert back == first

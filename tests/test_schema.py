@@ -13,7 +13,9 @@ import yaml
 from bot.quiz import LEVELS
 from bot.quiz_loader import (
     ID_PATTERN,
+    IMAGE_KEYS,
     LANGUAGE_PATTERN,
+    MAX_ALT_CHARS,
     MAX_OPTIONS,
     MAX_QUESTIONS,
     MAX_TEXT_CHARS,
@@ -80,7 +82,9 @@ def test_the_schema_allows_exactly_the_keys_the_loader_allows() -> None:
     assert set(DEFS["option"]["properties"]) == OPTION_KEYS
     shuffle_object = SCHEMA["properties"]["shuffle"]["anyOf"][2]
     assert set(shuffle_object["properties"]) == SHUFFLE_KEYS
-    for strict in (SCHEMA, DEFS["question"], DEFS["option"], shuffle_object):
+    image_object = DEFS["image"]["anyOf"][1]
+    assert set(image_object["properties"]) == IMAGE_KEYS
+    for strict in (SCHEMA, DEFS["question"], DEFS["option"], shuffle_object, image_object):
         assert strict["additionalProperties"] is False
 
 
@@ -91,6 +95,7 @@ def test_the_schema_uses_the_loader_limits_and_patterns() -> None:
     assert (options["minItems"], options["maxItems"]) == (MIN_OPTIONS, MAX_OPTIONS)
     assert SCHEMA["properties"]["questions"]["maxItems"] == MAX_QUESTIONS
     assert DEFS["plainText"]["maxLength"] == MAX_TEXT_CHARS
+    assert DEFS["altPlainText"]["maxLength"] == MAX_ALT_CHARS
     assert [v for v in SCHEMA["properties"]["level"]["enum"] if v is not None] == list(LEVELS)
 
 
@@ -168,3 +173,32 @@ def test_languages_must_include_english_when_no_default_is_named(validator: Any)
     text = edit("default_language: en\nlanguages: [en, ru] => languages: [ru]")
     assert load_quiz_text(text, "x.yaml", "x").errors
     assert schema_errors(validator, text)
+
+
+def test_image_entries_pass_and_fail_the_schema_as_they_do_the_loader(
+    validator: Any, tmp_path: Path
+) -> None:
+    from bot.quiz_loader import load_quiz_file
+    from tests.images import picture
+
+    (tmp_path / "pics").mkdir()
+    (tmp_path / "pics" / "a.png").write_bytes(picture())
+
+    def both(image: str) -> tuple[bool, bool]:
+        text = edit(f"- id: q1 => - id: q1\n    image: {image}")
+        path = tmp_path / "quiz.yaml"
+        path.write_text(text, encoding="utf-8")
+        return not load_quiz_file(path).errors, not schema_errors(validator, text)
+
+    for good in ("pics/a.png", "{file: pics/a.png}", "{file: pics/a.png, alt: {en: A, ru: Б}}"):
+        assert both(good) == (True, True), good
+    for bad in (
+        "../a.png",
+        "/pics/a.png",
+        "pics/../../a.png",
+        "{alt: Words}",
+        "{file: pics/a.png, caption: x}",
+        f"{{file: pics/a.png, alt: {'x' * (MAX_ALT_CHARS + 1)}}}",
+        "[pics/a.png]",
+    ):
+        assert both(bad) == (False, False), bad

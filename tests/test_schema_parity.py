@@ -30,6 +30,7 @@ PG_TYPES = {
     "integer": "INTEGER",
     "bigint": "INTEGER",
     "boolean": "INTEGER",
+    "bytea": "BLOB",
 }
 
 

@@ -6,7 +6,8 @@ sends. Each question is a normal channel message with one button per option and 
 the answer count, edited at most every :attr:`RoundTiming.edit_interval` seconds and only when
 the count changed (the countdown itself is a Discord timestamp that clients tick down on their
 own). A closed question keeps its message: buttons off, the right one green. A round stopped
-with ``/stop`` shows its ranking in the reply to that command.
+with ``/stop`` shows its ranking in the reply to that command. A question's image is attached
+to its first message and shown in its embed; edits keep the file, so it is sent once.
 
 Messages go through the bot's channel endpoints, not interaction webhooks, whose tokens
 expire after 15 minutes. The open question's message id is kept in the storage's key-value
@@ -19,10 +20,12 @@ production, a virtual clock in tests.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from adapters.discord import images
 from adapters.discord.buttons import round_view
 from adapters.discord.rendering import Page
 from adapters.discord.round_rendering import (
@@ -61,7 +64,14 @@ PLATFORM = "discord"
 ROUND_MESSAGE_SCOPE = message_scope(PLATFORM)  # round id -> the message of its open question
 
 
-class DiscordRoundDriver(RoundDriver[LiveQuestion]):
+@dataclass
+class _Live(LiveQuestion):
+    """The open question of a round, and whether its message carries its image."""
+
+    pictured: bool = False
+
+
+class DiscordRoundDriver(RoundDriver[_Live]):
     """Drives the Discord group rounds of one client."""
 
     # The channel is gone or the bot may no longer post there.
@@ -80,35 +90,48 @@ class DiscordRoundDriver(RoundDriver[LiveQuestion]):
 
     # -- rendering ------------------------------------------------------------------------
 
-    def new_live(self, question: RoundQuestion) -> LiveQuestion:
-        return LiveQuestion(question)
+    def new_live(self, question: RoundQuestion) -> _Live:
+        return _Live(question)
 
-    def content(self, live: LiveQuestion, answered: int, seconds_left: float) -> str:
+    def content(self, live: _Live, answered: int, seconds_left: float) -> str:
         return str(answered)  # clients count the time down themselves
 
-    async def post_question(
-        self, live: LiveQuestion, answered: int, seconds_left: float
-    ) -> int | None:
+    def _pages(self, live: _Live, answered: int, status: str) -> list[Page]:
+        """The question's pages; the image shown where its file is (the first message)."""
+        pages = round_question_pages(live.question, answered, status)
+        if live.pictured and live.question.image is not None:
+            images.show(pages[0], live.question.image)
+        return pages
+
+    async def post_question(self, live: _Live, answered: int, seconds_left: float) -> int | None:
         question, channel_id = live.question, int(live.question.chat_id)
-        pages = round_question_pages(question, answered, closes_text(question))
+        file = None
+        if question.image is not None:
+            file = await images.image_file(self.rounds.engine.images, question.image)
+        live.pictured = file is not None
+        pages = self._pages(live, answered, closes_text(question))
         # A process that dies between this post and recording its id leaves the question to
         # the next driver, which posts it again: the nonce makes Discord return this one.
         # Its opening time keeps it apart from a question of a database started afresh.
         opened = _base36(int(question.opens_at.timestamp()))
         dedupe = f"q{question.round_id}.{question.number}.{opened}"
-        await self._post(channel_id, pages[:-1], dedupe)
+        files = [file] if file is not None else []
+        if len(pages) > 1:
+            await self._post(channel_id, pages[:-1], dedupe, files)
+            files = []
         nonce = f"{dedupe}.{len(pages) - 1}"[:25]
-        message = await self._send(channel_id, pages[-1], round_view(question), nonce=nonce)
+        view = round_view(question)
+        message = await self._send(channel_id, pages[-1], view, nonce=nonce, files=files)
         return message.id
 
-    async def refresh(self, live: LiveQuestion, answered: int, seconds_left: float) -> bool:
+    async def refresh(self, live: _Live, answered: int, seconds_left: float) -> bool:
         """Edit the open question's status to the answer count."""
         question = live.question
-        pages = round_question_pages(question, answered, closes_text(question))
+        pages = self._pages(live, answered, closes_text(question))
         return await self._edit(live, pages[-1], round_view(question))
 
     async def close_question(
-        self, live: LiveQuestion, answered: int, outcome: RoundReveal | RoundEnd
+        self, live: _Live, answered: int, outcome: RoundReveal | RoundEnd
     ) -> None:
         """Final count and status, buttons off (the right one green when revealed)."""
         question, lang = live.question, live.question.language
@@ -119,7 +142,7 @@ class DiscordRoundDriver(RoundDriver[LiveQuestion]):
             correct_id = outcome.correct_option.id
             everyone = text("round_everyone_answered", lang)
             status = everyone if live.close_now else t("round_closed", lang)
-        pages = round_question_pages(question, answered, status)
+        pages = self._pages(live, answered, status)
         await self._edit(live, pages[-1], round_view(question, closed=True, correct_id=correct_id))
 
     async def post_reveal(self, reveal: RoundReveal, dedupe: str = "") -> int | None:
@@ -131,11 +154,13 @@ class DiscordRoundDriver(RoundDriver[LiveQuestion]):
     async def post_stopped(self, end: RoundEnd) -> None:
         """Nothing: the reply to ``/stop`` shows the ranking."""
 
-    def message_fields(self, live: LiveQuestion) -> dict[str, object]:
-        return {"a": int(live.shown or 0)}  # the answer count it shows
+    def message_fields(self, live: _Live) -> dict[str, object]:
+        # The answer count it shows, and whether its message carries the image.
+        return {"a": int(live.shown or 0), "i": live.pictured}
 
-    def adopt_fields(self, live: LiveQuestion, fields: dict[str, Any]) -> None:
+    def adopt_fields(self, live: _Live, fields: dict[str, Any]) -> None:
         live.shown = str(int(fields["a"]))
+        live.pictured = bool(fields.get("i", False))
 
     # -- Discord --------------------------------------------------------------------------
 
@@ -148,28 +173,37 @@ class DiscordRoundDriver(RoundDriver[LiveQuestion]):
         page: Page,
         view: discord.ui.View | None = None,
         nonce: str | None = None,
+        files: list[discord.File] | None = None,
     ) -> discord.Message:
         channel = self._channel(channel_id)
+        extra: dict[str, Any] = {}
+        if view is not None:
+            extra["view"] = view
+        if files:
+            extra["files"] = files
         if nonce:
             # Discord returns the message already created with this nonce (for a few
             # minutes) instead of creating another: a post repeated after a crash shows once.
-            if view is not None:
-                return await channel.send(embeds=page, view=view, nonce=nonce)
-            return await channel.send(embeds=page, nonce=nonce)
-        if view is not None:
-            return await channel.send(embeds=page, view=view)
-        return await channel.send(embeds=page)
+            extra["nonce"] = nonce
+        return await channel.send(embeds=page, **extra)
 
-    async def _post(self, channel_id: int, pages: list[Page], dedupe: str = "") -> int | None:
-        """Send each page (a page's nonce is ``dedupe`` and its number); the id of the last
-        message (None when there was nothing)."""
+    async def _post(
+        self,
+        channel_id: int,
+        pages: list[Page],
+        dedupe: str = "",
+        files: list[discord.File] | None = None,
+    ) -> int | None:
+        """Send each page (a page's nonce is ``dedupe`` and its number; ``files`` go with the
+        first); the id of the last message (None when there was nothing)."""
         last = None
         for number, page in enumerate(pages):
             nonce = f"{dedupe}.{number}"[:25] if dedupe else None
-            last = (await self._send(channel_id, page, nonce=nonce)).id
+            attached = files if number == 0 else None
+            last = (await self._send(channel_id, page, nonce=nonce, files=attached)).id
         return last
 
-    async def _edit(self, live: LiveQuestion, page: Page, view: discord.ui.View) -> bool:
+    async def _edit(self, live: _Live, page: Page, view: discord.ui.View) -> bool:
         """Edit the question's message; False when that did not work (and it is not worth
         stopping the round for)."""
         assert live.message_id is not None

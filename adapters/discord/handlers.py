@@ -56,7 +56,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import discord
 from discord import app_commands
 
-from adapters.discord import buttons, rendering, typed_answers
+from adapters.discord import buttons, images, rendering, typed_answers
 from adapters.discord.group_rounds import PLATFORM, DiscordRoundDriver
 from adapters.discord.reports import reload_pages, stats_pages
 from adapters.discord.round_rendering import announcement, ending_pages, leaderboard_pages
@@ -81,6 +81,7 @@ from bot.views import (
     AnswerFeedback,
     AnswerOutcome,
     Participant,
+    QuestionView,
     QuizResult,
     StartOutcome,
     StartResult,
@@ -384,7 +385,7 @@ class QuizHandlers:
         )
         await self._reply(
             interaction,
-            self._start_messages(interaction, result),
+            await self._start_messages(interaction, result),
             private=is_private_reply(interaction),
         )
 
@@ -417,16 +418,15 @@ class QuizHandlers:
         )
         await self._reply(
             interaction,
-            self._start_messages(interaction, result),
+            await self._start_messages(interaction, result),
             private=is_private_reply(interaction),
         )
 
-    def _start_messages(
+    async def _start_messages(
         self, interaction: discord.Interaction[Any], result: StartResult
     ) -> list[Outgoing]:
         if result.question is not None:
-            pages, view = typed_answers.question_layout(result.question)
-            messages = _pages_to_messages(pages, view)
+            messages = await self._question_messages(result.question)
             if result.notice:
                 messages[0].content = say(interaction, result.notice, result.language)
             return messages
@@ -457,7 +457,7 @@ class QuizHandlers:
             return
         await self._reply(
             interaction,
-            self._start_messages(interaction, result),
+            await self._start_messages(interaction, result),
             private=is_private_reply(interaction),
         )
 
@@ -518,7 +518,7 @@ class QuizHandlers:
             return
         await self._update(
             interaction,
-            self._feedback_messages(interaction, feedback),
+            await self._feedback_messages(interaction, feedback),
             private=is_private_reply(interaction),
         )
 
@@ -557,19 +557,33 @@ class QuizHandlers:
         if feedback.outcome is not AnswerOutcome.ACCEPTED or feedback.question is None:
             await self._notice(interaction, feedback.notice, feedback.language)
             return
-        messages = self._feedback_messages(interaction, feedback)
+        messages = await self._feedback_messages(interaction, feedback)
         private = is_private_reply(interaction)
         if interaction.message is not None:  # opened from the question: edit it in place
             await self._update(interaction, messages, private=private)
         else:
             await self._reply(interaction, messages, private=private)
 
-    def _feedback_messages(
+    async def _question_messages(self, question: QuestionView) -> list[Outgoing]:
+        """A question's messages, its image (when it has one) attached to the first."""
+        pages, view = typed_answers.question_layout(question)
+        messages = _pages_to_messages(pages, view)
+        if question.image is not None:
+            file = await images.image_file(self.engine.images, question.image)
+            if file is not None:
+                images.show(pages[0], question.image)
+                messages[0].files = [file]
+        return messages
+
+    async def _feedback_messages(
         self, interaction: discord.Interaction[Any], feedback: AnswerFeedback
     ) -> list[Outgoing]:
         assert feedback.question is not None
         typed = feedback.question.typed
         pages = (typed_answers if typed else rendering).feedback_pages(feedback)
+        image = feedback.question.image
+        if image is not None and images.has_file(interaction.message, image):
+            images.show(pages[0], image)  # the answered question keeps its picture
         messages = [Outgoing(embeds=page) for page in pages]
         # The disabled buttons stay under the answered question, on the edited message.
         messages[0].view = (
@@ -578,8 +592,7 @@ class QuizHandlers:
             else buttons.answer_view(feedback.question, feedback)
         )
         if feedback.next_question is not None:
-            following, view = typed_answers.question_layout(feedback.next_question)
-            messages += _pages_to_messages(following, view)
+            messages += await self._question_messages(feedback.next_question)
         elif feedback.result is not None:
             messages += self._result_messages(interaction, feedback.result)
         return messages
@@ -827,9 +840,9 @@ class QuizHandlers:
         (a broken file keeps its previous version live)."""
 
         async def reload() -> tuple[LoadReport, int, str]:
-            # File reading and YAML parsing off the event loop: other members' presses
-            # must still be answered within Discord's 3 seconds meanwhile.
-            report = await asyncio.to_thread(self.engine.catalog.reload)
+            # Off the event loop: other members' presses must still be answered within
+            # Discord's 3 seconds meanwhile.
+            report = await self.engine.reload_quizzes()
             return report, len(self.engine.catalog), await self._interface_language(interaction)
 
         report, live, language = await self._in_time(

@@ -187,7 +187,8 @@ class Callbacks:
         owner = who.display_name if chat_type != ChatType.PRIVATE else None
         html = answered_question(feedback, owner)
         if isinstance(message, Message):
-            await self.messenger.edit(context, message, html)
+            # On a photo whose caption cannot take the answer, the answer alone follows it.
+            await self.messenger.edit(context, message, html, overflow=feedback_message(feedback))
         else:
             await self.messenger.send(context, chat_id, html)
         await self.messenger.send_next(context, chat_id, feedback, owner)

@@ -8,7 +8,6 @@ buttons (:mod:`adapters.telegram.callbacks`).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from collections.abc import Callable, Sequence
@@ -257,8 +256,7 @@ class Commands:
             await self.unknown(update, context)
             return
         ui = await turn(context).language()
-        # Reading and validating files is blocking work: keep the event loop free meanwhile.
-        report = await asyncio.to_thread(self.engine.catalog.reload)
+        report = await self.engine.reload_quizzes()  # off the event loop, images stored
         live = len(self.engine.catalog)
         log.info(
             "telegram: quizzes reloaded by %s: %d live, %d errors",

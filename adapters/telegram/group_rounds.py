@@ -5,7 +5,10 @@ The rounds service (:mod:`bot.rounds`) keeps the round in the database and
 :class:`~bot.rounds.driver.RoundDriver` drives it over time (timers, the pause between questions,
 restarts); this module renders for Telegram and sends. The open question's message shows a
 countdown and the live answer count, and which message that is lives in storage, so a restarted
-process edits it instead of posting the question again.
+process edits it instead of posting the question again. A question with an image is posted
+once as a photo with the question as its caption (a question too long for a caption follows
+the photo as text); the countdown and the buttons are then a short message of their own
+below it, the only one edited, so the picture is never sent again.
 
 Group chats allow about 20 messages a minute, so every send of a round goes through a
 :class:`~adapters.telegram.budget.ChatBudget`: questions, reveals and rankings wait for a slot
@@ -19,6 +22,7 @@ import asyncio
 import hashlib
 import logging
 import math
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -28,6 +32,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from adapters.telegram.budget import ChatBudget
+from adapters.telegram.photos import Photos, caption_fits
 from adapters.telegram.rendering import split_html
 from adapters.telegram.round_rendering import (
     round_body,
@@ -108,6 +113,7 @@ class TelegramRoundDriver(RoundDriver[_Live]):
         clock = clock or SystemClock(rounds.engine.clock, speed=timing.speed)
         super().__init__(rounds, platform, timing=timing, clock=clock)
         self.budget = budget
+        self.photos = Photos(rounds.engine.images)
         self._bot: Bot | None = None
 
     def attach(self, bot: Bot) -> None:
@@ -139,8 +145,10 @@ class TelegramRoundDriver(RoundDriver[_Live]):
     async def post_question(self, live: _Live, answered: int, seconds_left: float) -> int | None:
         question, chat_id = live.question, int(live.question.chat_id)
         live.with_body = round_live_fits(question)
-        if not live.with_body:
-            body = paragraph(round_body(question), question.language)
+        body = paragraph(round_body(question), question.language)
+        if question.image is not None and await self._post_image(question, body):
+            live.with_body = False
+        elif not live.with_body:
             await self._post(question.round_id, chat_id, body)
         text = self._text(live, answered, seconds_left)
         message = await self._post(question.round_id, chat_id, text, round_keyboard(question))
@@ -182,17 +190,36 @@ class TelegramRoundDriver(RoundDriver[_Live]):
 
     # -- sending -------------------------------------------------------------------------------
 
-    async def _post(
-        self, round_id: int, chat_id: int, html: str, markup: InlineKeyboardMarkup | None = None
-    ) -> Message | None:
-        """Send ``html`` (in several messages when too long; the keyboard on the last one),
-        each when the chat's budget has a slot: waiting for one on the rounds' clock, as the
+    async def _post_image(self, question: RoundQuestion, body: str) -> bool:
+        """The question's photo with ``body`` as its caption, or the photo then ``body`` when
+        it is too long for one; False when the photo could not be sent (nothing was)."""
+        assert question.image is not None
+        chat_id = int(question.chat_id)
+        fits = caption_fits(body)
+        await self.budget.take(chat_id, self._waiter(question.round_id))
+        photo = await self.photos.send(self.bot, chat_id, question.image, body if fits else None)
+        if photo is None:
+            return False
+        if not fits:
+            await self._post(question.round_id, chat_id, body)
+        return True
+
+    def _waiter(self, round_id: int) -> Callable[[float], Awaitable[None]]:
+        """How a send waits for a slot of the chat's budget: on the rounds' clock, as the
         round's other timers do."""
 
         async def wait(seconds: float) -> None:
             until = self.clock() + timedelta(seconds=seconds)
             await self._sleep_for(round_id, until, asyncio.Event())
 
+        return wait
+
+    async def _post(
+        self, round_id: int, chat_id: int, html: str, markup: InlineKeyboardMarkup | None = None
+    ) -> Message | None:
+        """Send ``html`` (in several messages when too long; the keyboard on the last one),
+        each when the chat's budget has a slot."""
+        wait = self._waiter(round_id)
         chunks = split_html(html)
         sent = None
         for index, chunk in enumerate(chunks):

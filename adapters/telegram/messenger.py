@@ -4,6 +4,12 @@ A long text is split into several messages (the keyboard goes on the last); an e
 change nothing is not sent (Telegram refuses it), and a message that can no longer be edited is
 sent anew. One-shot menus lose their keyboard once pressed, so a second press cannot act twice.
 Questions go out as buttons or, where the chat or quiz asks for it, as native quiz polls.
+
+A question with an image (:mod:`adapters.telegram.photos`) is a photo with the question as its
+caption and the buttons on it; a question too long for a caption (1024 characters) is the
+photo, then the text with the buttons. Before a quiz poll or a typed question, the photo goes
+alone. After an answer, a caption is edited like a text: the answer in the caption when it
+fits, else the buttons come off the photo and the answer follows as a message.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest
 from telegram.warnings import PTBUserWarning
 
+from adapters.telegram.photos import Photos, caption_fits
 from adapters.telegram.polls import POLL_SCOPE, PollLink, plan_poll
 from adapters.telegram.rendering import plain_text, question_message, result_message, split_html
 from adapters.telegram.shared import NO_PREVIEW, Context
@@ -35,7 +42,7 @@ REMEMBERED_MESSAGES = 4096
 # a Message object); PTB would warn on every call that a named method exists.
 warnings.filterwarnings(
     "ignore",
-    message=r"Please use 'Bot\.(sendMessage|editMessageText)' instead",
+    message=r"Please use 'Bot\.(sendMessage|editMessageText|editMessageCaption)' instead",
     category=PTBUserWarning,
 )
 _OptionIndex = Literal[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]  # what PTB's send_poll types accept
@@ -58,6 +65,7 @@ class Messenger:
         # understood without it (after a restart it is empty and the press's own copy of the
         # message is used instead).
         self.shown: OrderedDict[tuple[int, int], _Shown] = OrderedDict()
+        self.photos = Photos(engine.images)
 
     def remember(self, chat_id: int, message_id: int, shown: _Shown) -> None:
         key = (chat_id, message_id)
@@ -68,7 +76,7 @@ class Messenger:
 
     def current(self, message: Message) -> _Shown:
         known = self.shown.get((message.chat.id, message.message_id))
-        return known or _Shown(message.text or "", message.reply_markup)
+        return known or _Shown(message.text or message.caption or "", message.reply_markup)
 
     async def send(
         self,
@@ -105,9 +113,18 @@ class Messenger:
         message: Message,
         html: str,
         markup: InlineKeyboardMarkup | None = None,
+        *,
+        overflow: str | None = None,
     ) -> None:
         """Show ``html`` in ``message`` (the rest in new messages when too long). Does nothing
-        when the message already shows exactly that: Telegram refuses such edits."""
+        when the message already shows exactly that: Telegram refuses such edits.
+
+        A photo's caption is edited the same way when ``html`` fits one; when it does not,
+        the photo keeps its caption, loses its buttons, and ``overflow`` (what ``html`` adds to
+        the caption; default all of it) follows as a message with ``markup``."""
+        if message.photo:
+            await self._edit_caption(context, message, html, markup, overflow)
+            return
         chunks = split_html(html) or [""]
         first, rest = chunks[0], chunks[1:]
         keyboard = markup if not rest else None
@@ -135,6 +152,59 @@ class Messenger:
             self.remember(chat_id, message.message_id, wanted)
         if rest:
             await self.send(context, chat_id, "\n\n".join(rest), markup)
+
+    async def _edit_caption(
+        self,
+        context: Context,
+        message: Message,
+        html: str,
+        markup: InlineKeyboardMarkup | None,
+        overflow: str | None,
+    ) -> None:
+        chat_id = message.chat.id
+        if not caption_fits(html):
+            await self._edit_photo(context, message, self.current(message).text, None, raw=False)
+            await self.send(context, chat_id, overflow or html, markup)
+            return
+        await self._edit_photo(context, message, html, markup, raw=True)
+
+    async def _edit_photo(
+        self,
+        context: Context,
+        message: Message,
+        caption: str,
+        markup: InlineKeyboardMarkup | None,
+        *,
+        raw: bool,
+    ) -> None:
+        """Set the photo's caption (``raw``: HTML to show; else kept as it is) and buttons."""
+        wanted = _Shown(plain_text(caption) if raw else caption, markup)
+        if self.current(message) == wanted:
+            return
+        chat_id = message.chat.id
+        try:
+            if raw:
+                await context.bot.do_api_request(
+                    "editMessageCaption",
+                    api_kwargs={
+                        "chat_id": chat_id,
+                        "message_id": message.message_id,
+                        "caption": caption,
+                        "parse_mode": ParseMode.HTML,
+                        "reply_markup": markup,
+                    },
+                )
+            else:
+                await context.bot.edit_message_reply_markup(
+                    chat_id=chat_id, message_id=message.message_id, reply_markup=markup
+                )
+        except BadRequest as error:
+            if "not modified" not in error.message.lower():
+                log.warning("telegram: cannot edit a photo (%s); sending the text anew", error)
+                if raw:
+                    await self.send(context, chat_id, caption, markup)
+                return
+        self.remember(chat_id, message.message_id, wanted)
 
     def menu_open(self, query: CallbackQuery) -> bool:
         """Whether the pressed one-shot menu still has its keyboard; False on a second press
@@ -177,13 +247,30 @@ class Messenger:
         self, context: Context, chat_id: int, question: QuestionView, owner: str | None
     ) -> None:
         if question.typed:
+            await self.send_image(context, chat_id, question)
             return await send_typed_question(self.engine, context, chat_id, question, owner)
         if await self.poll_mode(chat_id, question.quiz_id) and await self.send_poll(
             context, chat_id, question
         ):
             return
         rendered = question_message(question, owner)
+        if question.image is not None and caption_fits(rendered.html):
+            photo = await self.photos.send(
+                context.bot, chat_id, question.image, rendered.html, rendered.markup
+            )
+            if photo is not None:
+                self.remember(
+                    chat_id, photo.message_id, _Shown(plain_text(rendered.html), rendered.markup)
+                )
+                return
+        else:
+            await self.send_image(context, chat_id, question)
         await self.send(context, chat_id, rendered.html, rendered.markup)
+
+    async def send_image(self, context: Context, chat_id: int, question: QuestionView) -> None:
+        """The question's image as a photo of its own (if it has one), before its text."""
+        if question.image is not None:
+            await self.photos.send(context.bot, chat_id, question.image)
 
     async def send_poll(self, context: Context, chat_id: int, question: QuestionView) -> bool:
         """Send ``question`` as a quiz poll; False when it does not fit poll limits."""
@@ -194,6 +281,7 @@ class Messenger:
         plan = plan_poll(question, correct_option_id, explanation)
         if plan is None:
             return False
+        await self.send_image(context, chat_id, question)  # a poll cannot show one
         message = await context.bot.send_poll(
             chat_id,
             plan.question,

@@ -27,6 +27,7 @@ from bot.bank_texts import normalize_tag, unknown_tag
 from bot.engine import QuizEngine, interface_language, valid_id
 from bot.i18n import resolve_language, t
 from bot.quiz import Quiz
+from bot.quiz_images import image_view
 from bot.rounds.history import RoundHistory
 from bot.rounds.views import (
     Leaderboard,
@@ -107,6 +108,7 @@ class GroupRounds:
             opens_at=round_.question_started_at,
             deadline=round_.deadline,
             time_limit_seconds=round_.time_limit_seconds,
+            image=image_view(question.image, lang) if question.image is not None else None,
         )
 
     async def start(

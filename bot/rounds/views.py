@@ -8,7 +8,7 @@ import enum
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.views import OptionView, QuizSummary
+from bot.views import ImageView, OptionView, QuizSummary
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,7 @@ class RoundQuestion:
     opens_at: datetime
     deadline: datetime
     time_limit_seconds: int
+    image: ImageView | None = None  # shown once with the question
 
 
 class RoundStartOutcome(enum.StrEnum):

@@ -2,6 +2,7 @@
 with one backend per database."""
 
 from bot.storage.base import StateChanged, Storage, StorageError
+from bot.storage.image_store import ImageStore, StoredImage
 from bot.storage.ports import AttemptStore, KeyValueStore, RoundStore
 from bot.storage.records import (
     AnswerRecord,
@@ -55,6 +56,7 @@ __all__ = [
     "AttemptStore",
     "AttemptSummary",
     "ExpectedState",
+    "ImageStore",
     "KeyValueStore",
     "NewAttempt",
     "NewRound",
@@ -70,6 +72,7 @@ __all__ = [
     "StateChanged",
     "Storage",
     "StorageError",
+    "StoredImage",
     "UserRecord",
     "sqlite_path_from_url",
     "storage_from_url",

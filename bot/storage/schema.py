@@ -2,10 +2,10 @@
 
 ``MIGRATIONS[n]`` brings a database from schema version n to n + 1. Each is one SQL script
 with placeholders for the few types the dialects spell differently (``{id}``, ``{ref}``,
-``{time}``, ``{bool}``, ``{true}``/``{false}``), rendered by :func:`migrations`. A migration
-that cannot be written the same way for both (SQLite cannot alter a column) is a mapping
-from dialect to script. ``tests/test_schema_parity.py`` checks that both migrated schemas
-have the same tables, columns, nullability, keys and indexes.
+``{time}``, ``{bool}``, ``{true}``/``{false}``, ``{blob}``), rendered by :func:`migrations`.
+A migration that cannot be written the same way for both (SQLite cannot alter a column) is a
+mapping from dialect to script. ``tests/test_schema_parity.py`` checks that both migrated
+schemas have the same tables, columns, nullability, keys and indexes.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ TYPES: Mapping[Dialect, Mapping[str, str]] = {
         "bool": "INTEGER",
         "true": "1",
         "false": "0",
+        "blob": "BLOB",
     },
     "postgres": {
         "id": "BIGSERIAL PRIMARY KEY",
@@ -31,6 +32,7 @@ TYPES: Mapping[Dialect, Mapping[str, str]] = {
         "bool": "BOOLEAN",
         "true": "TRUE",
         "false": "FALSE",
+        "blob": "BYTEA",
     },
 }
 
@@ -207,6 +209,24 @@ MIGRATIONS: list[str | Mapping[Dialect, str]] = [
             CHECK (kind IN ('reveal', 'end', 'history'));
         """,
     },
+    # Quiz images: their bytes by SHA-256 (written when a quiz is loaded, so every replica and
+    # a restart on a wiped disk can send them), and each platform account's reference to its
+    # uploaded copy (Telegram's file_id per bot), so an image uploads once per bot.
+    """
+    CREATE TABLE images (
+        sha256 TEXT PRIMARY KEY,
+        media_type TEXT NOT NULL,
+        data {blob} NOT NULL,
+        created_at {time} NOT NULL
+    );
+    CREATE TABLE image_uploads (
+        destination TEXT NOT NULL,
+        sha256 TEXT NOT NULL REFERENCES images (sha256),
+        reference TEXT NOT NULL,
+        created_at {time} NOT NULL,
+        PRIMARY KEY (destination, sha256)
+    );
+    """,
 ]
 
 

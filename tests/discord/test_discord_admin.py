@@ -21,6 +21,7 @@ from bot.storage import SQLiteStorage
 from fakes.discord_api import (
     DEFERRED_CHANNEL_MESSAGE,
     MAX_ATTACHMENTS,
+    MAX_FILE_BYTES,
     MAX_UPLOAD_BYTES,
     FakeDiscord,
     Recorded,
@@ -290,7 +291,20 @@ def test_the_fake_refuses_files_over_discords_limits(fake_discord: FakeDiscord) 
     assert refused is not None and refused.status == 413
     assert fake_discord.violations
     fake_discord.violations.clear()  # expected here
+    # One file over 10 MiB is refused too, though the request is within 25 MiB.
+    heavy = Recorded(
+        "POST", "/followup", {}, 0.0, files=[Upload(0, "a.png", bytes(MAX_FILE_BYTES + 1))]
+    )
+    assert fake_discord._too_large(heavy) is not None
+    fake_discord.violations.clear()  # expected here
+    parts = MAX_UPLOAD_BYTES // MAX_FILE_BYTES
+    rest = MAX_UPLOAD_BYTES - parts * MAX_FILE_BYTES
+    sizes = [MAX_FILE_BYTES] * parts + [rest]
     fine = Recorded(
-        "POST", "/followup", {}, 0.0, files=[Upload(0, "a.png", bytes(MAX_UPLOAD_BYTES))]
+        "POST",
+        "/followup",
+        {},
+        0.0,
+        files=[Upload(n, f"{n}.png", bytes(size)) for n, size in enumerate(sizes)],
     )
     assert fake_discord._too_large(fine) is None

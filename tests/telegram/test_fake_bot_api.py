@@ -83,3 +83,115 @@ async def test_rate_limit_injection(api: FakeBotApi) -> None:
         refused = await call(api, "sendMessage", chat_id=chat, text="hi")
         assert refused["error_code"] == 429 and refused["parameters"] == {"retry_after": 3}
     assert (await call(api, "sendMessage", chat_id=chat, text="hi"))["ok"] is True
+
+
+async def upload(api: FakeBotApi, method: str, photo: bytes, **params: Any) -> dict[str, Any]:
+    """A multipart request with ``photo`` as a file part, as PTB sends an upload."""
+    form = aiohttp.FormData()
+    for key, value in params.items():
+        form.add_field(key, value if isinstance(value, str) else json.dumps(value))
+    form.add_field("photo", photo, filename="photo.png", content_type="image/png")
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(f"{api.base_url}{TOKEN}/{method}", data=form) as response,
+    ):
+        body: dict[str, Any] = await response.json()
+        return body
+
+
+async def test_photos_are_uploaded_then_sent_again_by_file_id(api: FakeBotApi) -> None:
+    from tests.images import picture
+
+    chat = api.private_chat(api.user(9010, "Pia"))["id"]
+    sent = await upload(api, "sendPhoto", picture(1600, 900), chat_id=chat, caption="<b>Hi</b>")
+    assert sent["ok"] is True
+    sizes = sent["result"]["photo"]
+    # The sizes Telegram keeps: thumbnails up to the photo itself, the largest last.
+    assert [(s["width"], s["height"]) for s in sizes] == [
+        (90, 51),
+        (320, 180),
+        (800, 450),
+        (1280, 720),
+        (1600, 900),
+    ]
+    assert sent["result"]["caption"] == "<b>Hi</b>"  # no parse_mode: the text as written
+    again = await call(
+        api,
+        "sendPhoto",
+        chat_id=chat,
+        photo=sizes[-1]["file_id"],
+        caption="<b>Hi</b>",
+        parse_mode="HTML",
+    )
+    assert again["ok"] is True and again["result"]["caption"] == "Hi"
+    assert again["result"]["caption_entities"] == [{"type": "bold", "offset": 0, "length": 2}]
+    assert len(api.photos) == 1  # the second send uploaded nothing
+    unknown = await call(api, "sendPhoto", chat_id=chat, photo="AgACnot-ours")
+    assert unknown["description"] == "Bad Request: wrong file identifier/HTTP URL specified"
+
+
+async def test_photo_and_caption_limits_are_refused(api: FakeBotApi) -> None:
+    from tests.images import picture
+
+    chat = api.private_chat(api.user(9011, "Quin"))["id"]
+
+    async def refused(photo: bytes, **params: Any) -> str:
+        sent = await upload(api, "sendPhoto", photo, chat_id=chat, **params)
+        assert sent["ok"] is False
+        return str(sent["description"])
+
+    assert await refused(b"GIF89a, or so it says") == "Bad Request: IMAGE_PROCESS_FAILED"
+    assert await refused(picture(9000, 1001)) == "Bad Request: PHOTO_INVALID_DIMENSIONS"
+    assert await refused(picture(2100, 100)) == "Bad Request: PHOTO_INVALID_DIMENSIONS"
+    assert await refused(b"\x89PNG" + bytes(10_000_000)) == "Bad Request: PHOTO_SAVE_FILE_INVALID"
+    # 1024 characters after entity parsing: the tags do not count, each entity is one.
+    fits = "<code>" + "&lt;" * 1024 + "</code>"
+    assert (
+        await upload(api, "sendPhoto", picture(), chat_id=chat, caption=fits, parse_mode="HTML")
+    )["ok"]
+    too_long = "<code>" + "&lt;" * 1025 + "</code>"
+    assert await refused(picture(), caption=too_long, parse_mode="HTML") == (
+        "Bad Request: message caption is too long"
+    )
+
+
+async def test_captions_are_edited_and_text_edits_refused_on_photos(api: FakeBotApi) -> None:
+    from tests.images import picture
+
+    chat = api.private_chat(api.user(9012, "Ria"))["id"]
+    keyboard = {"inline_keyboard": [[{"text": "A", "callback_data": "a"}]]}
+    sent = await upload(
+        api, "sendPhoto", picture(), chat_id=chat, caption="Q?", reply_markup=keyboard
+    )
+    message_id = sent["result"]["message_id"]
+    assert sent["result"]["reply_markup"] == keyboard
+    text_edit = await call(api, "editMessageText", chat_id=chat, message_id=message_id, text="x")
+    assert text_edit["description"] == "Bad Request: there is no text in the message to edit"
+    same = await call(
+        api,
+        "editMessageCaption",
+        chat_id=chat,
+        message_id=message_id,
+        caption="Q?",
+        reply_markup=keyboard,
+    )
+    assert "message is not modified" in same["description"]
+    edited = await call(
+        api,
+        "editMessageCaption",
+        chat_id=chat,
+        message_id=message_id,
+        caption="Q? <i>answered</i>",
+        parse_mode="HTML",
+    )
+    assert edited["ok"] is True and edited["result"]["caption"] == "Q? answered"
+    assert "reply_markup" not in edited["result"]
+    text = await call(api, "sendMessage", chat_id=chat, text="plain")
+    no_caption = await call(
+        api,
+        "editMessageCaption",
+        chat_id=chat,
+        message_id=text["result"]["message_id"],
+        caption="x",
+    )
+    assert no_caption["description"] == "Bad Request: there is no caption in the message to edit"

@@ -16,9 +16,10 @@ from telegram.request import BaseRequest, HTTPXRequest
 from adapters.telegram.transport import AiohttpRequest
 from bot.engine import QuizEngine
 from fakes.telegram_bot_api import TOKEN, FakeBotApi
+from tests.images import picture
 from tests.telegram.conftest import Launch
 
-PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+PNG = picture()  # a real image: the fake Bot API reads what it is sent, as Telegram does
 
 
 async def started(api: FakeBotApi, request: BaseRequest) -> Bot:
