@@ -2,6 +2,7 @@
 with one backend per database."""
 
 from bot.storage.base import StateChanged, Storage, StorageError
+from bot.storage.library import LibraryStore, NewQuizVersion, QuizVersionRecord, VersionSource
 from bot.storage.ports import AttemptStore, KeyValueStore, RoundStore
 from bot.storage.records import (
     AnswerRecord,
@@ -56,10 +57,13 @@ __all__ = [
     "AttemptSummary",
     "ExpectedState",
     "KeyValueStore",
+    "LibraryStore",
     "NewAttempt",
+    "NewQuizVersion",
     "NewRound",
     "OutboxEntry",
     "OutboxKind",
+    "QuizVersionRecord",
     "ReviewItem",
     "RoundAnswer",
     "RoundProgress",
@@ -71,6 +75,7 @@ __all__ = [
     "Storage",
     "StorageError",
     "UserRecord",
+    "VersionSource",
     "sqlite_path_from_url",
     "storage_from_url",
 ]
