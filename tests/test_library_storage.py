@@ -29,15 +29,15 @@ def version_of(quiz_id: str, content: str, source: VersionSource = VersionSource
 async def test_versions_are_numbered_per_quiz_and_identical_content_is_not_a_new_one(
     any_storage: Storage,
 ) -> None:
-    first, created = await any_storage.publish_quiz_version(version_of("a", "one"), unhide=False)
+    first, created = await any_storage.publish_quiz_version(version_of("a", "one"), explicit=False)
     assert (first.version, created) == (1, True)
-    again, created = await any_storage.publish_quiz_version(version_of("a", "one"), unhide=False)
+    again, created = await any_storage.publish_quiz_version(version_of("a", "one"), explicit=False)
     assert (again.version, created) == (1, False)
     second, created = await any_storage.publish_quiz_version(
-        version_of("a", "two", VersionSource.UPLOAD), unhide=False
+        version_of("a", "two", VersionSource.UPLOAD), explicit=False
     )
     assert (second.version, created) == (2, True)
-    other, _ = await any_storage.publish_quiz_version(version_of("b", "x"), unhide=False)
+    other, _ = await any_storage.publish_quiz_version(version_of("b", "x"), explicit=False)
     assert other.version == 1
     current = await any_storage.current_quiz_versions()
     assert [(v.quiz_id, v.version, v.content) for v in current] == [("a", 2, "two"), ("b", 1, "x")]
@@ -49,28 +49,30 @@ async def test_versions_are_numbered_per_quiz_and_identical_content_is_not_a_new
     assert await any_storage.quiz_version("a", 3) is None
 
 
-async def test_going_back_to_earlier_content_is_a_new_version(any_storage: Storage) -> None:
-    for content in ("one", "two", "one"):
-        await any_storage.publish_quiz_version(version_of("a", content), unhide=False)
+async def test_quiz_dir_never_rolls_back_while_an_explicit_publish_may(any_storage: Storage):
+    for content in ("one", "two", "one"):  # a replica with an older checkout starts
+        await any_storage.publish_quiz_version(version_of("a", content), explicit=False)
     [current] = await any_storage.current_quiz_versions()
-    assert (current.version, current.content) == (3, "one")
+    assert (current.version, current.content) == (2, "two")
+    back, created = await any_storage.publish_quiz_version(version_of("a", "one"), explicit=True)
+    assert created and (back.version, back.content) == (3, "one")
 
 
 async def test_unpublishing_hides_a_quiz_until_it_is_published_again(any_storage: Storage):
-    await any_storage.publish_quiz_version(version_of("a", "one"), unhide=False)
+    await any_storage.publish_quiz_version(version_of("a", "one"), explicit=False)
     assert await any_storage.unpublish_quiz("a")
     assert not await any_storage.unpublish_quiz("a")  # hidden already
     assert not await any_storage.unpublish_quiz("nope")
     [hidden] = await any_storage.current_quiz_versions()
     assert hidden.hidden
-    # The same content again from QUIZ_DIR (unhide=False) leaves it hidden ...
-    same, created = await any_storage.publish_quiz_version(version_of("a", "one"), unhide=False)
+    # The same content again from QUIZ_DIR (not explicit) leaves it hidden ...
+    same, created = await any_storage.publish_quiz_version(version_of("a", "one"), explicit=False)
     assert same.hidden and not created
     # ... an explicit publish of it shows it again, and new content always does.
-    shown, created = await any_storage.publish_quiz_version(version_of("a", "one"), unhide=True)
+    shown, created = await any_storage.publish_quiz_version(version_of("a", "one"), explicit=True)
     assert not shown.hidden and not created and shown.version == 1
     await any_storage.unpublish_quiz("a")
-    newer, created = await any_storage.publish_quiz_version(version_of("a", "two"), unhide=False)
+    newer, created = await any_storage.publish_quiz_version(version_of("a", "two"), explicit=False)
     assert created and not newer.hidden and newer.version == 2
     old = await any_storage.quiz_version("a", 1)  # still readable, for attempts pinned to it
     assert old is not None and old.content == "one"
@@ -78,10 +80,10 @@ async def test_unpublishing_hides_a_quiz_until_it_is_published_again(any_storage
 
 async def test_every_change_moves_the_revision_and_nothing_else_does(any_storage: Storage):
     start = await any_storage.library_revision()
-    await any_storage.publish_quiz_version(version_of("a", "one"), unhide=False)
+    await any_storage.publish_quiz_version(version_of("a", "one"), explicit=False)
     after_publish = await any_storage.library_revision()
     assert after_publish != start
-    await any_storage.publish_quiz_version(version_of("a", "one"), unhide=False)
+    await any_storage.publish_quiz_version(version_of("a", "one"), explicit=False)
     assert await any_storage.library_revision() == after_publish  # nothing new
     await any_storage.unpublish_quiz("a")
     after_hide = await any_storage.library_revision()
@@ -94,7 +96,7 @@ async def test_replicas_publishing_at_once_get_distinct_versions(open_storage: O
     one, two = await open_storage(), await open_storage()
     results = await asyncio.gather(
         *(
-            store.publish_quiz_version(version_of("a", f"content {n} of {i}"), unhide=False)
+            store.publish_quiz_version(version_of("a", f"content {n} of {i}"), explicit=False)
             for n in range(6)
             for i, store in enumerate((one, two))
         )

@@ -56,12 +56,15 @@ class LibraryStore(Protocol):
 
     @abc.abstractmethod
     async def publish_quiz_version(
-        self, new: NewQuizVersion, *, unhide: bool
+        self, new: NewQuizVersion, *, explicit: bool
     ) -> tuple[QuizVersionRecord, bool]:
         """Make ``new`` the quiz's current version, numbered one past its last (1 for a new
-        quiz), unless the current version has the same content hash: then that version is
-        returned, and made visible again if it was hidden and ``unhide`` says so. Returns
-        the version the quiz serves now and whether it was created now."""
+        quiz), unless it is no news. ``explicit`` (``quizbot publish``, an upload): no news
+        when the current version has the same content hash; a hidden quiz is shown again.
+        Otherwise (QUIZ_DIR, at start or on /reload): no news when any version ever had that
+        hash, so a replica still running an older checkout never rolls a quiz back, and a
+        hidden quiz stays hidden. Returns the version the quiz serves now (for no news: the
+        current one) and whether it was created now."""
 
     @abc.abstractmethod
     async def current_quiz_versions(self) -> list[QuizVersionRecord]:

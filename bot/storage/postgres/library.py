@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.storage.library import LibraryStore, NewQuizVersion, QuizVersionRecord
 from bot.storage.postgres.pool import PostgresPool, retrying
 from bot.storage.rows import quiz_version_from
@@ -22,15 +24,15 @@ class PostgresLibrary(PostgresPool, LibraryStore):
 
     @retrying
     async def publish_quiz_version(
-        self, new: NewQuizVersion, *, unhide: bool
+        self, new: NewQuizVersion, *, explicit: bool
     ) -> tuple[QuizVersionRecord, bool]:
         async with self._acquire() as conn, conn.transaction():
             await conn.execute(LOCK_REVISION)
             current = await conn.fetchrow(
                 f"{VERSIONS} WHERE v.quiz_id = $1 AND v.version = l.version", new.quiz_id
             )
-            if current is not None and current["content_hash"] == new.content_hash:
-                if current["hidden"] and unhide:
+            if current is not None and not await _news(conn, current, new, explicit):
+                if current["hidden"] and explicit:
                     await conn.execute(
                         "UPDATE quiz_library SET hidden = FALSE WHERE quiz_id = $1", new.quiz_id
                     )
@@ -87,3 +89,15 @@ class PostgresLibrary(PostgresPool, LibraryStore):
     async def library_revision(self) -> int:
         rows = await self._fetch("SELECT revision FROM library_revision WHERE id = 1")
         return int(rows[0][0]) if rows else 0
+
+
+async def _news(conn: Any, current: Any, new: NewQuizVersion, explicit: bool) -> bool:
+    """Whether ``new`` makes a new version (see :meth:`LibraryStore.publish_quiz_version`)."""
+    if explicit:
+        return bool(current["content_hash"] != new.content_hash)
+    seen = await conn.fetchval(
+        "SELECT 1 FROM quiz_versions WHERE quiz_id = $1 AND content_hash = $2 LIMIT 1",
+        new.quiz_id,
+        new.content_hash,
+    )
+    return seen is None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 
 from bot.storage.library import LibraryStore, NewQuizVersion, QuizVersionRecord
@@ -20,22 +21,19 @@ class SQLiteLibrary(SQLiteWriter, LibraryStore):
     """:class:`LibraryStore` in SQLite."""
 
     async def publish_quiz_version(
-        self, new: NewQuizVersion, *, unhide: bool
+        self, new: NewQuizVersion, *, explicit: bool
     ) -> tuple[QuizVersionRecord, bool]:
         def op(conn: sqlite3.Connection) -> tuple[QuizVersionRecord, bool]:
             current = conn.execute(
                 f"{VERSIONS} WHERE v.quiz_id = ? AND v.version = l.version", (new.quiz_id,)
             ).fetchone()
-            if current is not None and current["content_hash"] == new.content_hash:
-                if current["hidden"] and unhide:
+            if current is not None and not _news(conn, current, new, explicit):
+                if current["hidden"] and explicit:
                     conn.execute(
                         "UPDATE quiz_library SET hidden = 0 WHERE quiz_id = ?", (new.quiz_id,)
                     )
                     conn.execute(BUMP_REVISION)
-                    current = conn.execute(
-                        f"{VERSIONS} WHERE v.quiz_id = ? AND v.version = l.version",
-                        (new.quiz_id,),
-                    ).fetchone()
+                    return dataclasses.replace(quiz_version_from(current), hidden=False), False
                 return quiz_version_from(current), False
             last = conn.execute(
                 "SELECT COALESCE(MAX(version), 0) FROM quiz_versions WHERE quiz_id = ?",
@@ -97,3 +95,16 @@ class SQLiteLibrary(SQLiteWriter, LibraryStore):
     async def library_revision(self) -> int:
         rows = await self._fetchall("SELECT revision FROM library_revision WHERE id = 1")
         return int(rows[0][0]) if rows else 0
+
+
+def _news(
+    conn: sqlite3.Connection, current: sqlite3.Row, new: NewQuizVersion, explicit: bool
+) -> bool:
+    """Whether ``new`` makes a new version (see :meth:`LibraryStore.publish_quiz_version`)."""
+    if explicit:
+        return bool(current["content_hash"] != new.content_hash)
+    seen = conn.execute(
+        "SELECT 1 FROM quiz_versions WHERE quiz_id = ? AND content_hash = ? LIMIT 1",
+        (new.quiz_id, new.content_hash),
+    ).fetchone()
+    return seen is None
