@@ -43,6 +43,7 @@ class QuestionView:
     language: str
     rtl: bool
     typed: bool = False  # answered by typing (no options): see QuizEngine.answer_text
+    quiz_version: int = 1  # the quiz version the attempt plays
 
     def option(self, option_id: str) -> OptionView | None:
         return next((o for o in self.options if o.id == option_id), None)

@@ -16,7 +16,8 @@ from typing import Any
 
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, SUPPORTED_LANGUAGES, t
 from bot.presenters import progress_lines, stats_hardest, stats_summary
-from bot.quiz_loader import LoadReport, load_quiz_text, load_quizzes, quiz_files
+from bot.quiz_check import check_quiz_files
+from bot.quiz_loader import LoadReport, load_quiz_text
 from bot.stats import QuizStats
 from bot.storage import AnswerRecord, AttemptRecord
 from bot.text_direction import paragraph, prepare
@@ -105,18 +106,12 @@ async def _list(args: argparse.Namespace) -> int:
 
 def _checked(paths: list[Path]) -> LoadReport:
     """What `quizbot validate` finds in ``paths`` (also the check `quizbot import` makes)."""
-    report = load_quizzes([p for p in paths if p.exists()])
     if schema_available():
         # The loader's messages are the precise ones; the schema adds what it alone notices.
-        reported = {(e.path, e.line) for e in report.errors}
-        for file in quiz_files([p for p in paths if p.exists()]):
-            for problem in schema_problems(file):
-                if (problem.path, problem.line) not in reported:
-                    report.errors.append(problem)
-    else:
-        # Only a broken install lacks it; say so rather than claim a check that did not run.
-        print("note: schema/quiz.schema.json is missing from this install: not checked against it")
-    return report
+        return check_quiz_files(paths, extra=schema_problems)
+    # Only a broken install lacks it; say so rather than claim a check that did not run.
+    print("note: schema/quiz.schema.json is missing from this install: not checked against it")
+    return check_quiz_files(paths)
 
 
 def _validate(args: argparse.Namespace) -> int:

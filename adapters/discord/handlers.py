@@ -823,13 +823,14 @@ class QuizHandlers:
 
     @handled(admin=True)
     async def reload(self, interaction: discord.Interaction[Any]) -> None:
-        """``/reload``: read the quiz files again; how many quizzes are live, and each error
-        (a broken file keeps its previous version live)."""
+        """``/reload``: read QUIZ_DIR again and publish what is new, for every replica; how
+        many quizzes are live, and each error (a broken file keeps its previous version
+        live)."""
 
         async def reload() -> tuple[LoadReport, int, str]:
-            # File reading and YAML parsing off the event loop: other members' presses
-            # must still be answered within Discord's 3 seconds meanwhile.
-            report = await asyncio.to_thread(self.engine.catalog.reload)
+            # QUIZ_DIR's new quizzes go to the library (files are read off the event loop):
+            # every replica serves them within seconds.
+            report = (await self.engine.library.publish_quiz_dir()).load
             return report, len(self.engine.catalog), await self._interface_language(interaction)
 
         report, live, language = await self._in_time(

@@ -8,7 +8,6 @@ buttons (:mod:`adapters.telegram.callbacks`).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from collections.abc import Callable, Sequence
@@ -249,7 +248,8 @@ class Commands:
         return str(user.id) in self.admin_ids
 
     async def reload(self, update: Update, context: Context) -> None:
-        """Re-read the quiz files; a broken file keeps its previous version live."""
+        """Re-read QUIZ_DIR and publish what is new, for every replica; a broken file keeps
+        its previous version live."""
         chat, user = update.effective_chat, update.effective_user
         if chat is None or user is None:
             return
@@ -257,8 +257,8 @@ class Commands:
             await self.unknown(update, context)
             return
         ui = await turn(context).language()
-        # Reading and validating files is blocking work: keep the event loop free meanwhile.
-        report = await asyncio.to_thread(self.engine.catalog.reload)
+        # QUIZ_DIR's new quizzes go to the library: every replica serves them within seconds.
+        report = (await self.engine.library.publish_quiz_dir()).load
         live = len(self.engine.catalog)
         log.info(
             "telegram: quizzes reloaded by %s: %d live, %d errors",
