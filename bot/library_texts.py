@@ -10,7 +10,10 @@ the file.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.i18n import Template, translate
+from bot.storage import QuizVersionRecord
 
 LIBRARY_STRINGS: dict[str, dict[str, Template]] = {
     "version_label": {
@@ -161,6 +164,12 @@ LIBRARY_STRINGS: dict[str, dict[str, Template]] = {
         "ur": "zip کے اوپر یا کسی ایک فولڈر میں کوئی کوئز (.yaml) نہیں",
         "ru": "в архиве нет теста (.yaml) ни в корне, ни в единственной папке",
     },
+    "download_failed": {
+        "en": "{name} could not be downloaded: {error}",
+        "bn": "{name} ডাউনলোড করা গেল না: {error}",
+        "ur": "{name} ڈاؤن لوڈ نہیں ہو سکی: {error}",
+        "ru": "не удалось скачать {name}: {error}",
+    },
     "upload_failed": {
         "en": "The quiz could not be saved just now; the live version stays. Please send it again.",
         "bn": "কুইজটি এখন সংরক্ষণ করা গেল না; চালু সংস্করণটিই থাকছে। আবার পাঠান।",
@@ -257,3 +266,25 @@ def library_t(key: str, language: str, **values: object) -> str:
     """The library string ``key`` in ``language`` (English when missing), filled in; a string
     that counts takes the plural form for ``count``."""
     return translate(LIBRARY_STRINGS, key, language, **values)
+
+
+def listing_lines(versions: Sequence[QuizVersionRecord], language: str) -> list[str]:
+    """``/quizzes``: each published quiz with its version, where it came from and how many
+    questions it has (worded once, for every platform)."""
+    if not versions:
+        return [library_t("quizzes_none", language)]
+    lines = [library_t("quizzes_title", language)]
+    for version in versions:
+        by = version.published_by or "?"
+        source = library_t(f"source_{version.source.value}", language, by=by)
+        lines.append(
+            library_t(
+                "quizzes_line",
+                language,
+                quiz=version.quiz_id,
+                version=version.version,
+                source=source,
+                count=version.question_count,
+            )
+        )
+    return lines
