@@ -943,7 +943,9 @@ class QuizEngine:
     async def stats(
         self, quiz_id: str | None = None, language: str = DEFAULT_LANGUAGE
     ) -> list[QuizStats]:
-        """Attempts, completions, average score and per-question figures, per quiz."""
+        """Attempts, completions, average score and per-question figures, per quiz and
+        version (the current version first, then older ones that have attempts): an answer
+        is counted with the version its attempt played, whose questions it answered."""
         quizzes = self.catalog.all() if quiz_id is None else [self.catalog.get(quiz_id)]
         result = []
         for quiz in quizzes:
@@ -954,11 +956,17 @@ class QuizEngine:
                 for a in await self._storage.attempts_for_quiz(quiz.id)
                 if a.kind is AttemptKind.QUIZ
             ]
-            counted = {a.id for a in attempts}
-            answers = [
-                a for a in await self._storage.answers_for_quiz(quiz.id) if a.attempt_id in counted
-            ]
-            result.append(compute_stats(quiz, attempts, answers, language))
+            answers = await self._storage.answers_for_quiz(quiz.id)
+            played = {a.quiz_version for a in attempts} - {quiz.version}
+            for version in [quiz.version, *sorted(played, reverse=True)]:
+                pinned = await self.catalog.pinned(quiz.id, version)
+                if pinned is None:
+                    continue
+                mine = [a for a in attempts if a.quiz_version == version]
+                counted = {a.id for a in mine}
+                theirs = [a for a in answers if a.attempt_id in counted]
+                stats = compute_stats(pinned, mine, theirs, language)
+                result.append(dataclasses.replace(stats, version=version))
         return result
 
     async def export(

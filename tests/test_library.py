@@ -195,3 +195,28 @@ async def test_a_catalog_made_from_files_keeps_serving_until_the_first_publish(
     await library.publish_quiz_dir()
     kept = catalog.get("library-quiz")  # adopted: the broken edit keeps the one served
     assert kept is not None and [q.id for q in kept.questions] == ["q1", "q2", "q3"]
+
+
+async def test_stats_and_exports_say_which_version_an_answer_belongs_to(
+    any_storage: Storage, quiz_dir: Path
+) -> None:
+    from quizbot.cli import render_export
+
+    engine = await replica(any_storage, quiz_dir)
+    first = await engine.start(ANNA, "library-quiz")
+    assert first.question is not None
+    await engine.answer_by_position(ANNA, first.question.attempt_id, 1, 1)  # "b": wrong in v1
+    write_quiz(quiz_dir, EDITED)
+    await engine.library.publish_quiz_dir()
+    second = await engine.start(BORIS, "library-quiz")
+    assert second.question is not None
+    await engine.answer_by_position(BORIS, second.question.attempt_id, 1, 1)  # "b": right in v2
+    current, older = await engine.stats("library-quiz")
+    assert (current.version, current.attempts, current.total_questions) == (2, 1, 2)
+    assert (older.version, older.attempts, older.total_questions) == (1, 1, 3)
+    assert current.questions[0].correct == 1 and older.questions[0].correct == 0
+    assert [q.text for q in older.questions] == ["First?", "Second?", "Third?"]
+    attempts, answers = await engine.export("library-quiz")
+    rows = render_export(attempts, answers, "csv").splitlines()
+    assert rows[0].endswith(",kind,quiz_version")
+    assert [row.rsplit(",", 1)[1] for row in rows[1:]] == ["1", "2"]

@@ -22,6 +22,7 @@ from bot.uploads import (
     publish_upload,
     size_problem,
 )
+from tests.conftest import OpenStorage
 from tests.library_quizzes import EDITED, FIRST
 
 AIKEN = b"""What is 2 + 2?
@@ -175,3 +176,13 @@ async def test_sizes_are_checked_before_downloading_and_wrong_types_named():
 async def test_a_wrong_type_is_refused_and_every_language_says_so(library):
     outcome = await publish_upload(library, "x.exe", b"MZ", by="d:1", language="ru")
     assert outcome.lines[0].startswith("Не опубликовано (")
+
+
+async def test_an_upload_on_one_replica_is_served_by_another(open_storage: OpenStorage):
+    one = QuizLibrary(QuizCatalog(), await open_storage())
+    other = QuizLibrary(QuizCatalog(), await open_storage())
+    await upload(one, "library-quiz.yaml", FIRST.encode())
+    assert await other.refresh()  # what its watch does every POLL_SECONDS
+    served = other.catalog.get("library-quiz")
+    assert served is not None and served.version == 1
+    assert not await other.refresh()  # nothing new: one small read, no reload
