@@ -4,13 +4,16 @@ and `validate` do, then published; anything wrong publishes nothing, with the re
 from __future__ import annotations
 
 import io
+import re
 import stat
 import zipfile
 
 import pytest
 
 from bot.catalog import QuizCatalog
+from bot.i18n import SUPPORTED_LANGUAGES, plural_category
 from bot.library import QuizLibrary
+from bot.library_texts import LIBRARY_STRINGS
 from bot.storage import Storage, VersionSource
 from bot.uploads import (
     MAX_IMPORT_BYTES,
@@ -186,3 +189,17 @@ async def test_an_upload_on_one_replica_is_served_by_another(open_storage: OpenS
     served = other.catalog.get("library-quiz")
     assert served is not None and served.version == 1
     assert not await other.refresh()  # nothing new: one small read, no reload
+
+
+def test_every_library_string_is_in_every_language_with_the_same_values() -> None:
+    for key, by_language in LIBRARY_STRINGS.items():
+        assert set(by_language) == set(SUPPORTED_LANGUAGES), key
+        names = set()
+        for language, template in by_language.items():
+            forms = [template] if isinstance(template, str) else list(template.values())
+            if not isinstance(template, str):  # the forms the language's plural rules pick
+                needed = {plural_category(language, n) for n in range(200)}
+                assert needed <= set(template) or set(template) == {"other"}, (key, language)
+            for form in forms:
+                names.add(frozenset(re.findall(r"{(\w+)}", form)))
+        assert len(names) == 1, key  # every translation fills in the same values

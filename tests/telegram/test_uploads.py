@@ -128,8 +128,9 @@ async def test_telegram_refuses_a_download_over_20_mb(
     file_id = next(iter(api.files))
     unique, _, data = api.files[file_id]
     api.files[file_id] = (unique, 20 * 1024 * 1024 + 1, data)  # Telegram learns the real size
-    reply = await admin.message()
-    assert "could not be downloaded" in clean(reply.text) or "at most" in clean(reply.text)
+    reply = clean((await admin.message()).text)
+    assert reply.startswith('Not published ("quiz.zip" could not be downloaded: ')
+    assert "too big" in reply and api.downloads == []
 
 
 async def test_only_admins_may_upload(
