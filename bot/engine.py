@@ -22,9 +22,10 @@ from bot.answer_state_cache import DEFAULT_CAPACITY, AnswerKey, AnswerStateCache
 from bot.bank_texts import bank_t, normalize_tag, unknown_tag
 from bot.catalog import QuizCatalog
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
+from bot.library import QuizLibrary
 from bot.quiz import Question, Quiz
-from bot.quiz_images import QuizImages, image_view, store_quiz_images
-from bot.quiz_loader import LoadReport
+from bot.quiz_check import FileCheck
+from bot.quiz_images import QuizImages, image_view
 from bot.review import due_items, next_review
 from bot.stats import QuizStats, compute_stats
 from bot.storage import (
@@ -156,28 +157,38 @@ class QuizEngine:
         clock: Clock = utc_now,
         rng: random.Random | None = None,
         remembered_attempts: int = DEFAULT_CAPACITY,
+        file_check: FileCheck | None = None,
     ) -> None:
         self.catalog = catalog
+        # The quiz library on the same storage: publishing, /reload, /quizzes, /unpublish;
+        # ``file_check``: what uploads are checked with beside the loader (the JSON Schema).
+        self.library = QuizLibrary(catalog, storage, clock=clock, file_check=file_check)
         # Private: adapters go through the operations below, so every rule lives here once.
         self._storage = storage
         self.clock = clock
         self._rng = rng or random.SystemRandom()
-        self._texts: dict[tuple[str, str], _QuizTexts] = {}  # (quiz id, language)
+        self._texts: dict[tuple[str, int, str], _QuizTexts] = {}  # (quiz id, version, language)
         # The answer state of attempts in progress, so that a press is one round trip.
         self._answer_states = AnswerStateCache(remembered_attempts)
         self.images = QuizImages(storage)  # what adapters send images from
 
     def _quiz_texts(self, quiz: Quiz, language: str) -> _QuizTexts:
         """``quiz``'s prepared texts in ``language`` (made again when the quiz was reloaded)."""
-        key = (quiz.id, language)
+        key = (quiz.id, quiz.version, language)
         texts = self._texts.get(key)
         if texts is None or texts.quiz is not quiz:
-            if texts is not None:  # the catalog was reloaded: forget what it no longer serves
+            if texts is not None:  # the catalog was reloaded: forget what it no longer holds
                 self._texts = {
-                    k: v for k, v in self._texts.items() if self.catalog.get(k[0]) is v.quiz
+                    k: v
+                    for k, v in self._texts.items()
+                    if self.catalog.pinned_now(k[0], k[1]) is v.quiz
                 }
             texts = self._texts[key] = _QuizTexts(quiz, language)
         return texts
+
+    async def _pinned(self, attempt: AttemptRecord) -> Quiz | None:
+        """The quiz version ``attempt`` plays (None: gone from the library)."""
+        return await self.catalog.pinned(attempt.quiz_id, attempt.quiz_version)
 
     # -- languages ------------------------------------------------------------------------
 
@@ -198,14 +209,6 @@ class QuizEngine:
         return matched
 
     # -- quizzes --------------------------------------------------------------------------
-
-    async def reload_quizzes(self) -> LoadReport:
-        """Read the quiz files again and put the images of the quizzes now served into the
-        database (a broken file keeps its previous version live). File reading and parsing
-        run off the event loop: other users' presses are answered meanwhile."""
-        report = await asyncio.to_thread(self.catalog.reload)
-        await store_quiz_images(self._storage, self.catalog.all())
-        return report
 
     def quizzes(self, language: str) -> list[QuizSummary]:
         """Every quiz with its title and description in ``language`` (default when missing)."""
@@ -309,6 +312,8 @@ class QuizEngine:
         with none left (the quiz shrank) is completed and :meth:`start` asked again."""
         new = self.plan_attempt(who, quiz, chat_id, tag=tag)
         attempt, created = await self._storage.create_attempt(new)
+        if not created:  # resumed: it plays the version it started on
+            quiz = await self._pinned(attempt) or quiz
         state = await self._remember_state(who, attempt)
         language = _quiz_language(state.user, who, quiz)
         question = self._current_view(attempt, quiz, state.answers, language)
@@ -386,6 +391,7 @@ class QuizEngine:
             option_order=option_order,
             started_at=self.clock(),
             kind=kind,
+            quiz_version=quiz.version,
         )
 
     # -- views ----------------------------------------------------------------------------
@@ -432,6 +438,7 @@ class QuizEngine:
             rtl=texts.rtl,
             typed=question.typed,
             image=texts.image(question),
+            quiz_version=quiz.version,
         )
 
     @staticmethod
@@ -501,16 +508,23 @@ class QuizEngine:
         attempt = await self._storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
         if attempt is None or (attempt.platform, attempt.user_id) != (who.platform, who.user_id):
             return None
-        quiz = self.catalog.get(attempt.quiz_id)
+        quiz = await self._pinned(attempt)
         if quiz is None or attempt.status is not AttemptStatus.ACTIVE:
             return None
         language = await self.quiz_language(who, quiz)
         return self._current_view(attempt, quiz, await self._storage.answers(attempt.id), language)
 
-    def answer_key(self, quiz_id: str, question_id: str, language: str) -> tuple[str, str] | None:
+    def answer_key(
+        self, quiz_id: str, question_id: str, language: str, version: int | None = None
+    ) -> tuple[str, str] | None:
         """A question's correct option id and its explanation in ``language`` (for platforms
-        that grade answers themselves, such as Telegram quiz polls)."""
-        quiz = self.catalog.get(quiz_id)
+        that grade answers themselves, such as Telegram quiz polls), in the quiz's ``version``
+        (None: the current one; a question view's version is at hand in memory)."""
+        quiz = (
+            self.catalog.get(quiz_id)
+            if version is None
+            else self.catalog.pinned_now(quiz_id, version)
+        )
         question = quiz.question(question_id) if quiz else None
         if question is None or question.typed:
             return None
@@ -521,7 +535,7 @@ class QuizEngine:
         attempt = await self._storage.get_attempt(attempt_id) if valid_id(attempt_id) else None
         if attempt is None or (attempt.platform, attempt.user_id) != (who.platform, who.user_id):
             return None
-        quiz = self.catalog.get(attempt.quiz_id)
+        quiz = await self._pinned(attempt)
         if quiz is None:
             return None
         language = await self.quiz_language(who, quiz)
@@ -606,7 +620,7 @@ class QuizEngine:
         This step decides whether the press may be written at all (INVALID, NOT_YOURS, an
         earlier answer to the question, STALE); :meth:`_record` writes it."""
         attempt = state.attempt
-        quiz = self.catalog.get(attempt.quiz_id) if attempt else None
+        quiz = await self._pinned(attempt) if attempt else None
         if attempt is None or quiz is None:
             return None if remembered else await self._refusal(who, AnswerOutcome.INVALID)
         order = self._order(attempt, quiz)
@@ -843,7 +857,7 @@ class QuizEngine:
     async def active_attempt(self, who: Participant) -> tuple[AttemptRecord, str] | None:
         """The user's most recently used active attempt and its quiz title, if any."""
         for attempt in await self._storage.active_attempts(who.platform, who.user_id):
-            quiz = self.catalog.get(attempt.quiz_id)
+            quiz = await self._pinned(attempt)
             if quiz is not None:
                 language = await self.quiz_language(who, quiz)
                 return attempt, prepare(quiz.title.get(language), language)
@@ -859,7 +873,7 @@ class QuizEngine:
             if await self._storage.finish_attempt(
                 attempt.id, AttemptStatus.ABANDONED, self.clock()
             ):
-                quiz = self.catalog.get(attempt.quiz_id)
+                quiz = await self._pinned(attempt)
                 title = prepare(quiz.title.get(ui), ui) if quiz else attempt.quiz_id
                 return t("stopped", ui, title=title)
         return t("nothing_to_stop", ui)
@@ -940,7 +954,9 @@ class QuizEngine:
     async def stats(
         self, quiz_id: str | None = None, language: str = DEFAULT_LANGUAGE
     ) -> list[QuizStats]:
-        """Attempts, completions, average score and per-question figures, per quiz."""
+        """Attempts, completions, average score and per-question figures, per quiz and
+        version (the current version first, then older ones that have attempts): an answer
+        is counted with the version its attempt played, whose questions it answered."""
         quizzes = self.catalog.all() if quiz_id is None else [self.catalog.get(quiz_id)]
         result = []
         for quiz in quizzes:
@@ -951,11 +967,17 @@ class QuizEngine:
                 for a in await self._storage.attempts_for_quiz(quiz.id)
                 if a.kind is AttemptKind.QUIZ
             ]
-            counted = {a.id for a in attempts}
-            answers = [
-                a for a in await self._storage.answers_for_quiz(quiz.id) if a.attempt_id in counted
-            ]
-            result.append(compute_stats(quiz, attempts, answers, language))
+            answers = await self._storage.answers_for_quiz(quiz.id)
+            played = {a.quiz_version for a in attempts} - {quiz.version}
+            for version in [quiz.version, *sorted(played, reverse=True)]:
+                pinned = await self.catalog.pinned(quiz.id, version)
+                if pinned is None:
+                    continue
+                mine = [a for a in attempts if a.quiz_version == version]
+                counted = {a.id for a in mine}
+                theirs = [a for a in answers if a.attempt_id in counted]
+                stats = compute_stats(pinned, mine, theirs, language)
+                result.append(dataclasses.replace(stats, version=version))
         return result
 
     async def export(
@@ -978,8 +1000,8 @@ class QuizEngine:
         """
         ui = await self.interface_language(who)
         for attempt in await self._storage.active_attempts(who.platform, who.user_id):
-            quiz = self.catalog.get(attempt.quiz_id)
-            if attempt.kind is AttemptKind.REVIEW and quiz and quiz_id in (None, quiz.id):
+            quiz = await self._pinned(attempt) if attempt.kind is AttemptKind.REVIEW else None
+            if quiz and quiz_id in (None, quiz.id):
                 language = await self.quiz_language(who, quiz)
                 answers = await self._storage.answers(attempt.id)
                 question = self._current_view(attempt, quiz, answers, language)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from bot.i18n import t
+from bot.library_texts import library_t
 from bot.rounds.views import Leaderboard, LeaderboardLine, ScoreLine
 from bot.stats import QuizStats
 from bot.text_direction import prepare
@@ -53,19 +54,21 @@ def progress_lines(report: ProgressReport) -> list[str]:
 
 
 def stats_summary(quiz: QuizStats, language: str) -> str:
-    """Attempts, completions and the average score of one quiz."""
+    """The quiz version, then attempts, completions and the average score of its attempts."""
     average = (
         NO_SCORE
         if quiz.average_score is None
         else f"{quiz.average_score:.1f}/{quiz.total_questions}"
     )
-    return t(
+    summary = t(
         "stats_summary",
         language,
         attempts=quiz.attempts,
         completed=quiz.completed,
         average=average,
     )
+    label = library_t("version_label", language, version=quiz.version)
+    return f"{label[:1].upper()}{label[1:]} · {summary}"
 
 
 def stats_hardest(quiz: QuizStats, language: str, *, shorten: Callable[[str], str] = str) -> str:

@@ -126,6 +126,7 @@ class Quiz:
     native_polls: bool = False  # Telegram: send questions as native quiz polls where they fit
     source: str = ""
     pick: int | None = None  # questions drawn per attempt (None: all of them)
+    version: int = 1  # its number in the quiz library (a catalog without one: always 1)
     _by_id: Mapping[str, Question] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:

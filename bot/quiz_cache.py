@@ -230,6 +230,32 @@ def _quiz_data(quiz: Quiz) -> dict[str, Any]:
     }
 
 
+def encode_quiz(quiz: Quiz) -> str:
+    """A validated quiz as the JSON this module caches and the quiz library stores (its
+    library version is not part of it)."""
+    return json.dumps(_quiz_data(quiz), ensure_ascii=False, separators=(",", ":"))
+
+
+def quiz_content_hash(quiz: Quiz) -> str:
+    """A hash of what the quiz says (not of the file it came from): equal for equal content."""
+    data = _quiz_data(quiz)
+    del data["source"]
+    for question in data["questions"]:  # an image is its bytes (sha256), not where it was read
+        if question[-1] is not None:
+            question[-1][-2] = None
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return hashlib.blake2b(text.encode(), digest_size=32).hexdigest()
+
+
+def decode_quiz(text: str) -> Quiz:
+    """The quiz :func:`encode_quiz` wrote. Raises :class:`BadEntry` (or ValueError) for
+    anything else."""
+    try:
+        return _quiz(json.loads(text))
+    except (KeyError, TypeError, IndexError) as exc:
+        raise BadEntry(str(exc)) from exc
+
+
 def encode_report(key: list[Any], report: LoadReport) -> bytes:
     """An entry: the key it is valid for and the report, as JSON."""
     return json.dumps(

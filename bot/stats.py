@@ -43,6 +43,7 @@ class QuizStats:
     average_score: float | None  # mean correct answers over completed attempts
     total_questions: int
     questions: tuple[QuestionStats, ...]
+    version: int = 1  # the quiz version these attempts played (a quiz's stats come per version)
 
     @property
     def hardest(self) -> QuestionStats | None:

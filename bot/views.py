@@ -57,6 +57,7 @@ class QuestionView:
     rtl: bool
     typed: bool = False  # answered by typing (no options): see QuizEngine.answer_text
     image: ImageView | None = None
+    quiz_version: int = 1  # the quiz version the attempt plays
 
     def option(self, option_id: str) -> OptionView | None:
         return next((o for o in self.options if o.id == option_id), None)

@@ -41,6 +41,7 @@ MAX_ATTACHMENTS = 10  # files per message
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024  # all the files of one request together
 MAX_FILE_BYTES = 10 * 1024 * 1024  # one file, in a server without boosts (bots included)
 MAX_DESCRIPTION = 1024  # an attachment's description (its alt text)
+USER_ATTACHMENT_LIMIT = 10 * 1024 * 1024  # what a user without Nitro may attach
 
 # Interaction callback types.
 CHANNEL_MESSAGE = 4
@@ -451,6 +452,8 @@ class FakeDiscord:
         self.channels: dict[int, int | None] = {}  # channel id -> its server (None: a DM)
         self.forbidden_channels: set[int] = set()  # the bot may not post there
         self.deleted_messages: set[int] = set()
+        self.user_files: dict[int, Attachment] = {}  # files users attached, by attachment id
+        self.file_reads: list[int] = []  # attachment ids read from the CDN, in order
         self.nonces: dict[tuple[int, str], int] = {}  # (channel, nonce) -> message created
         self.stamp: Callable[[], Any] | None = None
         self.gateway_identifies = 0
@@ -483,6 +486,7 @@ class FakeDiscord:
         app.router.add_post(f"{API}/channels/{{channel}}/messages", self._channel_post)
         app.router.add_patch(f"{API}/channels/{{channel}}/messages/{{message}}", self._channel_edit)
         app.router.add_get(f"{API}/gateway/bot", self._gateway_bot)
+        app.router.add_get("/attachments/{attachment}/{filename}", self._attachment)
         app.router.add_get("/gateway/", self._gateway)
         app.router.add_route("*", "/{tail:.*}", self._unknown)
         self._runner = web.AppRunner(app, shutdown_timeout=0.5)
@@ -508,6 +512,44 @@ class FakeDiscord:
         """Register an interaction about to be fed to the bot (its clock starts now)."""
         self.interactions[interaction.id] = interaction
         self._by_token[interaction.token] = interaction
+
+    def user_attachment(
+        self,
+        filename: str,
+        data: bytes,
+        *,
+        content_type: str = "application/octet-stream",
+        declared_size: int | None = None,
+    ) -> dict[str, Any]:
+        """A file a user attaches (to a message or a command's attachment option): stored
+        for the CDN, and its attachment object as Discord sends it. ``declared_size``: the
+        size Discord states, when a test stands a small file in for a big one."""
+        size = len(data) if declared_size is None else declared_size
+        if size > USER_ATTACHMENT_LIMIT:
+            raise ValueError(f"Discord lets a user attach at most {USER_ATTACHMENT_LIMIT} bytes")
+        attachment = Attachment(self.new_id(), filename, data)
+        self.user_files[attachment.id] = attachment
+        url = f"{self.base_url}/attachments/{attachment.id}/{filename}"
+        return {
+            "id": str(attachment.id),
+            "filename": filename,
+            "size": size,
+            "url": url,
+            "proxy_url": url,
+            "content_type": content_type,
+        }
+
+    async def _attachment(self, request: web.Request) -> web.Response:
+        """The CDN: an attached file's bytes (a user's, or one the bot sent)."""
+        attachment_id = int(request.match_info["attachment"])
+        found = self.user_files.get(attachment_id)
+        if found is None:
+            sent = (a for m in self.messages.values() for a in m.attachments)
+            found = next((a for a in sent if a.id == attachment_id), None)
+        if found is None or found.filename != request.match_info["filename"]:
+            return web.Response(status=404, text="Not Found")
+        self.file_reads.append(attachment_id)
+        return web.Response(body=found.data)
 
     def message_payload(self, message: Message) -> dict[str, Any]:
         return {
@@ -931,9 +973,9 @@ class FakeDiscord:
             channel_id = self._channel(request, recorded)
         except DiscordError as error:
             return self._error(error)
-        body = recorded.body or {}
         if (too_large := self._too_large(recorded)) is not None:
             return too_large
+        body = recorded.body or {}
         problems = check_message(body, creating=True, files=recorded.files)
         problems += check_attachments(body, attachments_after(None, body, recorded.files))
         nonce = body.get("nonce")

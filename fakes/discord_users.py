@@ -357,6 +357,69 @@ class Player:
         }
         return self.payload(APPLICATION_COMMAND, data)
 
+    def upload_payload(
+        self, filename: str, data: bytes, fmt: str | None = None, **attachment: Any
+    ) -> dict[str, Any]:
+        """``/upload file:<filename> [format:<fmt>]``: the attachment option carries the id of
+        a file in ``resolved``, as Discord sends it."""
+        attached = self.fake.user_attachment(filename, data, **attachment)
+        options: list[dict[str, Any]] = [{"name": "file", "type": 11, "value": attached["id"]}]
+        if fmt is not None:
+            options.append({"name": "format", "type": 3, "value": fmt})
+        data_: dict[str, Any] = {
+            "id": str(self.fake.new_id()),
+            "name": "upload",
+            "type": 1,
+            "options": options,
+            "resolved": {"attachments": {attached["id"]: attached}},
+        }
+        return self.payload(APPLICATION_COMMAND, data_)
+
+    async def upload(
+        self, filename: str, data: bytes, fmt: str | None = None, **attachment: Any
+    ) -> Exchange:
+        """Run ``/upload`` with a file attached."""
+        return await self.world.feed(self.upload_payload(filename, data, fmt, **attachment))
+
+    async def send_dm(
+        self, content: str, files: list[tuple[str, bytes]], **attachment: Any
+    ) -> list[Message]:
+        """Send the bot a DM with files attached (a MESSAGE_CREATE from the gateway); returns
+        the messages the bot posted in the DM while handling it."""
+        world = self.world
+        assert world.client is not None, "a world without a bot"
+        payload = {
+            "id": str(self.fake.new_id()),
+            "channel_id": str(self.dm_channel_id),
+            "type": 0,
+            "content": content,
+            "author": self.user_payload,
+            "attachments": [
+                self.fake.user_attachment(name, data, **attachment) for name, data in files
+            ],
+            "embeds": [],
+            "mentions": [],
+            "mention_roles": [],
+            "mention_everyone": False,
+            "pinned": False,
+            "tts": False,
+            "timestamp": "2026-01-01T00:00:00.000000+00:00",
+            "edited_timestamp": None,
+            "flags": 0,
+            "components": [],
+        }
+        before = set(self.fake.messages)
+        tasks_before = asyncio.all_tasks()
+        # What the gateway would call: discord.py has no public way to inject an event.
+        world.client._connection.parse_message_create(payload)  # type: ignore[arg-type]  # noqa: SLF001
+        started = asyncio.all_tasks() - tasks_before
+        await asyncio.wait_for(asyncio.gather(*started), timeout=15)
+        return [
+            m
+            for i, m in self.fake.messages.items()
+            if i not in before and m.channel_id == self.dm_channel_id
+        ]
+
     async def command(self, name: str, **options: str | int) -> Exchange:
         """Type ``/name option:value`` (options by their default English names)."""
         return await self.world.feed(self.command_payload(name, **options))

@@ -60,6 +60,9 @@ GROUP_LIMIT = 20  # messages and edits per minute in one group
 WEBHOOK_CONNECTIONS = 40  # setWebhook's default max_connections
 MAX_WEBHOOK_CONNECTIONS = 100
 WEBHOOK_ATTEMPTS = 5  # deliveries of one update before the fake gives up on it
+MAX_DOWNLOAD = 20 * 1024 * 1024  # getFile: bots may download files up to 20 MB
+MAX_SEND_DOCUMENT = 50 * 1024 * 1024  # sendDocument: bots may send files up to 50 MB
+MAX_CAPTION = 1024
 # What counts towards GROUP_LIMIT.
 SENDING_METHODS = {
     "sendMessage",
@@ -314,6 +317,7 @@ class StoredMessage:
     reply_markup: dict[str, Any] | None = None
     poll: dict[str, Any] | None = None
     photo: list[dict[str, Any]] | None = None
+    document: dict[str, Any] | None = None
     caption: str | None = None
     caption_entities: list[dict[str, Any]] = field(default_factory=list)
     edit_date: int | None = None
@@ -344,6 +348,8 @@ class StoredMessage:
             data["poll"] = self.poll
         if self.photo is not None:
             data["photo"] = self.photo
+        if self.document is not None:
+            data["document"] = self.document
         if self.caption is not None:
             data["caption"] = self.caption
             if self.caption_entities:
@@ -394,7 +400,13 @@ class FakeBotApi:
         self.delays: dict[str, float] = {}  # method -> seconds before it is answered
         self.chat_admins: dict[int, dict[int, str]] = defaultdict(dict)  # chat -> user -> status
         self.photos: list[bytes] = []  # every photo uploaded (not those sent by file_id)
-        self.files: dict[str, bytes] = {}  # file_id -> the photo it names
+        # Files by file_id, as getFile serves them: those users sent (documents) and the
+        # photos the bot uploaded: (unique id, declared size, bytes); and the file_path
+        # getFile gave each, for the download endpoint.
+        self.files: dict[str, tuple[str, int, bytes]] = {}
+        self.file_paths: dict[str, str] = {}
+        self.downloads: list[str] = []  # file paths downloaded, in order
+        self.documents: list[tuple[str, bytes]] = []  # (file name, bytes) the bot sent
         # Telegram's per-group limit, over a window of ``stamp()`` seconds: tests on a virtual
         # clock stamp calls with its time, so the window is a minute of that clock.
         self.group_limit = GROUP_LIMIT
@@ -427,6 +439,7 @@ class FakeBotApi:
     async def start(self) -> None:
         app = web.Application(client_max_size=MAX_UPLOAD_BYTES)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_get("/file/bot{token}/{path:.+}", self._download)
         self._runner = web.AppRunner(app, handle_signals=False, shutdown_timeout=0.5)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -456,6 +469,17 @@ class FakeBotApi:
         params = await self._params(request)
         status, body = await self._call(method, params)
         return web.json_response(body, status=status)
+
+    async def _download(self, request: web.Request) -> web.Response:
+        """``GET /file/bot<token>/<file_path>``: a file's bytes, for a path getFile gave."""
+        if request.match_info["token"] != self.token:
+            return web.Response(status=401, text="Unauthorized")
+        path = request.match_info["path"]
+        file_id = self.file_paths.get(path)
+        if file_id is None:
+            return web.Response(status=404, text="Not Found")
+        self.downloads.append(path)
+        return web.Response(body=self.files[file_id][2])
 
     async def _call(
         self, method: str, params: dict[str, Any], *, via_webhook: bool = False
@@ -633,6 +657,7 @@ class FakeBotApi:
         for key, value in form.items():
             if isinstance(value, web.FileField):  # an uploaded file (multipart)
                 params[key] = value.file.read()
+                params[f"{key}.filename"] = value.filename  # the name it was sent under
                 continue
             text = value if isinstance(value, str) else str(value)
             if key in JSON_PARAMS:
@@ -695,6 +720,48 @@ class FakeBotApi:
             command = text.split()[0]
             message.entities = [{"type": "bot_command", "offset": 0, "length": utf16_len(command)}]
         return {"update_id": next(self._update_ids), "message": message.to_dict()}
+
+    def document_update(
+        self,
+        user: dict[str, Any],
+        chat: dict[str, Any],
+        file_name: str,
+        data: bytes,
+        *,
+        caption: str | None = None,
+        mime_type: str = "application/octet-stream",
+        declared_size: int | None = None,
+    ) -> dict[str, Any]:
+        """A user's message carrying a file (a document), as an update (not queued: see
+        :meth:`send_document`). ``declared_size``: the ``file_size`` Telegram states, when a
+        test stands a small file in for a big one."""
+        self.chats[chat["id"]] = chat
+        message = self._new_message(chat, user)
+        file_id = f"BQACAgIAAxkBAAI{len(self.files) + 1:06d}"
+        unique_id = f"AgAD{len(self.files) + 1:04d}"
+        size = len(data) if declared_size is None else declared_size
+        self.files[file_id] = (unique_id, size, data)
+        message.document = {
+            "file_id": file_id,
+            "file_unique_id": unique_id,
+            "file_name": file_name,
+            "mime_type": mime_type,
+            "file_size": size,
+        }
+        if caption is not None:
+            message.caption = caption
+        return {"update_id": next(self._update_ids), "message": message.to_dict()}
+
+    def send_document(
+        self,
+        user: dict[str, Any],
+        chat: dict[str, Any],
+        file_name: str,
+        data: bytes,
+        **options: Any,
+    ) -> None:
+        """The user sends a file in ``chat``; the bot gets it through getUpdates."""
+        self.enqueue(self.document_update(user, chat, file_name, data, **options))
 
     def enqueue(self, update: dict[str, Any]) -> None:
         self.updates.append(update)
@@ -1011,9 +1078,10 @@ class FakeBotApi:
         """The sizes Telegram keeps of a photo: uploaded (multipart bytes) or named by a
         ``file_id`` this bot was given; refused as Telegram refuses it."""
         if isinstance(photo, str):
-            data = self.files.get(photo)
-            if data is None:  # Telegram would also fetch an HTTP URL; the fake never does
+            known = self.files.get(photo)
+            if known is None:  # Telegram would also fetch an HTTP URL; the fake never does
                 raise bad_request("wrong file identifier/HTTP URL specified")
+            data = known[2]
         elif isinstance(photo, bytes) and photo:
             data = photo
             if len(data) > MAX_PHOTO_BYTES:
@@ -1033,11 +1101,12 @@ class FakeBotApi:
             if sizes and (sizes[-1]["width"], sizes[-1]["height"]) == size:
                 break
             file_id = f"AgAC{BOT_ID}-{len(self.files) + 1}"
-            self.files[file_id] = data
+            unique_id = f"AQAD{len(self.files) + 1}"
+            self.files[file_id] = (unique_id, len(data), data)
             sizes.append(
                 {
                     "file_id": file_id,
-                    "file_unique_id": f"AQAD{len(self.files)}",
+                    "file_unique_id": unique_id,
                     "width": size[0],
                     "height": size[1],
                     "file_size": len(data),
@@ -1072,6 +1141,50 @@ class FakeBotApi:
             )
         message.caption, message.caption_entities, message.reply_markup = caption, entities, markup
         message.edit_date = int(time.time())
+        return message.to_dict()
+
+    def api_getFile(self, params: dict[str, Any]) -> Any:
+        file_id = str(params.get("file_id", ""))
+        if file_id not in self.files:
+            raise bad_request("invalid file_id")
+        unique_id, size, _ = self.files[file_id]
+        if size > MAX_DOWNLOAD:
+            raise bad_request("file is too big")
+        path = self.file_paths_by_id().get(file_id)
+        if path is None:
+            path = f"documents/file_{len(self.file_paths)}"
+            self.file_paths[path] = file_id
+        return {
+            "file_id": file_id,
+            "file_unique_id": unique_id,
+            "file_size": size,
+            "file_path": path,
+        }
+
+    def file_paths_by_id(self) -> dict[str, str]:
+        return {file_id: path for path, file_id in self.file_paths.items()}
+
+    def api_sendDocument(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        document = params.get("document")
+        if not isinstance(document, bytes) or not document:
+            raise bad_request("file must be non-empty")
+        if len(document) > MAX_SEND_DOCUMENT:
+            raise ApiError(413, "Request Entity Too Large")
+        caption = params.get("caption")
+        if caption is not None and utf16_len(parse_html(str(caption))[0]) > MAX_CAPTION:
+            raise bad_request("message caption is too long")
+        name = str(params.get("document.filename") or "file")
+        self.documents.append((name, document))
+        message = self._new_message(chat, self.bot_user)
+        file_id = f"BQACAgIAAxkBAAJ{len(self.documents):06d}"
+        message.document = {
+            "file_id": file_id,
+            "file_unique_id": file_id[-8:],
+            "file_name": name,
+            "file_size": len(document),
+        }
+        message.caption = None if caption is None else parse_html(str(caption))[0]
         return message.to_dict()
 
     def api_getChatMember(self, params: dict[str, Any]) -> Any:

@@ -51,6 +51,11 @@ class Chatter:
         self.mark = len(self.api.calls)
         self.api.send_text(self.user, self.chat, text)
 
+    def send_document(self, file_name: str, data: bytes, **options: Any) -> None:
+        """Send a file (``caption``, ``declared_size``: see FakeBotApi.document_update)."""
+        self.mark = len(self.api.calls)
+        self.api.send_document(self.user, self.chat, file_name, data, **options)
+
     def press(self, message: StoredMessage, data: str) -> str:
         self.mark = len(self.api.calls)
         return self.api.press(self.user, message, data)

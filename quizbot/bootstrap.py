@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
-from bot.quiz_images import store_quiz_images
+from bot.quiz_check import FileCheck
 from bot.quiz_loader import LoadReport
 from bot.rounds import GroupRounds
 from bot.storage import Storage, StorageError, storage_from_url
@@ -22,7 +22,7 @@ log = logging.getLogger("quizbot")
 @dataclass
 class App:
     """A running engine and the group rounds beside it, with their catalog, storage and the
-    report of the quiz load."""
+    report of publishing QUIZ_DIR."""
 
     settings: Settings
     catalog: QuizCatalog
@@ -34,10 +34,11 @@ class App:
 
 @asynccontextmanager
 async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncIterator[App]:
-    """Load the quizzes, open the storage and build the engine and the group rounds; close the
-    storage at the end.
+    """Open the storage, publish QUIZ_DIR's new quizzes to its library and build the engine
+    (serving the library) and the group rounds; close the storage at the end.
 
-    Broken quiz files are logged and left out; the others are served. A PostgreSQL
+    Broken quiz files are logged and publish nothing (a quiz's version already published
+    stays served). A PostgreSQL
     ``DATABASE_URL`` without the postgres extra raises :class:`~quizbot.extras.MissingExtra`;
     a database that cannot be opened or written raises ConfigError naming ``DATABASE_URL``.
     """
@@ -46,18 +47,27 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
     warning = ephemeral_disk_warning(settings)
     if warning:
         log.warning(warning)
-    catalog, report = QuizCatalog.from_paths([settings.quiz_dir], cache_dir=settings.quiz_cache_dir)
-    for problem in report.errors:
-        log.error("quiz file skipped: %s", problem)
+    catalog = QuizCatalog(paths=[settings.quiz_dir], cache_dir=settings.quiz_cache_dir)
     storage = storage or storage_from_url(settings.database_url, timeout=settings.database_timeout)
     try:
         await storage.open()
     except StorageError as exc:
         raise ConfigError("DATABASE_URL", str(exc)) from None
     try:
-        # Every replica, and a restart on a wiped disk, sends images from the database.
-        await store_quiz_images(storage, catalog.all())
-        engine = QuizEngine(catalog, storage)
+        engine = QuizEngine(catalog, storage, file_check=_schema_check())
+        try:
+            report = (await engine.library.publish_quiz_dir()).load
+        except StorageError as exc:
+            raise ConfigError("DATABASE_URL", f"cannot publish QUIZ_DIR's quizzes: {exc}") from None
+        for problem in report.errors:
+            log.error("quiz file skipped: %s", problem)
         yield App(settings, catalog, storage, engine, GroupRounds(engine, storage), report)
     finally:
         await storage.close()
+
+
+def _schema_check() -> FileCheck | None:
+    """The JSON Schema check ``quizbot validate`` makes, for uploads (None: not installed)."""
+    from quizbot.schema_check import schema_available, schema_problems
+
+    return schema_problems if schema_available() else None

@@ -15,11 +15,15 @@ from pathlib import Path
 from typing import Any
 
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, SUPPORTED_LANGUAGES, t
+from bot.library import Publication, QuizLibrary
+from bot.library_texts import library_t
 from bot.presenters import progress_lines, stats_hardest, stats_summary
-from bot.quiz_loader import LoadReport, load_quiz_text, load_quizzes, quiz_files
+from bot.quiz_check import check_quiz_files
+from bot.quiz_loader import LoadReport, load_quiz_text
 from bot.stats import QuizStats
-from bot.storage import AnswerRecord, AttemptRecord
+from bot.storage import AnswerRecord, AttemptRecord, VersionSource
 from bot.text_direction import paragraph, prepare
+from bot.uploads import QUIZ_SUFFIXES, publish_upload
 from bot.views import Participant
 from quizbot.bootstrap import open_app
 from quizbot.extras import MissingExtra, require_extra
@@ -105,18 +109,12 @@ async def _list(args: argparse.Namespace) -> int:
 
 def _checked(paths: list[Path]) -> LoadReport:
     """What `quizbot validate` finds in ``paths`` (also the check `quizbot import` makes)."""
-    report = load_quizzes([p for p in paths if p.exists()])
     if schema_available():
         # The loader's messages are the precise ones; the schema adds what it alone notices.
-        reported = {(e.path, e.line) for e in report.errors}
-        for file in quiz_files([p for p in paths if p.exists()]):
-            for problem in schema_problems(file):
-                if (problem.path, problem.line) not in reported:
-                    report.errors.append(problem)
-    else:
-        # Only a broken install lacks it; say so rather than claim a check that did not run.
-        print("note: schema/quiz.schema.json is missing from this install: not checked against it")
-    return report
+        return check_quiz_files(paths, extra=schema_problems)
+    # Only a broken install lacks it; say so rather than claim a check that did not run.
+    print("note: schema/quiz.schema.json is missing from this install: not checked against it")
+    return check_quiz_files(paths)
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -193,6 +191,67 @@ def _import(args: argparse.Namespace) -> int:
     return _import_to_files(out, parts, texts, len(result.problems), force=args.force)
 
 
+async def _publish(args: argparse.Namespace) -> int:
+    """Publish quiz files (checked as `validate` checks them, in place, so the files beside
+    them resolve) and other formats or zips (as an upload in chat would be) to the library
+    of ``DATABASE_URL``; every replica serves them within seconds. Any problem publishes
+    nothing of that file."""
+    settings = _settings()
+    paths = [Path(p) for p in args.paths]
+    missing = [p for p in paths if not p.exists()]
+    for path in missing:
+        print(f"{path}: no such file or directory", file=sys.stderr)
+    quiz_files = [p for p in paths if p.exists() and (p.is_dir() or p.suffix in QUIZ_SUFFIXES)]
+    others = [p for p in paths if p.exists() and p not in quiz_files]
+    by = getpass.getuser()
+    failed = bool(missing)
+    async with open_app(settings) as app:
+        if quiz_files:
+            report = await asyncio.to_thread(_checked, quiz_files)
+            for problem in sorted(report.errors):
+                print(str(problem), file=sys.stderr)
+            if report.errors:
+                print("nothing published: fix the problems above", file=sys.stderr)
+                failed = True
+            else:
+                done = await app.engine.library.publish(report, VersionSource.PUBLISH, by)
+                for publication in done.publications:
+                    print(_publication_line(publication))
+        for path in others:
+            failed |= not await _publish_other(app.engine.library, path, args, by)
+    return 1 if failed else 0
+
+
+async def _publish_other(
+    library: QuizLibrary, path: Path, args: argparse.Namespace, by: str
+) -> bool:
+    """Publish a file of another format, or a zip, as an upload; False on any problem."""
+    caption = " ".join(filter(None, [args.source_format, args.lang]))
+    data = await asyncio.to_thread(path.read_bytes)
+    outcome = await publish_upload(
+        library,
+        path.name,
+        data,
+        by=by,
+        language="en",
+        caption=caption,
+        source=VersionSource.PUBLISH,
+    )
+    for line in outcome.lines:
+        print(f"{path}: {line}" if line else "")
+    for problem in outcome.problems:
+        print(problem, file=sys.stderr)
+    return outcome.published
+
+
+def _publication_line(publication: Publication) -> str:
+    version = publication.version
+    key = "published" if publication.new else "unchanged"
+    return library_t(
+        key, "en", quiz=version.quiz_id, version=version.version, count=version.question_count
+    )
+
+
 def _out_problem(out: Path, source: Path, force: bool) -> str | None:
     """What is wrong with ``--out`` before anything is converted, or None."""
     if out.is_dir():
@@ -261,7 +320,7 @@ async def _stats(args: argparse.Namespace) -> int:
     for stats in all_stats:
         print(format_stats(stats, args.lang))
     if args.png:
-        if len(all_stats) != 1:
+        if len({stats.quiz_id for stats in all_stats}) != 1:
             print("quizbot: --png needs one quiz: quizbot stats QUIZ --png FILE", file=sys.stderr)
             return EXIT_USAGE
         from quizbot.charts import ChartsUnavailable, render_stats_png
@@ -331,6 +390,7 @@ EXPORT_COLUMNS = [
     "correct",
     "answered_at",
     "kind",  # quiz, review (spaced-repetition practice) or round (a member's share of one)
+    "quiz_version",  # the version of the quiz the attempt played (its questions, its key)
 ]
 
 
@@ -416,6 +476,7 @@ def _attempt_row(attempt: AttemptRecord) -> dict[str, object]:
         "started_at": attempt.started_at.isoformat(),
         "finished_at": attempt.finished_at.isoformat() if attempt.finished_at else "",
         "kind": attempt.kind.value,
+        "quiz_version": attempt.quiz_version,
     }
 
 
@@ -514,6 +575,18 @@ def build_parser() -> argparse.ArgumentParser:
         "list's other answers (default: typed answers)",
     )
 
+    publish = commands.add_parser(
+        "publish", help="publish quiz files (or other formats, or a zip) to the database"
+    )
+    publish.add_argument("paths", nargs="+", metavar="FILE", help="quiz files, folders or zips")
+    publish.add_argument(
+        "--from",
+        dest="source_format",
+        choices=["gift", "aiken", "opentdb", "red"],
+        help="the format of files that are not quizzes (default: from the extension)",
+    )
+    publish.add_argument("--lang", help="the language of an imported file's texts (default: en)")
+
     sync = commands.add_parser("discord-sync", help="register the Discord slash commands now")
     sync.add_argument(
         "--guild",
@@ -551,6 +624,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "progress": _progress,
         "stats": _stats,
         "export": _export,
+        "publish": _publish,
         "discord-sync": _discord_sync,
         "run": _run,
     }[args.command]

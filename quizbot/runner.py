@@ -113,6 +113,9 @@ async def run_bots(
             await web.start(listen, settings.port)
             stack.push_async_callback(web.stop)
             log.info("serving /healthz on %s:%s", listen, settings.port)
+        # Other replicas (and `quizbot publish`) publish too: serve what they publish.
+        watch = asyncio.create_task(app.engine.library.watch(), name="quiz-library-watch")
+        stack.callback(watch.cancel)
         adapters: list[ChatAdapter] = []
         if settings.telegram_token:
             adapters.append(telegram_adapter(app.engine, app.rounds, settings, web=web))

@@ -117,7 +117,7 @@ async def test_reloading_stores_the_images_of_new_quizzes(
     storage = await open_storage()
     engine = QuizEngine(catalog, storage)
     write_picture_quiz(folder)  # published while the bot runs: /reload
-    report = await engine.reload_quizzes()
+    report = (await engine.library.publish_quiz_dir()).load
     assert report.errors == [] and engine.catalog.get(PICTURES) is not None
     quiz = engine.catalog.get(PICTURES)
     assert quiz is not None

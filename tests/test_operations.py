@@ -184,12 +184,13 @@ async def test_exports_hold_every_attempt_and_answer(catalog, engine, storage):
     text = render_export(attempts, answers, "csv")
     assert text.splitlines()[0] == (  # a stable header: new columns come at the end
         "attempt_id,platform,user_id,quiz_id,status,started_at,finished_at,"
-        "question_id,option_id,correct,answered_at,kind"
+        "question_id,option_id,correct,answered_at,kind,quiz_version"
     )
     rows = list(csv.DictReader(io.StringIO(text)))
     assert len(rows) == 4  # three answers of ann, one empty row for bob's attempt
     assert [r["question_id"] for r in rows[:3]] == ["why-shard", "resume-state", "resume-benefit"]
     assert rows[3]["user_id"] == "bob" and rows[3]["question_id"] == ""
+    assert {r["quiz_version"] for r in rows} == {"1"}
     document = json.loads(render_export(attempts, answers, "json"))
     assert len(document["attempts"]) == 2 and len(document["answers"]) == 3
 

@@ -252,8 +252,8 @@ def test_the_cached_quizzes_exercise_every_field_of_the_quiz_model(quizzes):
     models = ((Quiz, catalog.all()), (Question, questions), (Option, options), (QuizImage, images))
     for model, objects in models:
         for field in dataclasses.fields(model):
-            if field.name.startswith("_"):
-                continue
+            if field.name.startswith("_") or (model is Quiz and field.name == "version"):
+                continue  # private, or the library's number for it (not in a file or entry)
             default = (
                 field.default_factory()
                 if field.default_factory is not dataclasses.MISSING

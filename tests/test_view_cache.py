@@ -114,7 +114,7 @@ async def test_a_reloaded_quiz_is_shown_with_its_new_texts(
 
     # Only the quiz objects the catalog serves now keep prepared texts.
     assert engine._texts and all(
-        texts.quiz is catalog.get(quiz_id) for (quiz_id, _), texts in engine._texts.items()
+        texts.quiz is catalog.get(quiz_id) for (quiz_id, _, _), texts in engine._texts.items()
     )
 
     feedback_ur = await engine.answer_by_position(ur, started_ur.question.attempt_id, 1, 1)

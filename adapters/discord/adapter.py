@@ -60,12 +60,13 @@ class QuizClient(discord.AutoShardedClient):
         **options: Any,
     ) -> None:
         # No privileged intents: interactions arrive regardless. The guilds intent keeps
-        # discord.py's channel cache (and its startup warning) sane.
+        # discord.py's channel cache (and its startup warning) sane; DM messages carry the
+        # files admins upload (a DM's content and attachments need no privileged intent).
         options.setdefault("shard_count", config.shard_count)
         if config.shard_ids is not None:
             options.setdefault("shard_ids", list(config.shard_ids))
         super().__init__(
-            intents=discord.Intents(guilds=True),
+            intents=discord.Intents(guilds=True, dm_messages=True),
             allowed_mentions=discord.AllowedMentions.none(),
             **options,
         )
@@ -101,6 +102,10 @@ class QuizClient(discord.AutoShardedClient):
         """Stop the round timers (the rounds stay in the database), then disconnect."""
         await self.round_driver.shutdown()
         await super().close()
+
+    async def on_message(self, message: discord.Message) -> None:
+        """A file sent to the bot in a DM: an admin's quiz upload."""
+        await self.quiz_handlers.uploads.on_message(message)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         if interaction.type is discord.InteractionType.modal_submit:  # typed answers

@@ -1,6 +1,7 @@
 """The slash commands: ``/quiz [quiz] [tag]``, ``/review [quiz]``,
 ``/round [quiz] [seconds] [tag]``, ``/leaderboard [quiz]``, ``/progress``, ``/language``,
-``/stop``, ``/help``, and for bot admins ``/reload`` and ``/stats [quiz]``.
+``/stop``, ``/help``, and for bot admins ``/reload``, ``/stats [quiz]``, ``/quizzes``,
+``/unpublish quiz`` and ``/upload file [format]``.
 
 ``/round`` is a command of its own rather than an option of ``/quiz``: it is found in the
 command list under its own description, takes its own options (the time per question, which
@@ -25,6 +26,7 @@ from adapters.discord.handlers import QuizHandlers
 from adapters.discord.translator import description, name
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LANGUAGES
 from bot.rounds import MAX_TIME_LIMIT, MIN_TIME_LIMIT
+from bot.uploads import UPLOAD_FORMATS
 
 
 def handlers_for(interaction: discord.Interaction[Any]) -> QuizHandlers:
@@ -104,6 +106,31 @@ async def stats_callback(interaction: discord.Interaction[Any], quiz: str | None
     await handlers_for(interaction).stats(interaction, quiz)
 
 
+@app_commands.default_permissions(administrator=True)
+@app_commands.describe(file=description("cmd_upload_file"), format=description("cmd_upload_format"))
+@app_commands.rename(file=name("upload.file"), format=name("upload.format"))
+@app_commands.choices(format=[app_commands.Choice(name=fmt, value=fmt) for fmt in UPLOAD_FORMATS])
+async def upload_callback(
+    interaction: discord.Interaction[Any],
+    file: discord.Attachment,
+    format: app_commands.Choice[str] | None = None,
+) -> None:
+    await handlers_for(interaction).upload(interaction, file, format.value if format else None)
+
+
+@app_commands.default_permissions(administrator=True)
+async def quizzes_callback(interaction: discord.Interaction[Any]) -> None:
+    await handlers_for(interaction).quizzes(interaction)
+
+
+@app_commands.default_permissions(administrator=True)
+@app_commands.describe(quiz=description("cmd_unpublish_quiz"))
+@app_commands.rename(quiz=name("unpublish.quiz"))
+@app_commands.autocomplete(quiz=quiz_autocomplete)
+async def unpublish_callback(interaction: discord.Interaction[Any], quiz: str) -> None:
+    await handlers_for(interaction).unpublish(interaction, quiz)
+
+
 async def progress_callback(interaction: discord.Interaction[Any]) -> None:
     await handlers_for(interaction).progress(interaction)
 
@@ -140,6 +167,9 @@ CALLBACKS: dict[str, Any] = {
     "help": help_callback,
     "reload": reload_callback,
     "stats": stats_callback,
+    "quizzes": quizzes_callback,
+    "unpublish": unpublish_callback,
+    "upload": upload_callback,
 }
 
 # Commands that make sense in servers only (the tree allows servers and DMs with the bot).

@@ -26,7 +26,8 @@ ephemeral notice. ``/stop`` in a channel with a round ends the round when its st
 member allowed to manage messages asks (anyone else's ``/stop`` still stops their own quiz).
 ``/leaderboard`` is public as well.
 
-``/reload`` and ``/stats`` are for the user ids in ``ADMIN_DISCORD_IDS``; anyone else is told
+``/reload``, ``/stats``, ``/quizzes``, ``/unpublish`` and ``/upload`` are for the user ids in
+``ADMIN_DISCORD_IDS``; anyone else is told
 the command is unknown and nothing else happens. (Their registration also hides them from
 members without the Administrator permission in servers, but that is the server's setting to
 change; the id check is the guard.) With a ``stats_chart``, ``/stats`` for one quiz that has
@@ -63,11 +64,14 @@ from adapters.discord.round_rendering import announcement, ending_pages, leaderb
 from adapters.discord.texts import STRINGS as TEXTS
 from adapters.discord.texts import text
 from adapters.discord.translator import localize_commands
+from adapters.discord.uploads import DiscordUploads
 from bot import markup
 from bot.bank_texts import normalize_tag
 from bot.engine import QuizEngine
 from bot.i18n import t
+from bot.library_texts import library_t, listing_lines
 from bot.quiz_loader import LoadReport
+from bot.quoting import quote
 from bot.rate_limit import CommandRateLimiter
 from bot.rounds import (
     Leaderboard,
@@ -226,6 +230,7 @@ class QuizHandlers:
         self.limiter = limiter or CommandRateLimiter()
         self.admin_ids = admin_ids
         self.stats_chart = stats_chart
+        self.uploads = DiscordUploads(engine, admin_ids)
         self._in_flight: set[asyncio.Task[Any]] = set()
 
     # -- plumbing -------------------------------------------------------------------------
@@ -836,13 +841,15 @@ class QuizHandlers:
 
     @handled(admin=True)
     async def reload(self, interaction: discord.Interaction[Any]) -> None:
-        """``/reload``: read the quiz files again; how many quizzes are live, and each error
-        (a broken file keeps its previous version live)."""
+        """``/reload``: read QUIZ_DIR again and publish what is new, for every replica; how
+        many quizzes are live, and each error (a broken file keeps its previous version
+        live)."""
 
         async def reload() -> tuple[LoadReport, int, str]:
-            # Off the event loop: other members' presses must still be answered within
-            # Discord's 3 seconds meanwhile.
-            report = await self.engine.reload_quizzes()
+            # QUIZ_DIR's new quizzes go to the library (files are read off the event loop,
+            # so other members' presses are still answered within Discord's 3 seconds):
+            # every replica serves them within seconds.
+            report = (await self.engine.library.publish_quiz_dir()).load
             return report, len(self.engine.catalog), await self._interface_language(interaction)
 
         report, live, language = await self._in_time(
@@ -856,6 +863,54 @@ class QuizHandlers:
         )
         pages = reload_pages(report, live, language)
         await self._reply(interaction, _pages_to_messages(pages), private=True)
+
+    @handled(admin=True)
+    async def upload(
+        self, interaction: discord.Interaction[Any], attachment: discord.Attachment, fmt: str | None
+    ) -> None:
+        """``/upload file [format]``: publish a quiz file or a zip (see :mod:`.uploads`)."""
+
+        async def publish() -> tuple[str, discord.File | None]:
+            language = await self._interface_language(interaction)
+            by = f"discord:{interaction.user.id}"
+            return await self.uploads.publish(attachment, fmt, by, language)
+
+        content, file = await self._in_time(
+            interaction, publish(), self._think(interaction, private=True)
+        )
+        message = Outgoing(content=content, files=[file] if file is not None else [])
+        await self._reply(interaction, [message], private=True)
+
+    @handled(admin=True)
+    async def quizzes(self, interaction: discord.Interaction[Any]) -> None:
+        """``/quizzes``: the published quizzes with version, source and question count."""
+
+        async def listing() -> str:
+            language = await self._interface_language(interaction)
+            lines = listing_lines(await self.engine.library.listing(), language)
+            return "\n".join(lines)
+
+        content = await self._in_time(
+            interaction, listing(), self._think(interaction, private=True)
+        )
+        await self._reply(interaction, [Outgoing(content=content)], private=True)
+
+    @handled(admin=True)
+    async def unpublish(self, interaction: discord.Interaction[Any], quiz_id: str) -> None:
+        """``/unpublish quiz``: hide a quiz everywhere; attempts in progress finish."""
+
+        async def hide() -> tuple[str, str]:
+            language = await self._interface_language(interaction)
+            if await self.engine.library.unpublish(quiz_id):
+                log.info("discord: quiz %s unpublished by %s", quiz_id, interaction.user.id)
+                return library_t("unpublished", language, quiz=quiz_id), language
+            shown = quote(quiz_id[:60])
+            return library_t("unpublish_unknown", language, quiz=shown), language
+
+        notice, language = await self._in_time(
+            interaction, hide(), self._think(interaction, private=True)
+        )
+        await self._notice(interaction, notice, language)
 
     @handled(admin=True)
     async def stats(self, interaction: discord.Interaction[Any], query: str | None) -> None:

@@ -12,6 +12,30 @@ from bot.i18n import plain, translate
 STRINGS: dict[str, dict[str, str]] = {
     # Slash command descriptions (at most 100 characters; the translator sends en and ru to
     # Discord, /help shows them in every language).
+    "cmd_upload": {
+        "en": "Publish a quiz file or a .zip of a quiz with its images (admins)",
+        "bn": "একটি কুইজ ফাইল বা ছবিসহ কুইজের .zip প্রকাশ করুন (অ্যাডমিন)",
+        "ur": "کوئز فائل یا تصاویر سمیت کوئز کی .zip شائع کریں (ایڈمن)",
+        "ru": "Опубликовать файл теста или .zip с тестом и картинками (админы)",
+    },
+    "cmd_upload_file": {
+        "en": "A .yaml quiz, GIFT, Aiken, Open Trivia DB, Red trivia file, or a .zip",
+        "bn": ".yaml কুইজ, GIFT, Aiken, Open Trivia DB, Red trivia ফাইল, বা একটি .zip",
+        "ur": ".yaml کوئز، GIFT، Aiken، Open Trivia DB، Red trivia فائل، یا ایک .zip",
+        "ru": "Тест .yaml, файл GIFT, Aiken, Open Trivia DB, Red trivia или .zip",
+    },
+    "cmd_upload_format": {
+        "en": "The file's format, when its name does not say",
+        "bn": "ফাইলের ফরম্যাট, যখন নাম থেকে বোঝা যায় না",
+        "ur": "فائل کا فارمیٹ، جب نام سے معلوم نہ ہو",
+        "ru": "Формат файла, если его не видно по имени",
+    },
+    "cmd_unpublish_quiz": {
+        "en": "The id of the quiz to unpublish",
+        "bn": "যে কুইজ অপ্রকাশিত করবেন তার আইডি",
+        "ur": "جس کوئز کی اشاعت ختم کرنی ہے اس کی آئی ڈی",
+        "ru": "Идентификатор теста, который нужно снять",
+    },
     "cmd_quiz_option": {
         "en": "Which quiz (start typing to search)",
         "bn": "কোন কুইজ (খুঁজতে লিখতে শুরু করুন)",

@@ -20,7 +20,7 @@ from adapters.discord.texts import templates
 
 # Everyone's commands, in the order /help lists them; then the bot admins' commands.
 COMMANDS = ("quiz", "review", "round", "leaderboard", "progress", "language", "stop", "help")
-ADMIN_COMMANDS = ("reload", "stats")
+ADMIN_COMMANDS = ("reload", "stats", "quizzes", "unpublish", "upload")
 
 # Discord locale -> our language code.
 LOCALE_LANGUAGES: dict[discord.Locale, str] = {
@@ -41,6 +41,12 @@ NAMES: dict[str, dict[str, str]] = {
     "leaderboard": {"en": "leaderboard", "ru": "рейтинг"},
     "reload": {"en": "reload", "ru": "перезагрузка"},
     "stats": {"en": "stats", "ru": "статистика"},
+    "quizzes": {"en": "quizzes", "ru": "тесты"},
+    "unpublish": {"en": "unpublish", "ru": "снять"},
+    "upload": {"en": "upload", "ru": "загрузить"},
+    "upload.file": {"en": "file", "ru": "файл"},
+    "upload.format": {"en": "format", "ru": "формат"},
+    "unpublish.quiz": {"en": "quiz", "ru": "тест"},
     "quiz.quiz": {"en": "quiz", "ru": "тест"},
     "quiz.tag": {"en": "tag", "ru": "тег"},
     "language.language": {"en": "language", "ru": "язык"},

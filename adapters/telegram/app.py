@@ -53,6 +53,7 @@ from adapters.telegram.texts import tt
 from adapters.telegram.transport import AiohttpRequest
 from adapters.telegram.typed_answers import TypedAnswers
 from adapters.telegram.update_processor import PerUserUpdateProcessor
+from adapters.telegram.uploads import TelegramUploads
 from adapters.telegram.webhook import TelegramWebhook, WebhookReplies
 from bot.engine import QuizEngine
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
@@ -134,6 +135,7 @@ class TelegramAdapter:
         )
         self.callbacks = Callbacks(engine, self.messenger, self.commands, self.round_driver)
         self.typed = TypedAnswers(engine, self.messenger)
+        self.uploads = TelegramUploads(engine, self.messenger, config.admin_ids)
         # The handlers whose updates count against the user's command budget.
         self._budgeted: list[BaseHandler[Update, Context, None]] = []
 
@@ -186,6 +188,8 @@ class TelegramAdapter:
             "help": self.commands.help,
             "reload": self.commands.reload,
             "stats": self.commands.stats,
+            "quizzes": self.commands.quizzes,
+            "unpublish": self.commands.unpublish,
         }
         # Group -1 runs first on every update: who sent it and the command budget, once.
         application.add_handler(TypeHandler(Update, self._before_handlers), group=-1)
@@ -198,6 +202,12 @@ class TelegramAdapter:
         typed = MessageHandler(filters.TEXT & ~filters.COMMAND, self.typed.on_text)
         self._budgeted.append(typed)
         application.add_handler(typed)
+        # A file sent in a private chat: an admin's quiz upload, within the budget.
+        documents = MessageHandler(
+            filters.Document.ALL & filters.ChatType.PRIVATE, self.uploads.on_document
+        )
+        self._budgeted.append(documents)
+        application.add_handler(documents)
         # Last: any other command (the handlers above take theirs first).
         application.add_handler(MessageHandler(filters.COMMAND, self.commands.unknown))
         # A handler that raises: the user hears so briefly, the log has the traceback.

@@ -1,5 +1,6 @@
 """The slash commands: /start, /quiz (and /quiz group), /review, /progress, /leaderboard,
-/language, /mode, /stop, /help, and the admin commands /reload and /stats.
+/language, /mode, /stop, /help, and the admin commands /reload, /stats, /quizzes and
+/unpublish.
 
 Each handler decodes the command, asks the engine and shows its answer through the
 :class:`~adapters.telegram.messenger.Messenger`. Starting a quiz or a round is shared with the
@@ -39,6 +40,8 @@ from adapters.telegram.shared import GROUP_CHATS, PLATFORM, Context, participant
 from adapters.telegram.texts import tt
 from bot.engine import QuizEngine
 from bot.i18n import t
+from bot.library_texts import library_t, listing_lines
+from bot.quoting import quote
 from bot.rounds import RoundStartOutcome
 from bot.stats import QuizStats
 from bot.views import StartOutcome, StartResult
@@ -248,7 +251,8 @@ class Commands:
         return str(user.id) in self.admin_ids
 
     async def reload(self, update: Update, context: Context) -> None:
-        """Re-read the quiz files; a broken file keeps its previous version live."""
+        """Re-read QUIZ_DIR and publish what is new, for every replica; a broken file keeps
+        its previous version live."""
         chat, user = update.effective_chat, update.effective_user
         if chat is None or user is None:
             return
@@ -256,7 +260,8 @@ class Commands:
             await self.unknown(update, context)
             return
         ui = await turn(context).language()
-        report = await self.engine.reload_quizzes()  # off the event loop, images stored
+        # QUIZ_DIR's new quizzes go to the library: every replica serves them within seconds.
+        report = (await self.engine.library.publish_quiz_dir()).load
         live = len(self.engine.catalog)
         log.info(
             "telegram: quizzes reloaded by %s: %d live, %d errors",
@@ -265,6 +270,36 @@ class Commands:
             len(report.errors),
         )
         await self.messenger.send(context, chat.id, reload_report(report, live, ui))
+
+    async def quizzes(self, update: Update, context: Context) -> None:
+        """The published quizzes: version, where each came from, question count."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        if not self._is_admin(user):
+            await self.unknown(update, context)
+            return
+        ui = await turn(context).language()
+        lines = listing_lines(await self.engine.library.listing(), ui)
+        await self.messenger.send(context, chat.id, notice("\n".join(lines), ui))
+
+    async def unpublish(self, update: Update, context: Context) -> None:
+        """``/unpublish ID``: hide a quiz everywhere; attempts in progress finish."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        if not self._is_admin(user):
+            await self.unknown(update, context)
+            return
+        ui = await turn(context).language()
+        if not context.args:
+            text = library_t("unpublish_usage", ui)
+        elif await self.engine.library.unpublish(context.args[0]):
+            log.info("telegram: quiz %s unpublished by %s", context.args[0], user.id)
+            text = library_t("unpublished", ui, quiz=context.args[0])
+        else:
+            text = library_t("unpublish_unknown", ui, quiz=quote(context.args[0][:60]))
+        await self.messenger.send(context, chat.id, notice(text, ui))
 
     async def stats(self, update: Update, context: Context) -> None:
         """Per quiz: attempts, completions, average score, hardest question (and a chart)."""

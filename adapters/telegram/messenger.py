@@ -274,7 +274,9 @@ class Messenger:
 
     async def send_poll(self, context: Context, chat_id: int, question: QuestionView) -> bool:
         """Send ``question`` as a quiz poll; False when it does not fit poll limits."""
-        key = self.engine.answer_key(question.quiz_id, question.question_id, question.language)
+        key = self.engine.answer_key(
+            question.quiz_id, question.question_id, question.language, question.quiz_version
+        )
         if key is None:
             return False
         correct_option_id, explanation = key

@@ -22,7 +22,7 @@ COMMANDS = (
     "help",
 )
 # Shown only to the user ids in ADMIN_TELEGRAM_IDS (in their own chat's command menu).
-ADMIN_COMMANDS = ("reload", "stats")
+ADMIN_COMMANDS = ("reload", "stats", "quizzes", "unpublish")
 
 TEXTS: dict[str, dict[str, str]] = {
     "cmd_start": {

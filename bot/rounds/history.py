@@ -58,7 +58,7 @@ class RoundHistory:
         round_, answers = await self._rounds.round_with_answers(round_id)
         if round_ is None or round_.status is RoundStatus.ACTIVE:
             return False
-        quiz = self._catalog.get(round_.quiz_id)
+        quiz = await self._catalog.pinned(round_.quiz_id, round_.quiz_version)
         if quiz is None:
             return False
         lock = self._copying.get(round_id)
@@ -97,6 +97,7 @@ class RoundHistory:
             option_order=round_.option_order,
             started_at=round_.started_at,
             kind=AttemptKind.ROUND,
+            quiz_version=round_.quiz_version,
         )
         attempt, created = await store.create_attempt(new)
         if not created and not copied_from(attempt, round_):

@@ -111,6 +111,12 @@ class GroupRounds:
             image=image_view(question.image, lang) if question.image is not None else None,
         )
 
+    async def _quiz_of(self, round_: RoundRecord | None) -> Quiz | None:
+        """The quiz version ``round_`` plays (None: no round, or its quiz left the library)."""
+        if round_ is None:
+            return None
+        return await self.engine.catalog.pinned(round_.quiz_id, round_.quiz_version)
+
     async def start(
         self,
         platform: str,
@@ -129,7 +135,7 @@ class GroupRounds:
             return RoundStart(RoundStartOutcome.NO_QUIZZES, ui, t("no_quizzes", ui))
         running = await self.running(platform, chat_id)
         if running is not None:
-            quiz = self.engine.catalog.get(running.quiz_id)
+            quiz = await self._quiz_of(running)
             if quiz is not None:
                 question = self._question(running, quiz, running.current)
                 return RoundStart(
@@ -184,11 +190,12 @@ class GroupRounds:
                 option_order=template.option_order,
                 time_limit_seconds=limit,
                 started_at=self._now(),
+                quiz_version=quiz.version,
             )
         )
         outcome = RoundStartOutcome.STARTED if created else RoundStartOutcome.ALREADY_RUNNING
         notice = t("round_started", ui, seconds=limit) if created else t("round_running", ui)
-        running_quiz = self.engine.catalog.get(round_.quiz_id) or quiz
+        running_quiz = await self._quiz_of(round_) or quiz
         return RoundStart(
             outcome, ui, notice, question=self._question(round_, running_quiz, round_.current)
         )
@@ -205,7 +212,7 @@ class GroupRounds:
             round_id if valid else 0, who.platform, who.user_id
         )
         ui = interface_language(user, who)
-        quiz = self.engine.catalog.get(round_.quiz_id) if round_ and valid else None
+        quiz = await self._quiz_of(round_) if valid else None
         now = self._now()
         if round_ is None or quiz is None or not valid or round_.platform != who.platform:
             return _refused(RoundAnswerOutcome.INVALID, "invalid_button", ui)
@@ -272,7 +279,7 @@ class GroupRounds:
         round_ = await self.store.get_round(round_id)
         if round_ is None or round_.status is not RoundStatus.ACTIVE or round_.current != number:
             return None
-        quiz = self.engine.catalog.get(round_.quiz_id)
+        quiz = await self._quiz_of(round_)
         if quiz is None:
             await self.store.end_round(round_id, RoundStatus.STOPPED, self._now())
             return None
@@ -308,7 +315,7 @@ class GroupRounds:
         answers to a closed question are final, and later questions are left out); None when
         it is not closed or the round's quiz is gone. One round trip."""
         round_, answers = await self.store.round_with_answers(round_id)
-        quiz = self.engine.catalog.get(round_.quiz_id) if round_ else None
+        quiz = await self._quiz_of(round_)
         if round_ is None or quiz is None or not 1 <= number <= len(round_.question_order):
             return None
         if round_.status is RoundStatus.ACTIVE and round_.current <= number:
@@ -363,7 +370,7 @@ class GroupRounds:
         round_ = await self.store.get_round(round_id)
         if round_ is None or round_.status is not RoundStatus.ACTIVE:
             return None
-        quiz = self.engine.catalog.get(round_.quiz_id)
+        quiz = await self._quiz_of(round_)
         return None if quiz is None else self._question(round_, quiz, round_.current)
 
     async def progress(self, round_id: int, number: int) -> tuple[int, bool, bool]:
@@ -402,7 +409,7 @@ class GroupRounds:
         """The final ranking of a round."""
         round_ = await self.store.get_round(round_id)
         assert round_ is not None
-        quiz = self.engine.catalog.get(round_.quiz_id)
+        quiz = await self._quiz_of(round_)
         lang = round_.language
         title = prepare(quiz.title.get(lang), lang) if quiz else round_.quiz_id
         answers = await self.store.round_answers(round_id)
@@ -437,7 +444,7 @@ class GroupRounds:
         for round_ in rounds:
             if platform not in (None, round_.platform):
                 continue
-            quiz = self.engine.catalog.get(round_.quiz_id)
+            quiz = await self._quiz_of(round_)
             if quiz is not None:
                 views.append(self._question(round_, quiz, round_.current))
         return views

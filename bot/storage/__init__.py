@@ -3,6 +3,7 @@ with one backend per database."""
 
 from bot.storage.base import StateChanged, Storage, StorageError
 from bot.storage.image_store import ImageStore, StoredImage
+from bot.storage.library import LibraryStore, NewQuizVersion, QuizVersionRecord, VersionSource
 from bot.storage.ports import AttemptStore, KeyValueStore, RoundStore
 from bot.storage.records import (
     AnswerRecord,
@@ -58,10 +59,13 @@ __all__ = [
     "ExpectedState",
     "ImageStore",
     "KeyValueStore",
+    "LibraryStore",
     "NewAttempt",
+    "NewQuizVersion",
     "NewRound",
     "OutboxEntry",
     "OutboxKind",
+    "QuizVersionRecord",
     "ReviewItem",
     "RoundAnswer",
     "RoundProgress",
@@ -74,6 +78,7 @@ __all__ = [
     "StorageError",
     "StoredImage",
     "UserRecord",
+    "VersionSource",
     "sqlite_path_from_url",
     "storage_from_url",
 ]

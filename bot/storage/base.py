@@ -5,6 +5,7 @@ from __future__ import annotations
 import abc
 
 from bot.storage.image_store import ImageStore
+from bot.storage.library import LibraryStore
 from bot.storage.ports import AttemptStore, KeyValueStore, RoundStore
 
 
@@ -17,9 +18,9 @@ class StateChanged(Exception):
     (another process, or an earlier press, got there first); nothing was written."""
 
 
-class Storage(AttemptStore, RoundStore, KeyValueStore, ImageStore):
-    """Durable state: every port (:mod:`bot.storage.ports`, :mod:`bot.storage.image_store`)
-    plus the connection's lifecycle.
+class Storage(AttemptStore, RoundStore, KeyValueStore, ImageStore, LibraryStore):
+    """Durable state: every port (:mod:`bot.storage.ports`, :mod:`bot.storage.image_store`,
+    the quiz library's in :mod:`bot.storage.library`) plus the connection's lifecycle.
 
     Every write method returns only after its change is committed, so whatever the engine
     acknowledges to a user survives a crash. Uniqueness (one answer per question, one active

@@ -42,6 +42,7 @@ class NewAttempt:
     option_order: Mapping[str, tuple[str, ...]]
     started_at: datetime
     kind: AttemptKind = AttemptKind.QUIZ
+    quiz_version: int = 1  # the library version it plays, to its end
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ class AttemptRecord:
     updated_at: datetime
     finished_at: datetime | None
     kind: AttemptKind = AttemptKind.QUIZ
+    quiz_version: int = 1  # the library version it plays, to its end
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,7 @@ class NewRound:
     option_order: Mapping[str, tuple[str, ...]]
     time_limit_seconds: int
     started_at: datetime
+    quiz_version: int = 1  # the library version it plays, to its end
 
 
 @dataclass(frozen=True)
@@ -162,6 +165,7 @@ class RoundRecord:
     deadline: datetime
     started_at: datetime
     finished_at: datetime | None
+    quiz_version: int = 1  # the library version it plays, to its end
 
 
 @dataclass(frozen=True)

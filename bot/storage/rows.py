@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Protocol
 
+from bot.storage.library import QuizVersionRecord, VersionSource
 from bot.storage.records import (
     AnswerRecord,
     AttemptKind,
@@ -69,6 +70,7 @@ def attempt_from(row: Row) -> AttemptRecord:
         updated_at=timestamp(row["updated_at"]),
         finished_at=optional_timestamp(row["finished_at"]),
         kind=AttemptKind(row["kind"]),
+        quiz_version=row["quiz_version"],
     )
 
 
@@ -110,6 +112,7 @@ def round_from(row: Row) -> RoundRecord:
         deadline=timestamp(row["deadline"]),
         started_at=timestamp(row["started_at"]),
         finished_at=optional_timestamp(row["finished_at"]),
+        quiz_version=row["quiz_version"],
     )
 
 
@@ -137,4 +140,18 @@ def outbox_entry_from(row: Row) -> OutboxEntry:
         created_at=timestamp(row["created_at"]),
         sent_at=optional_timestamp(row["sent_at"]),
         message_id=row["message_id"],
+    )
+
+
+def quiz_version_from(row: Row) -> QuizVersionRecord:
+    return QuizVersionRecord(
+        quiz_id=row["quiz_id"],
+        version=row["version"],
+        content=row["content"],
+        content_hash=row["content_hash"],
+        question_count=row["question_count"],
+        source=VersionSource(row["source"]),
+        published_by=row["published_by"],
+        published_at=timestamp(row["published_at"]),
+        hidden=bool(row["hidden"]),
     )

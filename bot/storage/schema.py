@@ -209,7 +209,41 @@ MIGRATIONS: list[str | Mapping[Dialect, str]] = [
             CHECK (kind IN ('reveal', 'end', 'history'));
         """,
     },
-    # Quiz images: their bytes by SHA-256 (written when a quiz is loaded, so every replica and
+    # 8: the quiz library: every published version of every quiz (its validated content as
+    # JSON, a hash of it, where it came from and who published it), which version each quiz
+    # serves now and whether it is hidden (unpublished), and a revision counter that every
+    # change bumps, so replicas notice a new version by polling one row.
+    """
+    CREATE TABLE quiz_versions (
+        quiz_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        content TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        question_count INTEGER NOT NULL,
+        source TEXT NOT NULL CHECK (source IN ('file', 'upload', 'publish')),
+        published_by TEXT,
+        published_at {time} NOT NULL,
+        PRIMARY KEY (quiz_id, version)
+    );
+    CREATE TABLE quiz_library (
+        quiz_id TEXT PRIMARY KEY,
+        version INTEGER NOT NULL,
+        hidden {bool} NOT NULL CHECK (hidden IN ({false}, {true}))
+    );
+    CREATE TABLE library_revision (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        revision INTEGER NOT NULL
+    );
+    INSERT INTO library_revision (id, revision) VALUES (1, 0);
+    """,
+    # 9: attempts and rounds pin the quiz version they started on. Rows from before the
+    # library existed get version 1: what QUIZ_DIR held at the first start after upgrading
+    # (the library starts empty, so those files are published as version 1).
+    """
+    ALTER TABLE attempts ADD COLUMN quiz_version INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE rounds ADD COLUMN quiz_version INTEGER NOT NULL DEFAULT 1;
+    """,
+    # 10: quiz images: their bytes by SHA-256 (written when a quiz is loaded, so every replica and
     # a restart on a wiped disk can send them), and each platform account's reference to its
     # uploaded copy (Telegram's file_id per bot), so an image uploads once per bot.
     """

@@ -54,11 +54,14 @@ async def test_the_commands_as_registered(
         "leaderboard",
         "progress",
         "quiz",
+        "quizzes",
         "reload",
         "review",
         "round",
         "stats",
         "stop",
+        "unpublish",
+        "upload",
     ]
     quiz = commands["quiz"]
     assert quiz["name_localizations"]["ru"] == "тест"
@@ -90,6 +93,9 @@ async def test_the_commands_as_registered(
         "помощь",
         "перезагрузка",
         "статистика",
+        "тесты",
+        "снять",
+        "загрузить",
     }
     assert commands["review"]["description_localizations"]["ru"] == "Повторить вопросы с ошибками"
     # Servers and bot DMs, except rounds, which are played in a server channel.
@@ -103,7 +109,14 @@ async def test_the_commands_as_registered(
     assert {n for n, c in commands.items() if c["default_member_permissions"] is not None} == {
         "reload",
         "stats",
+        "quizzes",
+        "unpublish",
+        "upload",
     }
+    file, file_format = commands["upload"]["options"]
+    assert (file["name"], file["type"], file["required"]) == ("file", 11, True)  # ATTACHMENT
+    assert file["name_localizations"]["ru"] == "файл"
+    assert [c["value"] for c in file_format["choices"]][:2] == ["yaml", "zip"]
     assert int(commands["reload"]["default_member_permissions"]) == 8  # Administrator
     assert int(commands["stats"]["default_member_permissions"]) == 8
 

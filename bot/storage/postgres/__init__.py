@@ -5,19 +5,20 @@ It has the same schema and guarantees as the SQLite backend: every write is its 
 transaction, and uniqueness (one answer per question, one active attempt per user and quiz) is
 enforced by constraints, so two processes answering the same question at once record it once.
 
-:mod:`.pool` holds the connections; :mod:`.attempts`, :mod:`.rounds` and :mod:`.images`
-implement the ports on them. Imported only when a PostgreSQL URL is used: SQLite users need not
-install asyncpg.
+:mod:`.pool` holds the connections; :mod:`.attempts`, :mod:`.rounds`, :mod:`.images` and
+:mod:`.library` implement the ports on them. Imported only when a PostgreSQL URL is used:
+SQLite users need not install asyncpg.
 """
 
 from bot.storage.base import Storage
 from bot.storage.postgres.attempts import PostgresAttempts
 from bot.storage.postgres.images import PostgresImages
+from bot.storage.postgres.library import PostgresLibrary
 from bot.storage.postgres.pool import normalize_postgres_url
 from bot.storage.postgres.rounds import PostgresRounds
 
 
-class PostgresStorage(PostgresAttempts, PostgresRounds, PostgresImages, Storage):
+class PostgresStorage(PostgresAttempts, PostgresRounds, PostgresImages, PostgresLibrary, Storage):
     """Storage in a PostgreSQL database, through an asyncpg connection pool."""
 
 

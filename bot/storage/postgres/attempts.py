@@ -193,8 +193,8 @@ class PostgresAttempts(PostgresPool, AttemptStore, KeyValueStore):
             await conn.execute(UPSERT_USER, new.platform, new.user_id, None)
             row = await conn.fetchrow(
                 "INSERT INTO attempts (platform, user_id, chat_id, quiz_id, question_order, "
-                "option_order, status, started_at, updated_at, kind) "
-                "VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $7, $8) "
+                "option_order, status, started_at, updated_at, kind, quiz_version) "
+                "VALUES ($1, $2, $3, $4, $5, $6, 'active', $7, $7, $8, $9) "
                 "ON CONFLICT (platform, user_id, quiz_id, kind) WHERE status = 'active' "
                 "DO NOTHING RETURNING *",
                 new.platform,
@@ -205,6 +205,7 @@ class PostgresAttempts(PostgresPool, AttemptStore, KeyValueStore):
                 json.dumps({k: list(v) for k, v in new.option_order.items()}),
                 new.started_at,
                 new.kind.value,
+                new.quiz_version,
             )
             if row is not None:
                 return attempt_from(row), True

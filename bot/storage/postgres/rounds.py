@@ -110,8 +110,8 @@ class PostgresRounds(PostgresPool, RoundStore):
             row = await conn.fetchrow(
                 "INSERT INTO rounds (platform, chat_id, quiz_id, starter_id, language, "
                 "question_order, option_order, time_limit_seconds, status, current, "
-                "question_started_at, deadline, started_at) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', 1, $9, $10, $9) "
+                "question_started_at, deadline, started_at, quiz_version) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', 1, $9, $10, $9, $11) "
                 "ON CONFLICT (platform, chat_id) WHERE status = 'active' DO NOTHING RETURNING *",
                 new.platform,
                 new.chat_id,
@@ -123,6 +123,7 @@ class PostgresRounds(PostgresPool, RoundStore):
                 new.time_limit_seconds,
                 new.started_at,
                 new.started_at + timedelta(seconds=new.time_limit_seconds),
+                new.quiz_version,
             )
             if row is not None:
                 return round_from(row), True

@@ -3,20 +3,21 @@
 :mod:`.writer` holds the connections: writes from concurrent users are queued and committed
 together in one transaction (each in its own SAVEPOINT, so one failing write does not undo
 the others), every caller answered only after that commit; reads use a second connection and
-so only see committed data. :mod:`.attempts`, :mod:`.rounds` and :mod:`.images` implement the
-ports on it.
+so only see committed data. :mod:`.attempts`, :mod:`.rounds`, :mod:`.images` and
+:mod:`.library` implement the ports on it.
 """
 
 from bot.storage.base import Storage
 from bot.storage.sqlite.attempts import SQLiteAttempts
 from bot.storage.sqlite.images import SQLiteImages
+from bot.storage.sqlite.library import SQLiteLibrary
 from bot.storage.sqlite.rounds import SQLiteRounds
 from bot.storage.sqlite.writer import sqlite_path_from_url
 
 
-class SQLiteStorage(SQLiteAttempts, SQLiteRounds, SQLiteImages, Storage):
+class SQLiteStorage(SQLiteAttempts, SQLiteRounds, SQLiteImages, SQLiteLibrary, Storage):
     """Storage in one SQLite file (or ``:memory:`` for throwaway use): the stores
-    (:mod:`.attempts`, :mod:`.rounds`, :mod:`.images`) over one writer and reader
+    (:mod:`.attempts`, :mod:`.rounds`, :mod:`.images`, :mod:`.library`) over one writer and reader
     (:mod:`.writer`)."""
 
 

@@ -173,8 +173,8 @@ class SQLiteAttempts(SQLiteWriter, AttemptStore, KeyValueStore):
             started = _ts(new.started_at)
             cur = conn.execute(
                 "INSERT INTO attempts (platform, user_id, chat_id, quiz_id, question_order, "
-                "option_order, status, started_at, updated_at, kind) "
-                "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?) RETURNING *",
+                "option_order, status, started_at, updated_at, kind, quiz_version) "
+                "VALUES (?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?) RETURNING *",
                 (
                     new.platform,
                     new.user_id,
@@ -185,6 +185,7 @@ class SQLiteAttempts(SQLiteWriter, AttemptStore, KeyValueStore):
                     started,
                     started,
                     new.kind.value,
+                    new.quiz_version,
                 ),
             )
             row = cur.fetchone()

@@ -65,8 +65,8 @@ class SQLiteRounds(SQLiteWriter, RoundStore):
             cur = conn.execute(
                 "INSERT INTO rounds (platform, chat_id, quiz_id, starter_id, language, "
                 "question_order, option_order, time_limit_seconds, status, current, "
-                "question_started_at, deadline, started_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', 1, ?, ?, ?) RETURNING *",
+                "question_started_at, deadline, started_at, quiz_version) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', 1, ?, ?, ?, ?) RETURNING *",
                 (
                     new.platform,
                     new.chat_id,
@@ -79,6 +79,7 @@ class SQLiteRounds(SQLiteWriter, RoundStore):
                     started,
                     deadline,
                     started,
+                    new.quiz_version,
                 ),
             )
             row = cur.fetchone()
