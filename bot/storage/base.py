@@ -5,6 +5,7 @@ from __future__ import annotations
 import abc
 
 from bot.storage.ports import AttemptStore, KeyValueStore, RoundStore
+from bot.storage.scheduling import SchedulingStore
 
 
 class StorageError(Exception):
@@ -16,8 +17,9 @@ class StateChanged(Exception):
     (another process, or an earlier press, got there first); nothing was written."""
 
 
-class Storage(AttemptStore, RoundStore, KeyValueStore):
-    """Durable state: every port (:mod:`bot.storage.ports`) plus the connection's lifecycle.
+class Storage(AttemptStore, RoundStore, KeyValueStore, SchedulingStore):
+    """Durable state: every port (:mod:`bot.storage.ports`, and scheduling in
+    :mod:`bot.storage.scheduling`) plus the connection's lifecycle.
 
     Every write method returns only after its change is committed, so whatever the engine
     acknowledges to a user survives a crash. Uniqueness (one answer per question, one active

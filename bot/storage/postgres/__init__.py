@@ -13,9 +13,10 @@ from bot.storage.base import Storage
 from bot.storage.postgres.attempts import PostgresAttempts
 from bot.storage.postgres.pool import normalize_postgres_url
 from bot.storage.postgres.rounds import PostgresRounds
+from bot.storage.postgres.scheduling import PostgresScheduling
 
 
-class PostgresStorage(PostgresAttempts, PostgresRounds, Storage):
+class PostgresStorage(PostgresAttempts, PostgresRounds, PostgresScheduling, Storage):
     """Storage in a PostgreSQL database, through an asyncpg connection pool."""
 
 

@@ -9,12 +9,14 @@ so only see committed data. :mod:`.attempts` and :mod:`.rounds` implement the po
 from bot.storage.base import Storage
 from bot.storage.sqlite.attempts import SQLiteAttempts
 from bot.storage.sqlite.rounds import SQLiteRounds
+from bot.storage.sqlite.scheduling import SQLiteScheduling
 from bot.storage.sqlite.writer import sqlite_path_from_url
 
 
-class SQLiteStorage(SQLiteAttempts, SQLiteRounds, Storage):
+class SQLiteStorage(SQLiteAttempts, SQLiteRounds, SQLiteScheduling, Storage):
     """Storage in one SQLite file (or ``:memory:`` for throwaway use): the stores
-    (:mod:`.attempts`, :mod:`.rounds`) over one writer and reader (:mod:`.writer`)."""
+    (:mod:`.attempts`, :mod:`.rounds`, :mod:`.scheduling`) over one writer and reader
+    (:mod:`.writer`)."""
 
 
 __all__ = ["SQLiteStorage", "sqlite_path_from_url"]
