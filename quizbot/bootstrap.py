@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz_loader import LoadReport
+from bot.review import ReviewScheduler
 from bot.rounds import GroupRounds, SystemClock
 from bot.scheduling import Scheduling
 from bot.storage import Storage, StorageError, storage_from_url
@@ -56,7 +57,7 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
     except StorageError as exc:
         raise ConfigError("DATABASE_URL", str(exc)) from None
     try:
-        engine = QuizEngine(catalog, storage)
+        engine = QuizEngine(catalog, storage, reviews=ReviewScheduler(settings.review_retention))
         rounds = GroupRounds(engine, storage)
         scheduling = Scheduling(storage, SystemClock(engine.clock))
         yield App(settings, catalog, storage, engine, rounds, report, scheduling)

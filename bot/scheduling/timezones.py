@@ -22,9 +22,23 @@ import zoneinfo
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
+from bot.local_time import UTC_ZONE, local_text
 from bot.storage.ports import KeyValueStore
 
-DEFAULT_ZONE = zoneinfo.ZoneInfo("UTC")
+__all__ = [
+    "DEFAULT_ZONE",
+    "DeadlineError",
+    "Place",
+    "TimeZones",
+    "at_local",
+    "find_zone",
+    "local_text",
+    "next_local_time",
+    "parse_deadline",
+    "parse_local_time",
+]
+
+DEFAULT_ZONE = UTC_ZONE
 ZONE_EXAMPLE = "Europe/Berlin"  # what a bad name's message suggests
 USER_ZONE_SCOPE = "timezone:user"  # key-value scope: "<platform>:<user id>" -> IANA name
 CHAT_ZONE_SCOPE = "timezone:chat"  # key-value scope: "<platform>:<chat id>" -> IANA name
@@ -150,12 +164,6 @@ def _local_deadline(text: str, zone: tzinfo) -> datetime:
     except ValueError:  # 2026-02-30, 25:00
         raise DeadlineError("deadline_invalid") from None
     return at_local(day, at, zone)
-
-
-def local_text(moment: datetime, zone: zoneinfo.ZoneInfo) -> str:
-    """``moment`` as the clocks of ``zone`` show it, named: ``2026-12-10 18:00 Europe/Berlin``
-    (digits only, so it reads the same in every language)."""
-    return f"{moment.astimezone(zone):%Y-%m-%d %H:%M} {zone.key}"
 
 
 @dataclass(frozen=True)
