@@ -10,6 +10,7 @@ import pytest
 from bot.engine import QuizEngine
 from bot.local_time import local_text
 from bot.review import ReviewScheduler
+from bot.storage import Storage
 from bot.views import AnswerOutcome, Participant, StartOutcome
 from tests.conftest import SEED_QUIZ, FakeClock
 from tests.test_engine import correct_index, wrong_index
@@ -175,6 +176,7 @@ async def test_leitner_boxes_become_fsrs_cards_due_when_they_were(dialect, db_pa
         for box, question in enumerate(questions, start=1)
     ]
     insert = "INSERT INTO review_items VALUES ({})"
+    store: Storage
     if dialect == "sqlite":
         conn = sqlite3.connect(db_path)
         conn.execute("CREATE TABLE schema_version (version INTEGER)")
@@ -194,6 +196,7 @@ async def test_leitner_boxes_become_fsrs_cards_due_when_they_were(dialect, db_pa
         from bot.storage.postgres import PostgresStorage
 
         url = postgres_url()
+        assert url is not None
         await reset_postgres(url)
         pg = await asyncpg.connect(url)
         await pg.execute("CREATE TABLE schema_version (version INTEGER)")
