@@ -11,6 +11,7 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz_loader import LoadReport
 from bot.review import ReviewScheduler
+from bot.review_reminders import ReviewReminders
 from bot.rounds import GroupRounds, SystemClock
 from bot.scheduling import Scheduling
 from bot.storage import Storage, StorageError, storage_from_url
@@ -32,6 +33,7 @@ class App:
     rounds: GroupRounds
     load_report: LoadReport
     scheduling: Scheduling
+    reminders: ReviewReminders
 
 
 @asynccontextmanager
@@ -60,6 +62,7 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
         engine = QuizEngine(catalog, storage, reviews=ReviewScheduler(settings.review_retention))
         rounds = GroupRounds(engine, storage)
         scheduling = Scheduling(storage, SystemClock(engine.clock))
-        yield App(settings, catalog, storage, engine, rounds, report, scheduling)
+        reminders = ReviewReminders(engine, scheduling)  # registers its job kind, once
+        yield App(settings, catalog, storage, engine, rounds, report, scheduling, reminders)
     finally:
         await storage.close()

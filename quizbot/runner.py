@@ -10,6 +10,7 @@ import sys
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from bot.engine import QuizEngine
+from bot.review_reminders import ReviewReminders
 from bot.rounds import GroupRounds
 from bot.scheduling import Scheduling
 from bot.storage import storage_from_url
@@ -71,6 +72,7 @@ def telegram_adapter(
     *,
     web: WebMount | None = None,
     scheduling: Scheduling | None = None,
+    reminders: ReviewReminders | None = None,
 ) -> TelegramAdapter:
     """The Telegram bot of ``quizbot run``: its config, the /stats chart, the round lease,
     the process's scheduling (whose outbox it posts for Telegram)."""
@@ -86,6 +88,7 @@ def telegram_adapter(
         round_timing=RoundTiming(lease=settings.round_lease_seconds),  # (replicas)
         web=web,
         scheduling=scheduling,
+        reminders=reminders,
     )
 
 
@@ -95,6 +98,7 @@ def discord_adapter(
     settings: Settings,
     *,
     scheduling: Scheduling | None = None,
+    reminders: ReviewReminders | None = None,
 ) -> DiscordAdapter:
     """The Discord bot of ``quizbot run``, with the /stats chart and the process's
     scheduling (whose outbox it posts for Discord)."""
@@ -107,6 +111,7 @@ def discord_adapter(
         discord_config(settings),
         stats_chart=render_stats_png,
         scheduling=scheduling,
+        reminders=reminders,
     )
 
 
@@ -138,11 +143,20 @@ async def run_bots(
         scheduling = app.scheduling
         if settings.telegram_token:
             adapters.append(
-                telegram_adapter(app.engine, app.rounds, settings, web=web, scheduling=scheduling)
+                telegram_adapter(
+                    app.engine,
+                    app.rounds,
+                    settings,
+                    web=web,
+                    scheduling=scheduling,
+                    reminders=app.reminders,
+                )
             )
         if settings.discord_token:
             adapters.append(
-                discord_adapter(app.engine, app.rounds, settings, scheduling=scheduling)
+                discord_adapter(
+                    app.engine, app.rounds, settings, scheduling=scheduling, reminders=app.reminders
+                )
             )
         started: list[ChatAdapter] = []
         try:

@@ -30,10 +30,12 @@ from adapters.discord.config import DiscordConfig
 from adapters.discord.group_rounds import DiscordRoundDriver, RoundClock, RoundTiming
 from adapters.discord.handlers import DEFER_AFTER, QuizHandlers, StatsChart
 from adapters.discord.outbox_sender import DiscordSender
+from adapters.discord.reminders import render_review_due
 from adapters.discord.sync import sync_if_changed
 from adapters.discord.translator import QuizTranslator
 from bot.engine import QuizEngine
 from bot.rate_limit import CommandRateLimiter
+from bot.review_reminders import REVIEW_DUE, ReviewReminders
 from bot.rounds import GroupRounds
 from bot.scheduling import Scheduling
 
@@ -60,6 +62,7 @@ class QuizClient(discord.AutoShardedClient):
         round_clock: RoundClock | None = None,
         stats_chart: StatsChart | None = None,
         scheduling: Scheduling | None = None,
+        reminders: ReviewReminders | None = None,
         **options: Any,
     ) -> None:
         # No privileged intents: interactions arrive regardless. The guilds intent keeps
@@ -78,7 +81,9 @@ class QuizClient(discord.AutoShardedClient):
         # The outbox (see TelegramAdapter): the runner's scheduling, else one of its own.
         self.runs_scheduler = scheduling is None
         self.scheduling = scheduling or Scheduling.beside(rounds, round_clock)
+        self.reminders = reminders or ReviewReminders(engine, self.scheduling)
         self.sender = DiscordSender(self)
+        self.sender.register(REVIEW_DUE, render_review_due)
         self.poster = self.scheduling.poster(self.sender)
         self.quiz_handlers = QuizHandlers(
             engine,
@@ -88,6 +93,7 @@ class QuizClient(discord.AutoShardedClient):
             admin_ids=config.admin_ids,
             stats_chart=stats_chart,
             scheduling=self.scheduling,
+            reminders=self.reminders,
         )
         self.tree = build_tree(self)
 
@@ -148,6 +154,7 @@ class DiscordAdapter:
         defer_after: float = DEFER_AFTER,
         stats_chart: StatsChart | None = None,
         scheduling: Scheduling | None = None,
+        reminders: ReviewReminders | None = None,
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``;
         ``scheduling``: the process's scheduler and outbox (see :class:`QuizClient`)."""
@@ -160,6 +167,7 @@ class DiscordAdapter:
             stats_chart=stats_chart,
             round_timing=RoundTiming(lease=config.round_lease_seconds),
             scheduling=scheduling,
+            reminders=reminders,
         )
         self._gateway: asyncio.Task[None] | None = None
         self._failure: asyncio.Future[BaseException] | None = None
