@@ -40,7 +40,9 @@ def sizes(quick: bool, users: int | None = None) -> int:
     return users or (90 if quick else 1000)
 
 
-async def _seed(storage: Any, catalog: Any, clock: Callable[[], datetime], users: int) -> None:
+async def seed_reminders(
+    storage: Any, catalog: Any, clock: Callable[[], datetime], users: int
+) -> None:
     """Every user missed the seed quiz's first question and has a reminder due now."""
     from bot.engine import QuizEngine
     from bot.review_reminders import REMINDER_JOB, reminder_key
@@ -88,7 +90,7 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
     # The jobs fall due an hour ago, as after a restart; the bot's clock is the real one.
     due_clock = lambda: datetime.now(UTC) - timedelta(hours=1)  # noqa: E731
     progress(f"i: seeding {users} users with a reminder due")
-    await _seed(storage, catalog, due_clock, users)
+    await seed_reminders(storage, catalog, due_clock, users)
     engine = QuizEngine(catalog, storage)
     settings = Settings(quiz_dir=QUIZ_DIR, telegram_token=TOKEN, telegram_api_base_url=api.base_url)
     adapter = TelegramAdapter(engine, GroupRounds(engine, storage), telegram_config(settings))
