@@ -11,7 +11,10 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz_check import FileCheck
 from bot.quiz_loader import LoadReport
-from bot.rounds import GroupRounds
+from bot.review import ReviewScheduler
+from bot.review_reminders import ReviewReminders
+from bot.rounds import GroupRounds, SystemClock
+from bot.scheduling import Scheduling
 from bot.storage import Storage, StorageError, storage_from_url
 from quizbot.extras import require_extra
 from quizbot.settings import ConfigError, Settings, ephemeral_disk_warning
@@ -21,8 +24,8 @@ log = logging.getLogger("quizbot")
 
 @dataclass
 class App:
-    """A running engine and the group rounds beside it, with their catalog, storage and the
-    report of publishing QUIZ_DIR."""
+    """A running engine and the group rounds and scheduling beside it, with their catalog,
+    storage and the report of publishing QUIZ_DIR."""
 
     settings: Settings
     catalog: QuizCatalog
@@ -30,6 +33,8 @@ class App:
     engine: QuizEngine
     rounds: GroupRounds
     load_report: LoadReport
+    scheduling: Scheduling
+    reminders: ReviewReminders
 
 
 @asynccontextmanager
@@ -54,14 +59,23 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
     except StorageError as exc:
         raise ConfigError("DATABASE_URL", str(exc)) from None
     try:
-        engine = QuizEngine(catalog, storage, file_check=_schema_check())
+        engine = QuizEngine(
+            catalog,
+            storage,
+            file_check=_schema_check(),
+            reviews=ReviewScheduler(settings.review_retention),
+        )
         try:
             report = (await engine.library.publish_quiz_dir()).load
         except StorageError as exc:
             raise ConfigError("DATABASE_URL", f"cannot publish QUIZ_DIR's quizzes: {exc}") from None
         for problem in report.errors:
             log.error("quiz file skipped: %s", problem)
-        yield App(settings, catalog, storage, engine, GroupRounds(engine, storage), report)
+        rounds = GroupRounds(engine, storage)
+        clock = SystemClock(engine.clock)
+        scheduling = Scheduling.leased(storage, clock, settings.claim_lease_seconds)
+        reminders = ReviewReminders(engine, scheduling)  # registers its job kind, once
+        yield App(settings, catalog, storage, engine, rounds, report, scheduling, reminders)
     finally:
         await storage.close()
 

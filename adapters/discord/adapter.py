@@ -29,11 +29,15 @@ from adapters.discord.commands import build_tree
 from adapters.discord.config import DiscordConfig
 from adapters.discord.group_rounds import DiscordRoundDriver, RoundClock, RoundTiming
 from adapters.discord.handlers import DEFER_AFTER, QuizHandlers, StatsChart
+from adapters.discord.outbox_sender import DiscordSender
+from adapters.discord.reminders import render_review_due
 from adapters.discord.sync import sync_if_changed
 from adapters.discord.translator import QuizTranslator
 from bot.engine import QuizEngine
 from bot.rate_limit import CommandRateLimiter
+from bot.review_reminders import REVIEW_DUE, ReviewReminders
 from bot.rounds import GroupRounds
+from bot.scheduling import Scheduling
 
 log = logging.getLogger("quizbot.discord")
 
@@ -57,6 +61,8 @@ class QuizClient(discord.AutoShardedClient):
         round_timing: RoundTiming | None = None,
         round_clock: RoundClock | None = None,
         stats_chart: StatsChart | None = None,
+        scheduling: Scheduling | None = None,
+        reminders: ReviewReminders | None = None,
         **options: Any,
     ) -> None:
         # No privileged intents: interactions arrive regardless. The guilds intent keeps
@@ -73,6 +79,13 @@ class QuizClient(discord.AutoShardedClient):
         self.engine = engine
         self.config = config
         self.round_driver = DiscordRoundDriver(self, rounds, timing=round_timing, clock=round_clock)
+        # The outbox (see TelegramAdapter): the runner's scheduling, else one of its own.
+        self.runs_scheduler = scheduling is None
+        self.scheduling = scheduling or Scheduling.beside(rounds, round_clock)
+        self.reminders = reminders or ReviewReminders(engine, self.scheduling)
+        self.sender = DiscordSender(self)
+        self.sender.register(REVIEW_DUE, render_review_due)
+        self.poster = self.scheduling.poster(self.sender)
         self.quiz_handlers = QuizHandlers(
             engine,
             self.round_driver,
@@ -80,6 +93,8 @@ class QuizClient(discord.AutoShardedClient):
             limiter=limiter,
             admin_ids=config.admin_ids,
             stats_chart=stats_chart,
+            scheduling=self.scheduling,
+            reminders=self.reminders,
         )
         self.tree = build_tree(self)
 
@@ -97,9 +112,16 @@ class QuizClient(discord.AutoShardedClient):
             await self.round_driver.resume()
         except Exception:
             log.exception("resuming the Discord group rounds failed")
+        self.poster.start()
+        if self.runs_scheduler:
+            self.scheduling.scheduler.start()
 
     async def close(self) -> None:
-        """Stop the round timers (the rounds stay in the database), then disconnect."""
+        """Stop the outbox and the round timers (messages and rounds stay in the database),
+        then disconnect."""
+        await self.poster.stop()
+        if self.runs_scheduler:
+            await self.scheduling.scheduler.stop()
         await self.round_driver.shutdown()
         await super().close()
 
@@ -136,8 +158,11 @@ class DiscordAdapter:
         *,
         defer_after: float = DEFER_AFTER,
         stats_chart: StatsChart | None = None,
+        scheduling: Scheduling | None = None,
+        reminders: ReviewReminders | None = None,
     ) -> None:
-        """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``."""
+        """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``;
+        ``scheduling``: the process's scheduler and outbox (see :class:`QuizClient`)."""
         self.config = config
         self.client = QuizClient(
             engine,
@@ -146,6 +171,8 @@ class DiscordAdapter:
             defer_after=defer_after,
             stats_chart=stats_chart,
             round_timing=RoundTiming(lease=config.round_lease_seconds),
+            scheduling=scheduling,
+            reminders=reminders,
         )
         self._gateway: asyncio.Task[None] | None = None
         self._failure: asyncio.Future[BaseException] | None = None

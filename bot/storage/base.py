@@ -7,6 +7,7 @@ import abc
 from bot.storage.image_store import ImageStore
 from bot.storage.library import LibraryStore
 from bot.storage.ports import AttemptStore, KeyValueStore, RoundStore
+from bot.storage.scheduling import SchedulingStore
 
 
 class StorageError(Exception):
@@ -18,9 +19,10 @@ class StateChanged(Exception):
     (another process, or an earlier press, got there first); nothing was written."""
 
 
-class Storage(AttemptStore, RoundStore, KeyValueStore, ImageStore, LibraryStore):
+class Storage(AttemptStore, RoundStore, KeyValueStore, ImageStore, LibraryStore, SchedulingStore):
     """Durable state: every port (:mod:`bot.storage.ports`, :mod:`bot.storage.image_store`,
-    the quiz library's in :mod:`bot.storage.library`) plus the connection's lifecycle.
+    the quiz library's in :mod:`bot.storage.library`, scheduling in
+    :mod:`bot.storage.scheduling`) plus the connection's lifecycle.
 
     Every write method returns only after its change is committed, so whatever the engine
     acknowledges to a user survives a crash. Uniqueness (one answer per question, one active

@@ -56,10 +56,12 @@ async def test_the_commands_as_registered(
         "quiz",
         "quizzes",
         "reload",
+        "remind",
         "review",
         "round",
         "stats",
         "stop",
+        "timezone",
         "unpublish",
         "upload",
     ]
@@ -96,6 +98,8 @@ async def test_the_commands_as_registered(
         "тесты",
         "снять",
         "загрузить",
+        "напоминание",
+        "часовой-пояс",
     }
     assert commands["review"]["description_localizations"]["ru"] == "Повторить вопросы с ошибками"
     # Servers and bot DMs, except rounds, which are played in a server channel.

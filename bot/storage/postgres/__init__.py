@@ -5,9 +5,9 @@ It has the same schema and guarantees as the SQLite backend: every write is its 
 transaction, and uniqueness (one answer per question, one active attempt per user and quiz) is
 enforced by constraints, so two processes answering the same question at once record it once.
 
-:mod:`.pool` holds the connections; :mod:`.attempts`, :mod:`.rounds`, :mod:`.images` and
-:mod:`.library` implement the ports on them. Imported only when a PostgreSQL URL is used:
-SQLite users need not install asyncpg.
+:mod:`.pool` holds the connections; :mod:`.attempts`, :mod:`.rounds`, :mod:`.images`,
+:mod:`.library` and :mod:`.scheduling` implement the ports on them. Imported only when a
+PostgreSQL URL is used: SQLite users need not install asyncpg.
 """
 
 from bot.storage.base import Storage
@@ -16,9 +16,12 @@ from bot.storage.postgres.images import PostgresImages
 from bot.storage.postgres.library import PostgresLibrary
 from bot.storage.postgres.pool import normalize_postgres_url
 from bot.storage.postgres.rounds import PostgresRounds
+from bot.storage.postgres.scheduling import PostgresScheduling
 
 
-class PostgresStorage(PostgresAttempts, PostgresRounds, PostgresImages, PostgresLibrary, Storage):
+class PostgresStorage(
+    PostgresAttempts, PostgresRounds, PostgresImages, PostgresLibrary, PostgresScheduling, Storage
+):
     """Storage in a PostgreSQL database, through an asyncpg connection pool."""
 
 

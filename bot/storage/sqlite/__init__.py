@@ -3,8 +3,8 @@
 :mod:`.writer` holds the connections: writes from concurrent users are queued and committed
 together in one transaction (each in its own SAVEPOINT, so one failing write does not undo
 the others), every caller answered only after that commit; reads use a second connection and
-so only see committed data. :mod:`.attempts`, :mod:`.rounds`, :mod:`.images` and
-:mod:`.library` implement the ports on it.
+so only see committed data. :mod:`.attempts`, :mod:`.rounds`, :mod:`.images`, :mod:`.library`
+and :mod:`.scheduling` implement the ports on it.
 """
 
 from bot.storage.base import Storage
@@ -12,13 +12,16 @@ from bot.storage.sqlite.attempts import SQLiteAttempts
 from bot.storage.sqlite.images import SQLiteImages
 from bot.storage.sqlite.library import SQLiteLibrary
 from bot.storage.sqlite.rounds import SQLiteRounds
+from bot.storage.sqlite.scheduling import SQLiteScheduling
 from bot.storage.sqlite.writer import sqlite_path_from_url
 
 
-class SQLiteStorage(SQLiteAttempts, SQLiteRounds, SQLiteImages, SQLiteLibrary, Storage):
+class SQLiteStorage(
+    SQLiteAttempts, SQLiteRounds, SQLiteImages, SQLiteLibrary, SQLiteScheduling, Storage
+):
     """Storage in one SQLite file (or ``:memory:`` for throwaway use): the stores
-    (:mod:`.attempts`, :mod:`.rounds`, :mod:`.images`, :mod:`.library`) over one writer and reader
-    (:mod:`.writer`)."""
+    (:mod:`.attempts`, :mod:`.rounds`, :mod:`.images`, :mod:`.library`, :mod:`.scheduling`) over
+    one writer and reader (:mod:`.writer`)."""
 
 
 __all__ = ["SQLiteStorage", "sqlite_path_from_url"]
