@@ -207,6 +207,42 @@ MIGRATIONS: list[str | Mapping[Dialect, str]] = [
             CHECK (kind IN ('reveal', 'end', 'history'));
         """,
     },
+    # Chat members: who the bot has seen in each group chat or channel (no platform lists a
+    # group's members to a bot), so that a report can say how many have not started.
+    """
+    CREATE TABLE chat_members (
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        display_name TEXT,
+        first_seen {time} NOT NULL,
+        last_seen {time} NOT NULL,
+        PRIMARY KEY (platform, chat_id, user_id)
+    );
+    """,
+    # Assignments: a quiz a chat's admin sets with a deadline, and the attempts that count
+    # for it (one row per attempt a member started or resumed from the assignment).
+    """
+    CREATE TABLE assignments (
+        id {id},
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        quiz_id TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        language TEXT NOT NULL,
+        created_at {time} NOT NULL,
+        deadline {time} NOT NULL,
+        cancelled_at {time}
+    );
+    CREATE INDEX assignments_by_chat ON assignments (platform, chat_id, deadline);
+    CREATE TABLE assignment_attempts (
+        assignment_id {ref} NOT NULL REFERENCES assignments (id),
+        attempt_id {ref} NOT NULL REFERENCES attempts (id),
+        user_id TEXT NOT NULL,
+        linked_at {time} NOT NULL,
+        PRIMARY KEY (assignment_id, attempt_id)
+    );
+    """,
 ]
 
 

@@ -5,17 +5,22 @@ It has the same schema and guarantees as the SQLite backend: every write is its 
 transaction, and uniqueness (one answer per question, one active attempt per user and quiz) is
 enforced by constraints, so two processes answering the same question at once record it once.
 
-:mod:`.pool` holds the connections; :mod:`.attempts` and :mod:`.rounds` implement the ports
-on them. Imported only when a PostgreSQL URL is used: SQLite users need not install asyncpg.
+:mod:`.pool` holds the connections; :mod:`.attempts`, :mod:`.rounds`, :mod:`.assignments` and
+:mod:`.chat_members` implement the ports on them. Imported only when a PostgreSQL URL is used:
+SQLite users need not install asyncpg.
 """
 
 from bot.storage.base import Storage
+from bot.storage.postgres.assignments import PostgresAssignments
 from bot.storage.postgres.attempts import PostgresAttempts
+from bot.storage.postgres.chat_members import PostgresChatMembers
 from bot.storage.postgres.pool import normalize_postgres_url
 from bot.storage.postgres.rounds import PostgresRounds
 
 
-class PostgresStorage(PostgresAttempts, PostgresRounds, Storage):
+class PostgresStorage(
+    PostgresAttempts, PostgresRounds, PostgresAssignments, PostgresChatMembers, Storage
+):
     """Storage in a PostgreSQL database, through an asyncpg connection pool."""
 
 

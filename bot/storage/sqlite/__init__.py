@@ -3,16 +3,19 @@
 :mod:`.writer` holds the connections: writes from concurrent users are queued and committed
 together in one transaction (each in its own SAVEPOINT, so one failing write does not undo
 the others), every caller answered only after that commit; reads use a second connection and
-so only see committed data. :mod:`.attempts` and :mod:`.rounds` implement the ports on it.
+so only see committed data. :mod:`.attempts`, :mod:`.rounds`, :mod:`.assignments` and
+:mod:`.chat_members` implement the ports on it.
 """
 
 from bot.storage.base import Storage
+from bot.storage.sqlite.assignments import SQLiteAssignments
 from bot.storage.sqlite.attempts import SQLiteAttempts
+from bot.storage.sqlite.chat_members import SQLiteChatMembers
 from bot.storage.sqlite.rounds import SQLiteRounds
 from bot.storage.sqlite.writer import sqlite_path_from_url
 
 
-class SQLiteStorage(SQLiteAttempts, SQLiteRounds, Storage):
+class SQLiteStorage(SQLiteAttempts, SQLiteRounds, SQLiteAssignments, SQLiteChatMembers, Storage):
     """Storage in one SQLite file (or ``:memory:`` for throwaway use): the stores
     (:mod:`.attempts`, :mod:`.rounds`) over one writer and reader (:mod:`.writer`)."""
 
