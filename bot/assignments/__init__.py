@@ -1,0 +1,38 @@
+"""Assignments: a chat's admin sets a quiz with a deadline, members take it, the admin reads
+a report; beside the engine, as group rounds are.
+
+- :mod:`bot.assignments.service`: :class:`Assignments`, the rules (set, cancel, start, report).
+- :mod:`bot.assignments.views`: what it hands to adapters.
+- :mod:`bot.assignments.presenters`: posts and reports worded once for every platform.
+- :mod:`bot.assignments.export`: reports as CSV.
+- :mod:`bot.assignments.deadlines`: deadlines as admins type them and members read them.
+- :mod:`bot.assignments.texts`: the strings, in every language.
+"""
+
+from bot.assignments.service import Assignments, AssignmentsStorage, parse_id
+from bot.assignments.views import (
+    AssignmentPost,
+    AssignmentReport,
+    AssignmentReports,
+    AssignmentStart,
+    AssignOutcome,
+    AssignResult,
+    CancelResult,
+    MemberLine,
+    MemberStatus,
+)
+
+__all__ = [
+    "AssignOutcome",
+    "AssignResult",
+    "AssignmentPost",
+    "AssignmentReport",
+    "AssignmentReports",
+    "AssignmentStart",
+    "Assignments",
+    "AssignmentsStorage",
+    "CancelResult",
+    "MemberLine",
+    "MemberStatus",
+    "parse_id",
+]

@@ -1,0 +1,272 @@
+"""Assignments beside the engine, on every backend: set by an admin with a deadline, taken
+from the assignment (or from an attempt already in progress), reported with each member's
+status (done, late, in progress, not started), cancelled, exported as CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import string
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.assignments import Assignments, AssignOutcome, MemberStatus
+from bot.assignments.deadlines import local_time, parse_deadline
+from bot.assignments.export import assignment_csv
+from bot.assignments.presenters import local_deadline, open_lines, report_lines
+from bot.assignments.texts import ASSIGNMENT_STRINGS, assignment_t
+from bot.catalog import QuizCatalog
+from bot.engine import QuizEngine
+from bot.i18n import SUPPORTED_LANGUAGES, t
+from bot.views import Participant, QuestionView
+from fakes.clock import ManualClock
+from tests.conftest import SEED_QUIZ
+from tests.test_i18n import NEEDED_FORMS
+
+GROUP = "-1001"
+T0 = datetime(2026, 12, 7, 9, 0, tzinfo=UTC)  # a Monday
+LEAD = Participant("telegram", "lead", "Lead", "en")
+
+
+def member(name: str, language: str = "en") -> Participant:
+    return Participant("telegram", name.lower(), name, language)
+
+
+@pytest.fixture
+def storage(any_storage):
+    return any_storage
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock(T0)
+
+
+@pytest.fixture
+def engine(catalog, storage, clock) -> QuizEngine:
+    return QuizEngine(catalog, storage, clock=clock)
+
+
+@pytest.fixture
+def assignments(engine, storage) -> Assignments:
+    return Assignments(engine, storage)
+
+
+async def play(engine: QuizEngine, who: Participant, question: QuestionView, count: int) -> None:
+    """Answer ``count`` questions from ``question`` on, the first wrong and the rest right."""
+    quiz = engine.catalog.get(question.quiz_id)
+    assert quiz is not None
+    current: QuestionView | None = question
+    for n in range(count):
+        assert current is not None
+        asked = quiz.question(current.question_id)
+        assert asked is not None
+        option = (
+            asked.correct_option_id
+            if n
+            else next(o.id for o in asked.options if o.id != asked.correct_option_id)
+        )
+        feedback = await engine.answer_by_option(who, current.attempt_id, asked.id, option)
+        current = feedback.next_question
+
+
+async def assign(assignments: Assignments, deadline: str = "3d", quiz: str = SEED_QUIZ) -> int:
+    result = await assignments.assign(GROUP, LEAD, quiz, deadline, in_group=True, allowed=True)
+    assert result.outcome is AssignOutcome.CREATED, result.notice
+    assert result.post is not None
+    return result.post.assignment_id
+
+
+def test_deadlines_are_read_in_the_chats_zone_and_shown_as_its_local_time():
+    berlin = ZoneInfo("Europe/Berlin")
+    assert parse_deadline("3d", T0, berlin) == T0 + timedelta(days=3)
+    assert parse_deadline(" 12H ", T0, berlin) == T0 + timedelta(hours=12)
+    assert parse_deadline("2026-12-10 18:00", T0, berlin) == datetime(2026, 12, 10, 17, tzinfo=UTC)
+    end_of_day = datetime(2026, 12, 10, 22, 59, tzinfo=UTC)  # 23:59 in Berlin
+    assert parse_deadline("2026-12-10", T0, berlin) == end_of_day
+    for wrong in ("tomorrow", "2026-02-30", "2026-12-10 25:00", "0d", "3w", ""):
+        assert parse_deadline(wrong, T0, berlin) is None, wrong
+    assert local_time(end_of_day, berlin) == "2026-12-10 23:59 (Europe/Berlin)"
+    assert local_time(end_of_day, ZoneInfo("UTC")) == "2026-12-10 22:59 UTC"
+
+
+async def test_an_admin_sets_an_assignment_and_everyone_else_is_told_why_not(assignments):
+    result = await assignments.assign(GROUP, LEAD, SEED_QUIZ, "3d", in_group=True, allowed=True)
+    assert result.outcome is AssignOutcome.CREATED and result.post is not None
+    post = result.post
+    assert (post.quiz_id, post.question_count, post.open) == (SEED_QUIZ, 8, True)
+    assert post.title == "Checkpoint sharding and resumable training"
+    assert post.deadline == T0 + timedelta(days=3)
+    assert post.local_deadline == "2026-12-10 09:00 UTC"
+
+    async def refused(who=LEAD, quiz=SEED_QUIZ, deadline="3d", **kw):
+        options = {"in_group": True, "allowed": True} | kw
+        result = await assignments.assign(GROUP, who, quiz, deadline, **options)
+        assert result.post is None
+        return result.outcome, result.notice
+
+    assert await refused(allowed=False) == (
+        AssignOutcome.NOT_ALLOWED,
+        assignment_t("assign_admins_only", "en"),
+    )
+    assert (await refused(in_group=False))[0] is AssignOutcome.NOT_IN_GROUP
+    assert await refused(quiz=None) == (
+        AssignOutcome.USAGE,
+        assignment_t("assign_usage", "en", zone="UTC"),
+    )
+    outcome, notice = await refused(quiz="nope")
+    assert outcome is AssignOutcome.UNKNOWN_QUIZ and notice.startswith('There is no quiz "nope"')
+    assert await refused(deadline="friday") == (
+        AssignOutcome.BAD_DEADLINE,
+        assignment_t("assign_bad_deadline", "en", text="friday"),
+    )
+    assert await refused(deadline="2026-12-01") == (
+        AssignOutcome.PAST_DEADLINE,
+        assignment_t("assign_past_deadline", "en", deadline="2026-12-01 23:59 UTC"),
+    )
+    ru = Participant("telegram", "lead", "Lead", "ru")
+    _, notice = await refused(who=ru, allowed=False)
+    assert notice == "Задавать и отменять задания могут только администраторы этого чата."
+
+
+async def test_members_start_from_the_assignment_or_from_an_attempt_in_progress_and_are_reported(
+    engine, assignments, clock, storage
+):
+    asha, ben, cleo, dan = member("Asha"), member("Ben"), member("Cleo"), member("Dan")
+    # Ben began the quiz on his own yesterday; it counts once he opens it from the assignment.
+    earlier = await engine.start(ben, SEED_QUIZ, chat_id="ben")
+    assert earlier.question is not None
+    await play(engine, ben, earlier.question, 3)
+    number = await assign(assignments)
+    await assignments.members.seen(GROUP, dan)  # seen in the group, never starts
+    await assignments.members.seen(GROUP, LEAD)  # the author is not waited for
+
+    started = await assignments.start(number, asha, chat_id="asha")
+    assert started.start is not None and started.start.question is not None
+    assert started.start.notice == "" and started.post is not None
+    clock.advance(600)
+    await play(engine, asha, started.start.question, 8)  # done by the deadline: 7/8
+
+    resumed = await assignments.start(number, ben, chat_id="ben")
+    assert resumed.start is not None and resumed.start.question is not None
+    assert resumed.start.question.attempt_id == earlier.question.attempt_id
+    assert resumed.start.question.number == 4 and resumed.start.notice == t("resumed", "en")
+
+    cleo_start = await assignments.start(number, cleo, chat_id="cleo")
+    assert cleo_start.start is not None and cleo_start.start.question is not None
+    clock.advance(4 * 86400)  # past the deadline: Cleo finishes late
+    await play(engine, cleo, cleo_start.start.question, 8)
+    again = await assignments.start(number, cleo, chat_id="cleo")  # a new try counts less
+    assert again.start is not None and again.start.notice == assignment_t("assignment_late", "en")
+
+    reports = await assignments.reports("telegram", GROUP, LEAD)
+    (report,) = reports.reports
+    assert [(m.name, m.status, m.correct, m.answered) for m in report.started] == [
+        ("Asha", MemberStatus.DONE, 7, 8),
+        ("Cleo", MemberStatus.LATE, 7, 8),
+        ("Ben", MemberStatus.IN_PROGRESS, 2, 3),
+    ]
+    assert report.started[0].seconds == 600
+    assert [m.user_id for m in report.waiting] == ["dan"]
+    assert report.known == 4 and report.stats is not None
+    assert report_lines(report, local_deadline(report.post)) == [
+        "📊 Report · assignment #1: Checkpoint sharding and resumable training",
+        "Was due 2026-12-10 09:00 UTC (closed)",
+        "✅ Asha — 7/8 · ⏱ 10:00",
+        "⌛ Cleo — late: 7/8 · ⏱ 96:00:00",
+        "⏳ Ben — in progress 3/8",
+        "1 of the 4 members I know here has not started.",
+        report_lines(report, "")[-1],
+    ]
+    assert report_lines(report, "")[-1].startswith("Hardest question: 1. ")
+
+    rows = list(csv.DictReader(io.StringIO(assignment_csv(reports.reports))))
+    assert [(r["name"], r["status"], r["correct"], r["seconds"]) for r in rows] == [
+        ("Asha", "done", "7", "600"),
+        ("Cleo", "late", "7", "345600"),
+        ("Ben", "in_progress", "2", ""),
+        ("Dan", "not_started", "0", ""),
+    ]
+    assert {r["assignment_id"] for r in rows} == {str(number)}
+
+
+async def test_cancelled_assignments_cannot_be_started_and_leave_the_open_list(assignments, clock):
+    first = await assign(assignments)
+    second = await assign(assignments, "2026-12-08 18:00")
+    listed = await assignments.open_in("telegram", GROUP, LEAD)
+    assert [r.post.assignment_id for r in listed.reports] == [second, first]
+    assert open_lines([r.post for r in listed.reports], "en", local_deadline) == [
+        "📝 Open assignments",
+        f"#{second} Checkpoint sharding and resumable training — due 2026-12-08 18:00 UTC",
+        f"#{first} Checkpoint sharding and resumable training — due 2026-12-10 09:00 UTC",
+    ]
+    refused = await assignments.cancel(GROUP, member("Asha"), str(first), allowed=False)
+    assert refused.cancelled is None
+    assert refused.notice == assignment_t("assign_admins_only", "en")
+    cancelled = await assignments.cancel(GROUP, LEAD, f"#{first}", allowed=True)
+    assert cancelled.cancelled is not None and cancelled.cancelled.cancelled
+    title = "Checkpoint sharding and resumable training"
+    assert cancelled.notice == assignment_t("assignment_cancelled", "en", id=first, title=title)
+    twice = await assignments.cancel(GROUP, LEAD, str(first), allowed=True)
+    assert twice.notice == assignment_t("assignment_was_cancelled", "en", id=first)
+    for wrong in ("999", "x", None):
+        unknown = await assignments.cancel(GROUP, LEAD, wrong, allowed=True)
+        assert unknown.cancelled is None and unknown.notice.startswith("There is no assignment")
+    elsewhere = await assignments.cancel("-2002", LEAD, str(second), allowed=True)
+    assert elsewhere.cancelled is None  # an assignment of another chat
+    start = await assignments.start(first, member("Asha"), chat_id="asha")
+    assert start.start is None
+    assert start.notice == assignment_t("assignment_was_cancelled", "en", id=first)
+    listed = await assignments.open_in("telegram", GROUP, LEAD)
+    assert [r.post.assignment_id for r in listed.reports] == [second]
+    clock.advance(86400 * 2)  # both past their deadlines
+    listed = await assignments.open_in("telegram", GROUP, LEAD)
+    assert listed.reports == () and listed.notice == assignment_t("assignments_none", "en")
+
+
+async def test_reports_name_a_quiz_or_a_number_and_show_the_newest_few(
+    assignments, catalog: QuizCatalog
+):
+    numbers = [await assign(assignments, f"{days}d") for days in range(1, 6)]
+    other = next(q.id for q in catalog.all() if q.id != SEED_QUIZ)
+    other_number = await assign(assignments, "9d", quiz=other)
+    everything = await assignments.reports("telegram", GROUP, LEAD)
+    assert [r.post.assignment_id for r in everything.reports] == [other_number, *numbers[:2:-1]]
+    assert everything.more == 3
+    only_seed = await assignments.reports("telegram", GROUP, LEAD, SEED_QUIZ)
+    assert [r.post.assignment_id for r in only_seed.reports] == numbers[:1:-1]
+    one = await assignments.reports("telegram", GROUP, LEAD, f"#{numbers[0]}")
+    assert [r.post.assignment_id for r in one.reports] == [numbers[0]] and one.more == 0
+    assert (await assignments.reports("telegram", GROUP, LEAD, "nope")).notice.startswith(
+        'There is no quiz "nope"'
+    )
+    missing = await assignments.reports("telegram", GROUP, LEAD, "77")
+    assert missing.notice == assignment_t("assignment_unknown", "en", id=77)
+    empty = await assignments.reports("telegram", "-3003", LEAD)
+    assert empty.reports == () and empty.notice == assignment_t("report_none", "en")
+    mine = await assignments.reports("telegram", None, LEAD, created_by=LEAD.user_id)
+    assert len(mine.reports) == 3 and mine.more == 3
+
+
+def test_a_name_that_a_spreadsheet_would_run_is_kept_as_text():
+    from bot.assignments.export import _cell
+
+    assert _cell("=HYPERLINK(1)") == "'=HYPERLINK(1)"
+    assert _cell("Asha") == "Asha"
+
+
+def test_every_assignment_string_exists_in_every_language_with_the_same_fields():
+    for key, by_language in ASSIGNMENT_STRINGS.items():
+        assert set(by_language) == set(SUPPORTED_LANGUAGES), key
+        fields = set()
+        for lang, template in by_language.items():
+            forms = {"": template} if isinstance(template, str) else dict(template)
+            if not isinstance(template, str):
+                assert set(forms) == NEEDED_FORMS[lang], (key, lang)
+            for text in forms.values():
+                fields.add(frozenset(f for _, f, _, _ in string.Formatter().parse(text) if f))
+        assert len(fields) == 1, (key, fields)
+        plural = any(not isinstance(v, str) for v in by_language.values())
+        assert not plural or "count" in next(iter(fields)), key
