@@ -7,6 +7,7 @@ import abc
 from bot.storage.assignments import AssignmentStore
 from bot.storage.chat_members import ChatMemberStore
 from bot.storage.ports import AttemptStore, KeyValueStore, RoundStore
+from bot.storage.scheduling import SchedulingStore
 
 
 class StorageError(Exception):
@@ -18,9 +19,11 @@ class StateChanged(Exception):
     (another process, or an earlier press, got there first); nothing was written."""
 
 
-class Storage(AttemptStore, RoundStore, KeyValueStore, AssignmentStore, ChatMemberStore):
-    """Durable state: every port (:mod:`bot.storage.ports`, and the ports of assignments and
-    chat members in modules named after them) plus the connection's lifecycle.
+class Storage(
+    AttemptStore, RoundStore, KeyValueStore, SchedulingStore, AssignmentStore, ChatMemberStore
+):
+    """Durable state: every port (:mod:`bot.storage.ports`, and those in modules named after
+    them: scheduling, assignments, chat members) plus the connection's lifecycle.
 
     Every write method returns only after its change is committed, so whatever the engine
     acknowledges to a user survives a crash. Uniqueness (one answer per question, one active

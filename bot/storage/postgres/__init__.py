@@ -16,10 +16,16 @@ from bot.storage.postgres.attempts import PostgresAttempts
 from bot.storage.postgres.chat_members import PostgresChatMembers
 from bot.storage.postgres.pool import normalize_postgres_url
 from bot.storage.postgres.rounds import PostgresRounds
+from bot.storage.postgres.scheduling import PostgresScheduling
 
 
 class PostgresStorage(
-    PostgresAttempts, PostgresRounds, PostgresAssignments, PostgresChatMembers, Storage
+    PostgresAttempts,
+    PostgresRounds,
+    PostgresScheduling,
+    PostgresAssignments,
+    PostgresChatMembers,
+    Storage,
 ):
     """Storage in a PostgreSQL database, through an asyncpg connection pool."""
 

@@ -12,12 +12,16 @@ from bot.storage.sqlite.assignments import SQLiteAssignments
 from bot.storage.sqlite.attempts import SQLiteAttempts
 from bot.storage.sqlite.chat_members import SQLiteChatMembers
 from bot.storage.sqlite.rounds import SQLiteRounds
+from bot.storage.sqlite.scheduling import SQLiteScheduling
 from bot.storage.sqlite.writer import sqlite_path_from_url
 
 
-class SQLiteStorage(SQLiteAttempts, SQLiteRounds, SQLiteAssignments, SQLiteChatMembers, Storage):
+class SQLiteStorage(
+    SQLiteAttempts, SQLiteRounds, SQLiteScheduling, SQLiteAssignments, SQLiteChatMembers, Storage
+):
     """Storage in one SQLite file (or ``:memory:`` for throwaway use): the stores
-    (:mod:`.attempts`, :mod:`.rounds`) over one writer and reader (:mod:`.writer`)."""
+    (:mod:`.attempts`, :mod:`.rounds`, :mod:`.scheduling`) over one writer and reader
+    (:mod:`.writer`)."""
 
 
 __all__ = ["SQLiteStorage", "sqlite_path_from_url"]
