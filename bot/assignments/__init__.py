@@ -1,11 +1,11 @@
 """Assignments: a chat's admin sets a quiz with a deadline, members take it, the admin reads
-a report; beside the engine, as group rounds are.
+a report; beside the engine, as group rounds are. Deadlines are read and shown in the chat's
+time zone (:mod:`bot.scheduling.timezones`).
 
 - :mod:`bot.assignments.service`: :class:`Assignments`, the rules (set, cancel, start, report).
 - :mod:`bot.assignments.views`: what it hands to adapters.
 - :mod:`bot.assignments.presenters`: posts and reports worded once for every platform.
 - :mod:`bot.assignments.export`: reports as CSV.
-- :mod:`bot.assignments.deadlines`: deadlines as admins type them and members read them.
 - :mod:`bot.assignments.texts`: the strings, in every language.
 """
 

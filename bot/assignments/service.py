@@ -18,7 +18,6 @@ from datetime import datetime
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
-from bot.assignments.deadlines import local_time, parse_deadline
 from bot.assignments.texts import assignment_t
 from bot.assignments.views import (
     AssignmentPost,
@@ -34,8 +33,9 @@ from bot.assignments.views import (
 from bot.chat_members import ChatMembers
 from bot.engine import QuizEngine, valid_id
 from bot.quiz import Quiz
+from bot.scheduling.timezones import DeadlineError, TimeZones, local_text, parse_deadline
 from bot.stats import compute_stats
-from bot.storage import AttemptStatus
+from bot.storage import AttemptStatus, KeyValueStore
 from bot.storage.assignments import (
     AssignedAttempt,
     AssignmentRecord,
@@ -47,12 +47,17 @@ from bot.text_direction import is_rtl, prepare
 from bot.views import Participant
 
 REPORTED = 3  # assignments one /report shows (newest deadline first); the rest are counted
-UTC_ZONE = ZoneInfo("UTC")
+# Why a typed deadline cannot be used (DeadlineError.key) -> the string that says so.
+DEADLINE_PROBLEMS = {
+    "deadline_invalid": "assign_bad_deadline",
+    "deadline_past": "assign_past_deadline",
+    "deadline_too_far": "assign_far_deadline",
+}
 
 
-class AssignmentsStorage(AssignmentStore, ChatMemberStore, Protocol):
+class AssignmentsStorage(AssignmentStore, ChatMemberStore, KeyValueStore, Protocol):
     """What assignments keep in the database: the assignments, the attempts that count for
-    them and the members seen in each chat."""
+    them and the members seen in each chat; and (small values) the chats' time zones."""
 
 
 def parse_id(text: str | None) -> int | None:
@@ -71,13 +76,14 @@ class Assignments:
         self.engine = engine
         self.store = storage
         self.members = ChatMembers(storage, engine.clock)
+        self.zones = TimeZones(storage)
 
     def _now(self) -> datetime:
         return self.engine.clock()
 
     async def zone(self, platform: str, chat_id: str) -> ZoneInfo:
-        """The time zone deadlines are read and shown in, in a chat (UTC for now)."""
-        return UTC_ZONE
+        """The time zone deadlines are read and shown in, in a chat (``/timezone``)."""
+        return await self.zones.of_chat(platform, chat_id)
 
     # -- posts ------------------------------------------------------------------------------
 
@@ -94,7 +100,7 @@ class Assignments:
             title=_title(quiz, language) if quiz else record.quiz_id,
             question_count=quiz.attempt_size() if quiz else 0,
             deadline=record.deadline,
-            local_deadline=local_time(record.deadline, zone),
+            local_deadline=local_text(record.deadline, zone),
             language=language,
             rtl=is_rtl(language),
             cancelled=record.cancelled_at is not None,
@@ -136,14 +142,12 @@ class Assignments:
             notice = self.engine.unknown_quiz_notice(quiz_id, ui)
             return AssignResult(AssignOutcome.UNKNOWN_QUIZ, ui, notice)
         now = self._now()
-        due = parse_deadline(deadline, now, zone)
-        if due is None:
+        try:
+            due = parse_deadline(deadline, zone, now)
+        except DeadlineError as problem:
             shown = " ".join(deadline.split())[:40]
-            notice = assignment_t("assign_bad_deadline", ui, text=shown)
+            notice = assignment_t(DEADLINE_PROBLEMS[problem.key], ui, text=shown)
             return AssignResult(AssignOutcome.BAD_DEADLINE, ui, notice)
-        if due <= now:
-            notice = assignment_t("assign_past_deadline", ui, deadline=local_time(due, zone))
-            return AssignResult(AssignOutcome.PAST_DEADLINE, ui, notice)
         new = NewAssignment(who.platform, chat_id, quiz.id, who.user_id, ui, now, due)
         record = await self.store.create_assignment(new)
         await self.members.seen(chat_id, who)

@@ -51,10 +51,16 @@ ASSIGNMENT_STRINGS: dict[str, dict[str, Template]] = {
         "три дня), 12h (через двенадцать часов).",
     },
     "assign_past_deadline": {
-        "en": "The deadline {deadline} has already passed: give a later one.",
-        "bn": "ডেডলাইন {deadline} ইতিমধ্যে পেরিয়ে গেছে: পরের কোনো সময় দিন।",
-        "ur": "ڈیڈ لائن {deadline} گزر چکی ہے: بعد کا کوئی وقت دیں۔",
-        "ru": "Срок {deadline} уже прошёл: укажите более поздний.",
+        "en": "The deadline “{text}” has already passed: give a later one.",
+        "bn": "ডেডলাইন “{text}” ইতিমধ্যে পেরিয়ে গেছে: পরের কোনো সময় দিন।",
+        "ur": "ڈیڈ لائن “{text}” گزر چکی ہے: بعد کا کوئی وقت دیں۔",
+        "ru": "Срок «{text}» уже прошёл: укажите более поздний.",
+    },
+    "assign_far_deadline": {
+        "en": "The deadline “{text}” is more than a year away: give a nearer one.",
+        "bn": "ডেডলাইন “{text}” এক বছরেরও বেশি দূরে: আরও কাছের কোনো সময় দিন।",
+        "ur": "ڈیڈ لائن “{text}” ایک سال سے زیادہ دور ہے: قریب کا کوئی وقت دیں۔",
+        "ru": "Срок «{text}» дальше чем через год: укажите более близкий.",
     },
     "assignment_title": {
         "en": "📝 Assignment #{id}: {title}",

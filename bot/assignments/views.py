@@ -22,7 +22,7 @@ class AssignmentPost:
     title: str
     question_count: int
     deadline: datetime
-    local_deadline: str  # "2026-12-10 18:00 (Europe/Berlin)"
+    local_deadline: str  # "2026-12-10 18:00 Europe/Berlin"
     language: str
     rtl: bool
     cancelled: bool
@@ -35,8 +35,7 @@ class AssignOutcome(enum.Enum):
     NOT_ALLOWED = "not_allowed"  # not an admin of the chat, nor a bot operator
     NOT_IN_GROUP = "not_in_group"  # in a private chat: assignments are for groups
     UNKNOWN_QUIZ = "unknown_quiz"
-    BAD_DEADLINE = "bad_deadline"
-    PAST_DEADLINE = "past_deadline"
+    BAD_DEADLINE = "bad_deadline"  # not a deadline, past, or over a year away
 
 
 @dataclass(frozen=True)
