@@ -6,7 +6,9 @@ polling aware), records every call, and rejects what Telegram rejects: text over
 after entity parsing, malformed HTML (and, stricter than Telegram, which drops them silently,
 entities nested inside or around ``code``/``pre``), callback_data over 64 bytes, empty button
 text, edits to identical content ("message is not modified"), poll limits, answering a callback
-query twice, and more than 20 messages and edits a minute in one group (429, as Telegram does).
+query twice, and more than 20 messages and edits a minute in one group (429, as Telegram does), a
+message to a user who never opened a chat with the bot (403), and documents without a file
+name or over the 50 MB a bot may upload.
 It can answer the next calls of a method with 429 Too Many Requests and a ``retry_after``,
 delay a method, and say who administers a group (``getChatMember``).
 
@@ -57,7 +59,16 @@ SENDING_METHODS = {
     "editMessageReplyMarkup",
     "sendPoll",
     "sendPhoto",
+    "sendDocument",
 }
+MAX_CAPTION = 1024
+MAX_UPLOAD = 50 * 1024 * 1024  # what a bot may upload (sendDocument, sendPhoto)
+MAX_FILENAME = 255
+
+FILE_NAMES = "_file_names"  # in a call's params: each uploaded file's name, by parameter
+DEEP_LINK = re.compile(
+    r"https://t\.me/(?P<bot>[A-Za-z0-9_]{5,32})\?start=(?P<payload>[A-Za-z0-9_-]{1,64})"
+)
 
 # Parameters PTB sends JSON-encoded; every other parameter is a plain string.
 JSON_PARAMS = {
@@ -292,6 +303,7 @@ class StoredMessage:
     reply_markup: dict[str, Any] | None = None
     poll: dict[str, Any] | None = None
     photo: list[dict[str, Any]] | None = None
+    document: dict[str, Any] | None = None
     caption: str | None = None
     edit_date: int | None = None
     reply_to: StoredMessage | None = None  # the message this one replies to
@@ -321,6 +333,8 @@ class StoredMessage:
             data["poll"] = self.poll
         if self.photo is not None:
             data["photo"] = self.photo
+        if self.document is not None:
+            data["document"] = self.document
         if self.caption is not None:
             data["caption"] = self.caption
         if self.reply_markup is not None and "inline_keyboard" in self.reply_markup:
@@ -340,6 +354,7 @@ class CallbackQueryState:
     data: str
     answered: bool = False
     text: str | None = None
+    url: str | None = None  # a deep link the client opens (answerCallbackQuery's url)
 
 
 class FakeBotApi:
@@ -369,6 +384,7 @@ class FakeBotApi:
         self.delays: dict[str, float] = {}  # method -> seconds before it is answered
         self.chat_admins: dict[int, dict[int, str]] = defaultdict(dict)  # chat -> user -> status
         self.photos: list[bytes] = []
+        self.documents: list[tuple[str, bytes]] = []  # (file name, content) of each sent
         # Telegram's per-group limit, over a window of ``stamp()`` seconds: tests on a virtual
         # clock stamp calls with its time, so the window is a minute of that clock.
         self.group_limit = GROUP_LIMIT
@@ -607,6 +623,7 @@ class FakeBotApi:
         for key, value in form.items():
             if isinstance(value, web.FileField):  # an uploaded file (multipart)
                 params[key] = value.file.read()
+                params.setdefault(FILE_NAMES, {})[key] = value.filename
                 continue
             text = value if isinstance(value, str) else str(value)
             if key in JSON_PARAMS:
@@ -669,6 +686,16 @@ class FakeBotApi:
             command = text.split()[0]
             message.entities = [{"type": "bot_command", "offset": 0, "length": utf16_len(command)}]
         return {"update_id": next(self._update_ids), "message": message.to_dict()}
+
+    def open_deep_link(self, user: dict[str, Any], url: str) -> dict[str, Any]:
+        """The user opens a deep link to the bot and presses Start, as Telegram's clients
+        do: the private chat opens and the bot gets ``/start <payload>`` there. Returns that
+        chat."""
+        payload = self.start_payload(url)
+        assert payload is not None, f"not a deep link to this bot: {url}"
+        chat = self.private_chat(user)
+        self.send_text(user, chat, f"/start {payload}")
+        return chat
 
     def enqueue(self, update: dict[str, Any]) -> None:
         self.updates.append(update)
@@ -774,6 +801,8 @@ class FakeBotApi:
             raise bad_request("chat_id is empty") from None
         chat = self.chats.get(chat_id)
         if chat is None:
+            if chat_id > 0:  # a user's private chat, which only the user can open
+                raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
             raise bad_request("chat not found")
         return chat
 
@@ -918,8 +947,19 @@ class FakeBotApi:
         text = params.get("text")
         if text is not None and utf16_len(str(text)) > MAX_CALLBACK_ANSWER:
             raise bad_request("MESSAGE_TOO_LONG")
-        query.answered, query.text = True, text
+        url = params.get("url")
+        if url is not None and self.start_payload(str(url)) is None:
+            raise bad_request("URL_INVALID")  # only a t.me link to this bot, outside games
+        query.answered, query.text, query.url = True, text, url
         return True
+
+    def start_payload(self, url: str) -> str | None:
+        """The start parameter of a deep link to this bot (``https://t.me/<bot>?start=X``,
+        X of 1 to 64 letters, digits, ``_`` or ``-``), else None."""
+        match = DEEP_LINK.fullmatch(url)
+        if match is None or match["bot"].lower() != BOT_USERNAME.lower():
+            return None
+        return match["payload"]
 
     def api_sendPoll(self, params: dict[str, Any]) -> Any:
         chat = self._chat(params)
@@ -985,6 +1025,31 @@ class FakeBotApi:
         message = self._new_message(chat, self.bot_user)
         file_id = f"photo{len(self.photos)}"
         message.photo = [{"file_id": file_id, "file_unique_id": file_id, "width": 1, "height": 1}]
+        message.caption = None if caption is None else str(caption)
+        return message.to_dict()
+
+    def api_sendDocument(self, params: dict[str, Any]) -> Any:
+        chat = self._chat(params)
+        document = params.get("document")
+        if not isinstance(document, bytes) or not document:
+            raise bad_request("wrong file identifier/HTTP URL specified")
+        if len(document) > MAX_UPLOAD:
+            raise ApiError(413, "Request Entity Too Large")
+        name = str(params.get(FILE_NAMES, {}).get("document") or "")
+        if not name or len(name) > MAX_FILENAME:
+            raise bad_request("file name is invalid")
+        caption = params.get("caption")
+        if caption is not None and utf16_len(str(caption)) > MAX_CAPTION:
+            raise bad_request("message caption is too long")
+        self.documents.append((name, document))
+        message = self._new_message(chat, self.bot_user)
+        file_id = f"document{len(self.documents)}"
+        message.document = {
+            "file_id": file_id,
+            "file_unique_id": file_id,
+            "file_name": name,
+            "file_size": len(document),
+        }
         message.caption = None if caption is None else str(caption)
         return message.to_dict()
 

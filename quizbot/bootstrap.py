@@ -1,4 +1,5 @@
-"""The one place that wires settings, quizzes, storage, the engine and group rounds together."""
+"""The one place that wires settings, quizzes, storage, the engine, group rounds and
+assignments together."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
+from bot.assignments import Assignments
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz_loader import LoadReport
@@ -20,8 +22,8 @@ log = logging.getLogger("quizbot")
 
 @dataclass
 class App:
-    """A running engine and the group rounds beside it, with their catalog, storage and the
-    report of the quiz load."""
+    """A running engine and the group rounds and assignments beside it, with their catalog,
+    storage and the report of the quiz load."""
 
     settings: Settings
     catalog: QuizCatalog
@@ -29,12 +31,13 @@ class App:
     engine: QuizEngine
     rounds: GroupRounds
     load_report: LoadReport
+    assignments: Assignments
 
 
 @asynccontextmanager
 async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncIterator[App]:
-    """Load the quizzes, open the storage and build the engine and the group rounds; close the
-    storage at the end.
+    """Load the quizzes, open the storage and build the engine, the group rounds and the
+    assignments; close the storage at the end.
 
     Broken quiz files are logged and left out; the others are served. A PostgreSQL
     ``DATABASE_URL`` without the postgres extra raises :class:`~quizbot.extras.MissingExtra`;
@@ -55,6 +58,7 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
         raise ConfigError("DATABASE_URL", str(exc)) from None
     try:
         engine = QuizEngine(catalog, storage)
-        yield App(settings, catalog, storage, engine, GroupRounds(engine, storage), report)
+        rounds = GroupRounds(engine, storage)
+        yield App(settings, catalog, storage, engine, rounds, report, Assignments(engine, storage))
     finally:
         await storage.close()

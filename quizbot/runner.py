@@ -9,6 +9,7 @@ import signal
 import sys
 from typing import TYPE_CHECKING, Protocol, TextIO
 
+from bot.assignments import Assignments
 from bot.engine import QuizEngine
 from bot.rounds import GroupRounds
 from bot.storage import storage_from_url
@@ -64,9 +65,15 @@ def discord_config(settings: Settings) -> DiscordConfig:
 
 
 def telegram_adapter(
-    engine: QuizEngine, rounds: GroupRounds, settings: Settings, *, web: WebMount | None = None
+    engine: QuizEngine,
+    rounds: GroupRounds,
+    settings: Settings,
+    *,
+    web: WebMount | None = None,
+    assignments: Assignments | None = None,
 ) -> TelegramAdapter:
-    """The Telegram bot of ``quizbot run``: its config, the /stats chart, the round lease."""
+    """The Telegram bot of ``quizbot run``: its config, the /stats chart, the round lease,
+    the assignments."""
     from adapters.telegram import TelegramAdapter
     from adapters.telegram.group_rounds import RoundTiming
     from quizbot.charts import render_stats_png
@@ -78,6 +85,7 @@ def telegram_adapter(
         stats_chart=render_stats_png,
         round_timing=RoundTiming(lease=settings.round_lease_seconds),  # (replicas)
         web=web,
+        assignments=assignments,
     )
 
 
@@ -115,7 +123,11 @@ async def run_bots(
             log.info("serving /healthz on %s:%s", listen, settings.port)
         adapters: list[ChatAdapter] = []
         if settings.telegram_token:
-            adapters.append(telegram_adapter(app.engine, app.rounds, settings, web=web))
+            adapters.append(
+                telegram_adapter(
+                    app.engine, app.rounds, settings, web=web, assignments=app.assignments
+                )
+            )
         if settings.discord_token:
             adapters.append(discord_adapter(app.engine, app.rounds, settings))
         started: list[ChatAdapter] = []

@@ -192,19 +192,20 @@ async def test_cancelled_assignments_cannot_be_started_and_leave_the_open_list(a
         f"#{second} Checkpoint sharding and resumable training — due 2026-12-08 18:00 UTC",
         f"#{first} Checkpoint sharding and resumable training — due 2026-12-10 09:00 UTC",
     ]
-    refused = await assignments.cancel(GROUP, member("Asha"), str(first), allowed=False)
+    asha = member("Asha")
+    refused = await assignments.cancel(GROUP, asha, str(first), in_group=True, allowed=False)
     assert refused.cancelled is None
     assert refused.notice == assignment_t("assign_admins_only", "en")
-    cancelled = await assignments.cancel(GROUP, LEAD, f"#{first}", allowed=True)
+    cancelled = await assignments.cancel(GROUP, LEAD, f"#{first}", in_group=True, allowed=True)
     assert cancelled.cancelled is not None and cancelled.cancelled.cancelled
     title = "Checkpoint sharding and resumable training"
     assert cancelled.notice == assignment_t("assignment_cancelled", "en", id=first, title=title)
-    twice = await assignments.cancel(GROUP, LEAD, str(first), allowed=True)
+    twice = await assignments.cancel(GROUP, LEAD, str(first), in_group=True, allowed=True)
     assert twice.notice == assignment_t("assignment_was_cancelled", "en", id=first)
     for wrong in ("999", "x", None):
-        unknown = await assignments.cancel(GROUP, LEAD, wrong, allowed=True)
+        unknown = await assignments.cancel(GROUP, LEAD, wrong, in_group=True, allowed=True)
         assert unknown.cancelled is None and unknown.notice.startswith("There is no assignment")
-    elsewhere = await assignments.cancel("-2002", LEAD, str(second), allowed=True)
+    elsewhere = await assignments.cancel("-2002", LEAD, str(second), in_group=True, allowed=True)
     assert elsewhere.cancelled is None  # an assignment of another chat
     start = await assignments.start(first, member("Asha"), chat_id="asha")
     assert start.start is None

@@ -32,6 +32,7 @@ from telegram.ext import (
     filters,
 )
 
+from adapters.telegram.assignments import TelegramAssignments
 from adapters.telegram.budget import BudgetedRateLimiter, ChatBudget
 from adapters.telegram.callbacks import Callbacks
 from adapters.telegram.commands import Commands, StatsChart
@@ -54,6 +55,7 @@ from adapters.telegram.transport import AiohttpRequest
 from adapters.telegram.typed_answers import TypedAnswers
 from adapters.telegram.update_processor import PerUserUpdateProcessor
 from adapters.telegram.webhook import TelegramWebhook, WebhookReplies
+from bot.assignments import Assignments
 from bot.engine import QuizEngine
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
 from bot.rate_limit import CommandRateLimiter
@@ -62,6 +64,8 @@ from bot.rounds import GroupRounds, RoundClock
 log = logging.getLogger("quizbot.telegram")
 
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.POLL_ANSWER]
+DEEP_LINK_START = r"^/start(@\w+)?\s+A[0-9]{1,18}\s*$"  # t.me/<bot>?start=A<assignment id>
+ASSIGNMENT_START = r"^v1:as:"  # the Start button under an assignment
 
 
 def file_url_for(base_url: str) -> str:
@@ -94,6 +98,7 @@ class TelegramAdapter:
         limiter: CommandRateLimiter | None = None,
         web: WebMount | None = None,
         message_rate: float = 30.0,
+        assignments: Assignments | None = None,
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for /stats;
         ``limiter`` caps each user's commands (so one user cannot spend the bot's sending
@@ -101,7 +106,8 @@ class TelegramAdapter:
         group rounds and their send budget; ``web`` is the process's HTTP server, where webhook mode
         (``config.webhook_url``) mounts its path: that mode needs one;
         ``message_rate`` is the overall messages a second (Telegram's 30; 0 turns the pacing
-        off, for benchmarks of the software alone)."""
+        off, for benchmarks of the software alone); ``assignments``, when given, adds
+        /assign, /assignments and /report (and records the members seen in groups)."""
         if config.webhook_url and web is None:
             raise ValueError("webhook mode needs the web server to mount its path on")
         self.engine = engine
@@ -134,6 +140,11 @@ class TelegramAdapter:
         )
         self.callbacks = Callbacks(engine, self.messenger, self.commands, self.round_driver)
         self.typed = TypedAnswers(engine, self.messenger)
+        self.assignments = (
+            None
+            if assignments is None
+            else TelegramAssignments(assignments, config.admin_ids, self.messenger, self.commands)
+        )
         # The handlers whose updates count against the user's command budget.
         self._budgeted: list[BaseHandler[Update, Context, None]] = []
 
@@ -189,7 +200,20 @@ class TelegramAdapter:
         }
         # Group -1 runs first on every update: who sent it and the command budget, once.
         application.add_handler(TypeHandler(Update, self._before_handlers), group=-1)
-        self._budgeted = [CommandHandler(command, cb) for command, cb in commands.items()]
+        self._budgeted = []
+        if self.assignments is not None:
+            commands |= {
+                "assign": self.assignments.assign,
+                "assignments": self.assignments.list_open,
+                "report": self.assignments.report,
+            }
+            # Before /start's own handler: its deep link to an assignment's quiz.
+            deep_link = filters.ChatType.PRIVATE & filters.Regex(DEEP_LINK_START)
+            self._budgeted.append(CommandHandler("start", self.assignments.deep_link, deep_link))
+            application.add_handler(
+                CallbackQueryHandler(self.assignments.on_press, pattern=ASSIGNMENT_START)
+            )
+        self._budgeted += [CommandHandler(name, command) for name, command in commands.items()]
         for handler in self._budgeted:
             application.add_handler(handler)
         application.add_handler(CallbackQueryHandler(self.callbacks.on_callback))
@@ -286,6 +310,8 @@ class TelegramAdapter:
             return
         decision = self.limiter.check(PLATFORM, here.who.user_id)
         if decision.allowed:
+            if self.assignments is not None:  # a member seen in a group, for its reports
+                await self.assignments.seen(update)
             return
         if decision.notify and update.effective_chat is not None:
             ui = await here.language()

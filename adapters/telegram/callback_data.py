@@ -16,6 +16,7 @@ Forms (``v1`` is the version; a new layout gets ``v2`` and old buttons decode to
     v1:m:<p|b>                                        this chat's question mode: polls or buttons
     v1:g:<round>:<question number>:<option index>     answer in a group round (any member)
     v1:p:<quiz id>:<user id>                          pick the quiz of a group round user asked for
+    v1:as:<assignment>                                start an assignment's quiz (any member)
 """
 
 from __future__ import annotations
@@ -90,6 +91,11 @@ class PickRound:
     user_id: int  # who asked for the round (the picker is theirs)
 
 
+@dataclass(frozen=True)
+class StartAssignment:
+    assignment_id: int
+
+
 CallbackData = (
     Answer
     | PickQuiz
@@ -100,6 +106,7 @@ CallbackData = (
     | SetMode
     | RoundAnswer
     | PickRound
+    | StartAssignment
 )
 
 
@@ -139,6 +146,9 @@ def encode(data: CallbackData) -> str:
             _check(QUIZ_ID.fullmatch(quiz_id) is not None, "quiz id")
             _check(0 <= user_id <= MAX_USER_ID, "user id")
             text = f"{VERSION}:p:{quiz_id}:{user_id}"
+        case StartAssignment(assignment_id):
+            _check(0 <= assignment_id <= MAX_ID, "assignment id")
+            text = f"{VERSION}:as:{assignment_id}"
     if len(text.encode()) > MAX_BYTES:  # cannot happen within the bounds above; never send it
         raise ValueError(f"callback_data over {MAX_BYTES} bytes: {text!r}")
     return text
@@ -186,6 +196,8 @@ def _parse(kind: str, args: list[str]) -> CallbackData | None:
             )
         case "p", [quiz_id, user_id] if QUIZ_ID.fullmatch(quiz_id):
             return PickRound(quiz_id, _int(user_id, MAX_USER_ID))
+        case "as", [assignment]:
+            return StartAssignment(_int(assignment, MAX_ID))
     return None
 
 

@@ -154,10 +154,12 @@ class Assignments:
         return AssignResult(AssignOutcome.CREATED, ui, "", await self.post(record))
 
     async def cancel(
-        self, chat_id: str, who: Participant, number: str | None, *, allowed: bool
+        self, chat_id: str, who: Participant, number: str | None, *, in_group: bool, allowed: bool
     ) -> CancelResult:
         """``/assign cancel ID`` in a chat (by one of its admins, or a bot operator)."""
         ui = await self.engine.interface_language(who)
+        if not in_group:
+            return CancelResult(ui, assignment_t("assign_group_only", ui))
         if not allowed:
             return CancelResult(ui, assignment_t("assign_admins_only", ui))
         assignment_id = parse_id(number)

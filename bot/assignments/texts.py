@@ -30,6 +30,12 @@ ASSIGNMENT_STRINGS: dict[str, dict[str, Template]] = {
         "ur": "صرف اس چیٹ کے ایڈمن اسائنمنٹ دے یا منسوخ کر سکتے ہیں۔",
         "ru": "Задавать и отменять задания могут только администраторы этого чата.",
     },
+    "report_admins_only": {
+        "en": "Only this chat's admins can read its assignment reports.",
+        "bn": "শুধু এই চ্যাটের অ্যাডমিনরা এর অ্যাসাইনমেন্ট রিপোর্ট দেখতে পারেন।",
+        "ur": "اس چیٹ کی اسائنمنٹ رپورٹس صرف اس کے ایڈمن دیکھ سکتے ہیں۔",
+        "ru": "Отчёты по заданиям этого чата доступны только его администраторам.",
+    },
     "assign_group_only": {
         "en": "Assignments are set for a group: send /assign in the group whose members "
         "should take the quiz.",
