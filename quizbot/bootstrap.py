@@ -12,7 +12,8 @@ from bot.assignments import Assignments
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz_loader import LoadReport
-from bot.rounds import GroupRounds
+from bot.rounds import GroupRounds, SystemClock
+from bot.scheduling import Scheduling
 from bot.storage import Storage, StorageError, storage_from_url
 from quizbot.extras import require_extra
 from quizbot.settings import ConfigError, Settings, ephemeral_disk_warning
@@ -22,8 +23,8 @@ log = logging.getLogger("quizbot")
 
 @dataclass
 class App:
-    """A running engine and the group rounds and assignments beside it, with their catalog,
-    storage and the report of the quiz load."""
+    """A running engine and the group rounds, scheduling and assignments beside it, with their
+    catalog, storage and the report of the quiz load."""
 
     settings: Settings
     catalog: QuizCatalog
@@ -31,6 +32,7 @@ class App:
     engine: QuizEngine
     rounds: GroupRounds
     load_report: LoadReport
+    scheduling: Scheduling
     assignments: Assignments
 
 
@@ -59,6 +61,8 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
     try:
         engine = QuizEngine(catalog, storage)
         rounds = GroupRounds(engine, storage)
-        yield App(settings, catalog, storage, engine, rounds, report, Assignments(engine, storage))
+        scheduling = Scheduling(storage, SystemClock(engine.clock))
+        assignments = Assignments(engine, storage)
+        yield App(settings, catalog, storage, engine, rounds, report, scheduling, assignments)
     finally:
         await storage.close()
