@@ -62,7 +62,8 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
         engine = QuizEngine(catalog, storage)
         rounds = GroupRounds(engine, storage)
         scheduling = Scheduling(storage, SystemClock(engine.clock))
-        assignments = Assignments(engine, storage)
+        reminders = settings.assignment_reminders
+        assignments = Assignments(engine, scheduling, reminders=reminders)
         yield App(settings, catalog, storage, engine, rounds, report, scheduling, assignments)
     finally:
         await storage.close()

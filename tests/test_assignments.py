@@ -13,20 +13,25 @@ import pytest
 
 from bot.assignments import Assignments, AssignOutcome, MemberStatus
 from bot.assignments.export import assignment_csv
+from bot.assignments.messages import recap_lines, reminder_line, summary_lines
 from bot.assignments.presenters import local_deadline, open_lines, report_lines
+from bot.assignments.reminders import RECAP, REMINDER, SUMMARY
 from bot.assignments.texts import ASSIGNMENT_STRINGS, assignment_t
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import SUPPORTED_LANGUAGES, t
+from bot.scheduling import OutgoingMessage, Scheduling
 from bot.scheduling.timezones import Place, find_zone
 from bot.views import Participant, QuestionView
 from fakes.clock import ManualClock
-from tests.conftest import SEED_QUIZ
+from quizbot.settings import ConfigError, Settings
+from tests.conftest import QUIZ_DIR, SEED_QUIZ
 from tests.test_i18n import NEEDED_FORMS
 
 GROUP = "-1001"
 T0 = datetime(2026, 12, 7, 9, 0, tzinfo=UTC)  # a Monday
 LEAD = Participant("telegram", "lead", "Lead", "en")
+TITLE = "Checkpoint sharding and resumable training"
 
 
 def member(name: str, language: str = "en") -> Participant:
@@ -49,8 +54,13 @@ def engine(catalog, storage, clock) -> QuizEngine:
 
 
 @pytest.fixture
-def assignments(engine, storage) -> Assignments:
-    return Assignments(engine, storage)
+def scheduling(storage, clock) -> Scheduling:
+    return Scheduling(storage, clock)
+
+
+@pytest.fixture
+def assignments(engine, scheduling) -> Assignments:
+    return Assignments(engine, scheduling)
 
 
 async def play(engine: QuizEngine, who: Participant, question: QuestionView, count: int) -> None:
@@ -273,3 +283,105 @@ async def test_deadlines_are_read_and_shown_in_the_chats_time_zone(assignments):
     assert result.post.local_deadline == "2026-12-10 18:00 Asia/Dhaka"
     usage = await assignments.assign(GROUP, LEAD, None, None, in_group=True, allowed=True)
     assert usage.notice == assignment_t("assign_usage", "en", zone="Asia/Dhaka")
+
+
+async def due_messages(
+    scheduling: Scheduling, clock: ManualClock, seconds: float
+) -> list[OutgoingMessage]:
+    """Let ``seconds`` pass, run the jobs due by then; the messages queued since."""
+    before = {m.id for m in await scheduling.storage.outgoing_messages()}
+    clock.advance(seconds)
+    while await scheduling.scheduler.run_due():
+        pass
+    return [m for m in await scheduling.storage.outgoing_messages() if m.id not in before]
+
+
+async def test_reminders_go_to_those_who_started_and_did_not_finish_and_the_summary_at_the_deadline(
+    engine, assignments, scheduling, clock, catalog
+):
+    number = await assign(assignments, "2026-12-09 09:00")  # due in 48 h
+    asha, ben, cleo = member("Asha"), member("Ben"), member("Cleo")
+    await assignments.members.seen(GROUP, cleo)  # never starts
+    for who, count in ((asha, 8), (ben, 2)):
+        started = await assignments.start(number, who, chat_id=who.user_id)
+        assert started.start is not None and started.start.question is not None
+        await play(engine, who, started.start.question, count)
+    assert await due_messages(scheduling, clock, 23 * 3600) == []  # 25 h left
+    first = await due_messages(scheduling, clock, 3600)  # 24 h left
+    assert [(m.kind, m.target, m.to_user) for m in first] == [
+        (REMINDER, "ben", True),
+        (RECAP, GROUP, False),
+    ]
+    quiz = catalog.get(SEED_QUIZ)
+    (dm, recap) = first
+    assert reminder_line(dm.payload, "en", catalog, dm.payload["local"]) == assignment_t(
+        "reminder",
+        "en",
+        title=TITLE,
+        id=number,
+        deadline="2026-12-09 09:00 UTC",
+        answered=2,
+        total=8,
+    )
+    assert recap_lines(recap.payload, "ru", catalog) == [
+        f"⏰ До срока задания #{number} ({quiz.title.get('ru')}) осталось 24 часа.",
+        "Завершили: 1 · в процессе: 1 · не начали: 1",
+    ]
+    assert await due_messages(scheduling, clock, 22 * 3600) == []
+    last = await due_messages(scheduling, clock, 3600)  # 1 h left
+    assert [(m.kind, m.target) for m in last] == [(REMINDER, "ben"), (RECAP, GROUP)]
+    assert recap_lines(last[1].payload, "en", catalog)[0] == assignment_t(
+        "recap_hours", "en", count=1, title=TITLE, id=number
+    )
+    (summary,) = await due_messages(scheduling, clock, 3600)  # the deadline
+    assert summary.kind == SUMMARY and summary.target == GROUP
+    lines = summary_lines(summary.payload, "en", catalog)
+    assert lines[:3] == [
+        f"🏁 Assignment #{number} is closed: {TITLE}",
+        "Completed by the deadline: 1 of 3 (33%)",
+        "Average score: 7.0/8",
+    ]
+    assert lines[3].startswith("Hardest question: 1. ")
+    assert await due_messages(scheduling, clock, 7 * 86400) == []  # nothing more, ever
+
+
+async def test_a_cancelled_assignment_sends_nothing_more_and_a_late_process_no_flood(
+    engine, assignments, scheduling, clock
+):
+    cancelled = await assign(assignments, "2026-12-09 09:00")
+    kept = await assign(assignments, "2026-12-09 09:00")
+    ben = member("Ben")
+    started = await assignments.start(kept, ben, chat_id="ben")
+    assert started.start is not None and started.start.question is not None
+    await play(engine, ben, started.start.question, 1)
+    result = await assignments.cancel(GROUP, LEAD, str(cancelled), in_group=True, allowed=True)
+    assert result.cancelled is not None
+    assert await scheduling.scheduler.get(f"assignment:{cancelled}:deadline") is None
+    # The process was down from before the first reminder until half an hour before the
+    # deadline: only the latest reminder goes out, once.
+    woke = await due_messages(scheduling, clock, 47.5 * 3600)
+    assert [(m.kind, m.dedupe_key) for m in woke] == [
+        (REMINDER, f"assignment:{kept}:remind:3600:ben"),
+        (RECAP, f"assignment:{kept}:remind:3600"),
+    ]
+    assert woke[1].payload["minutes"] == 30
+    (summary,) = await due_messages(scheduling, clock, 3600)
+    assert summary.dedupe_key == f"assignment:{kept}:summary"
+
+
+def test_reminder_times_come_from_assignment_reminders():
+    def reminders(text: str | None) -> tuple[timedelta, ...]:
+        env = {"QUIZ_DIR": str(QUIZ_DIR)} | ({} if text is None else {"ASSIGNMENT_REMINDERS": text})
+        return Settings.from_env(env).assignment_reminders
+
+    assert reminders(None) == (timedelta(hours=24), timedelta(hours=1))
+    assert reminders(" 30m, 2d ,6H") == (
+        timedelta(days=2),
+        timedelta(hours=6),
+        timedelta(minutes=30),
+    )
+    assert reminders("none") == ()
+    for wrong in ("soon", "1h,60m", "0m", "31d", "24h;1h", ","):
+        with pytest.raises(ConfigError) as error:
+            reminders(wrong)
+        assert error.value.variable == "ASSIGNMENT_REMINDERS", wrong

@@ -32,6 +32,7 @@ from telegram.ext import (
     filters,
 )
 
+from adapters.telegram.assignment_rendering import AssignmentMessages
 from adapters.telegram.assignments import TelegramAssignments
 from adapters.telegram.budget import BudgetedRateLimiter, ChatBudget
 from adapters.telegram.callbacks import Callbacks
@@ -151,11 +152,13 @@ class TelegramAdapter:
         self.scheduling = scheduling or Scheduling.beside(rounds, round_clock)
         self.sender = TelegramSender()
         self.poster = self.scheduling.poster(self.sender)
-        self.assignments = (
-            None
-            if assignments is None
-            else TelegramAssignments(assignments, config.admin_ids, self.messenger, self.commands)
-        )
+        self.assignments = None
+        if assignments is not None:
+            self.assignments = TelegramAssignments(
+                assignments, config.admin_ids, self.messenger, self.commands
+            )
+            for kind, renderer in AssignmentMessages(engine.catalog).renderers().items():
+                self.sender.register(kind, renderer)
         # The handlers whose updates count against the user's command budget.
         self._budgeted: list[BaseHandler[Update, Context, None]] = []
 

@@ -5,13 +5,14 @@ escaped, right-to-left paragraphs where the language needs them); the wording is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from adapters.telegram import callback_data as cb
 from adapters.telegram.rendering import Rendered, button_label, direction, esc, rich
 from bot.assignments import AssignmentPost, AssignmentReport
+from bot.assignments.messages import recap_lines, reminder_line, summary_lines
 from bot.assignments.presenters import (
     intro_line,
     local_deadline,
@@ -19,7 +20,10 @@ from bot.assignments.presenters import (
     post_lines,
     report_lines,
 )
+from bot.assignments.reminders import RECAP, REMINDER, SUMMARY
 from bot.assignments.texts import assignment_t
+from bot.catalog import QuizCatalog
+from bot.scheduling import OutgoingMessage
 
 DEEP_LINK_PREFIX = "A"  # /start A<id>: quiz ids are lowercase, so it is never a quiz's
 
@@ -38,10 +42,12 @@ def deep_link_payload(payload: str) -> int | None:
     return int(digits)
 
 
-def start_keyboard(post: AssignmentPost, key: str = "assignment_start") -> InlineKeyboardMarkup:
-    """The one button that starts (or continues) the assignment's quiz."""
-    label = button_label(assignment_t(key, post.language), post.language)
-    data = cb.encode(cb.StartAssignment(post.assignment_id))
+def start_keyboard(
+    assignment_id: int, language: str, key: str = "assignment_start"
+) -> InlineKeyboardMarkup:
+    """The one button that starts (``key``: or continues) the assignment's quiz."""
+    label = button_label(assignment_t(key, language), language)
+    data = cb.encode(cb.StartAssignment(assignment_id))
     return InlineKeyboardMarkup([[InlineKeyboardButton(label, callback_data=data)]])
 
 
@@ -49,7 +55,8 @@ def assignment_message(post: AssignmentPost) -> Rendered:
     """The assignment as posted in its group: quiz, questions, deadline, Start."""
     first, *rest = post_lines(post, post.local_deadline, "assignment_hint_private")
     lines = [rich(first, "b"), *(esc(line) for line in rest)]
-    return Rendered(direction("\n".join(lines), post.language), start_keyboard(post))
+    keyboard = start_keyboard(post.assignment_id, post.language)
+    return Rendered(direction("\n".join(lines), post.language), keyboard)
 
 
 def intro_message(post: AssignmentPost) -> str:
@@ -76,3 +83,36 @@ def report_message(reports: Sequence[AssignmentReport], more: str | None = None)
         language = reports[0].post.language if reports else "en"
         blocks.append(direction(esc(more), language))
     return "\n\n".join(blocks)
+
+
+# -- the outbox's messages (bot.assignments.reminders) ------------------------------------------
+
+
+class AssignmentMessages:
+    """The renderers of the assignments' outbox messages, on the catalog of quiz titles."""
+
+    def __init__(self, catalog: QuizCatalog) -> None:
+        self.catalog = catalog
+
+    def renderers(self) -> dict[str, Callable[[OutgoingMessage, str], Sequence[Rendered]]]:
+        return {REMINDER: self.reminder, RECAP: self.recap, SUMMARY: self.summary}
+
+    def reminder(self, message: OutgoingMessage, language: str) -> list[Rendered]:
+        """To a member who has not finished: the deadline, how far they got, Continue."""
+        payload = message.payload
+        line = reminder_line(payload, language, self.catalog, str(payload["local"]))
+        keyboard = start_keyboard(int(payload["assignment"]), language, "assignment_continue")
+        return [Rendered(direction(rich(line), language), keyboard)]
+
+    def recap(self, message: OutgoingMessage, language: str) -> list[Rendered]:
+        """In the group: how long is left, who did what, Start for the others."""
+        first, *rest = recap_lines(message.payload, language, self.catalog)
+        html = "\n".join([rich(first, "b"), *(esc(line) for line in rest)])
+        keyboard = start_keyboard(int(message.payload["assignment"]), language)
+        return [Rendered(direction(html, language), keyboard)]
+
+    def summary(self, message: OutgoingMessage, language: str) -> list[Rendered]:
+        """In the group at the deadline: completion, average, hardest question."""
+        first, *rest = summary_lines(message.payload, language, self.catalog)
+        html = "\n".join([rich(first, "b"), *(rich(line) for line in rest)])
+        return [Rendered(direction(html, language))]

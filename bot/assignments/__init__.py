@@ -5,11 +5,13 @@ time zone (:mod:`bot.scheduling.timezones`).
 - :mod:`bot.assignments.service`: :class:`Assignments`, the rules (set, cancel, start, report).
 - :mod:`bot.assignments.views`: what it hands to adapters.
 - :mod:`bot.assignments.presenters`: posts and reports worded once for every platform.
+- :mod:`bot.assignments.reminders`: reminders and the deadline summary, as scheduled jobs.
+- :mod:`bot.assignments.messages`: those messages worded from their payloads.
 - :mod:`bot.assignments.export`: reports as CSV.
 - :mod:`bot.assignments.texts`: the strings, in every language.
 """
 
-from bot.assignments.service import Assignments, AssignmentsStorage, parse_id
+from bot.assignments.service import Assignments, parse_id
 from bot.assignments.views import (
     AssignmentPost,
     AssignmentReport,
@@ -30,7 +32,6 @@ __all__ = [
     "AssignmentReports",
     "AssignmentStart",
     "Assignments",
-    "AssignmentsStorage",
     "CancelResult",
     "MemberLine",
     "MemberStatus",

@@ -2,11 +2,14 @@
 who did what.
 
 The service sits beside the engine, as group rounds do: it asks the engine only public
-questions (a player's language, the catalog, starting a quiz) and keeps assignments on their
-own storage ports. An attempt counts for an assignment once its member starts the quiz from
-the assignment, or resumes from it the attempt they already had in progress; a finished
-attempt counts before an unfinished one, and one finished after the deadline is late.
-Adapters decide who is an admin of a chat (the platform knows) and pass it in.
+questions (a player's language, the catalog, starting a quiz), keeps assignments on their own
+storage ports, and schedules their reminders and deadline summary on the scheduler
+(:mod:`bot.assignments.reminders`).
+
+An attempt counts for an assignment once its member starts the quiz from the assignment, or
+resumes from it the attempt they already had in progress; a finished attempt counts before an
+unfinished one, and one finished after the deadline is late. Adapters decide who is an admin
+of a chat (the platform knows) and pass it in.
 """
 
 from __future__ import annotations
@@ -14,10 +17,10 @@ from __future__ import annotations
 import dataclasses
 from collections import defaultdict
 from collections.abc import Sequence
-from datetime import datetime
-from typing import Protocol
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from bot.assignments.reminders import DEFAULT_REMINDERS, AssignmentReminders
 from bot.assignments.texts import assignment_t
 from bot.assignments.views import (
     AssignmentPost,
@@ -33,16 +36,11 @@ from bot.assignments.views import (
 from bot.chat_members import ChatMembers
 from bot.engine import QuizEngine, valid_id
 from bot.quiz import Quiz
-from bot.scheduling.timezones import DeadlineError, TimeZones, local_text, parse_deadline
+from bot.scheduling import Scheduling
+from bot.scheduling.timezones import DeadlineError, local_text, parse_deadline
 from bot.stats import compute_stats
-from bot.storage import AttemptStatus, KeyValueStore
-from bot.storage.assignments import (
-    AssignedAttempt,
-    AssignmentRecord,
-    AssignmentStore,
-    NewAssignment,
-)
-from bot.storage.chat_members import ChatMemberStore
+from bot.storage import AttemptStatus, Storage
+from bot.storage.assignments import AssignedAttempt, AssignmentRecord, NewAssignment
 from bot.text_direction import is_rtl, prepare
 from bot.views import Participant
 
@@ -53,11 +51,6 @@ DEADLINE_PROBLEMS = {
     "deadline_past": "assign_past_deadline",
     "deadline_too_far": "assign_far_deadline",
 }
-
-
-class AssignmentsStorage(AssignmentStore, ChatMemberStore, KeyValueStore, Protocol):
-    """What assignments keep in the database: the assignments, the attempts that count for
-    them and the members seen in each chat; and (small values) the chats' time zones."""
 
 
 def parse_id(text: str | None) -> int | None:
@@ -72,11 +65,21 @@ def parse_id(text: str | None) -> int | None:
 class Assignments:
     """Assignments in group chats: set, started, reported and cancelled here."""
 
-    def __init__(self, engine: QuizEngine, storage: AssignmentsStorage) -> None:
+    def __init__(
+        self,
+        engine: QuizEngine,
+        scheduling: Scheduling,
+        *,
+        reminders: Sequence[timedelta] = DEFAULT_REMINDERS,
+    ) -> None:
+        """``reminders``: how long before each deadline its reminders go out."""
         self.engine = engine
-        self.store = storage
-        self.members = ChatMembers(storage, engine.clock)
-        self.zones = TimeZones(storage)
+        self.store: Storage = scheduling.storage
+        self.members = ChatMembers(self.store, engine.clock)
+        self.zones = scheduling.timezones
+        self.reminders = AssignmentReminders(
+            self.store, scheduling.scheduler, self.report, reminders
+        )
 
     def _now(self) -> datetime:
         return self.engine.clock()
@@ -150,6 +153,7 @@ class Assignments:
             return AssignResult(AssignOutcome.BAD_DEADLINE, ui, notice)
         new = NewAssignment(who.platform, chat_id, quiz.id, who.user_id, ui, now, due)
         record = await self.store.create_assignment(new)
+        await self.reminders.schedule(record)
         await self.members.seen(chat_id, who)
         return AssignResult(AssignOutcome.CREATED, ui, "", await self.post(record))
 
@@ -169,6 +173,7 @@ class Assignments:
             return CancelResult(ui, assignment_t("assignment_unknown", ui, id=shown))
         if not await self.store.cancel_assignment(record.id, self._now()):
             return CancelResult(ui, assignment_t("assignment_was_cancelled", ui, id=record.id))
+        await self.reminders.cancel(record.id)
         post = await self.post(dataclasses.replace(record, cancelled_at=self._now()), ui)
         notice = assignment_t("assignment_cancelled", ui, id=record.id, title=post.title)
         return CancelResult(ui, notice, post)

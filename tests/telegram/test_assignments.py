@@ -6,9 +6,12 @@ who may not."""
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import dataclasses
 import io
+import time
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
 import pytest
@@ -20,6 +23,7 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.quiz import Quiz
+from bot.scheduling import Scheduling
 from bot.storage import SQLiteStorage
 from fakes.clock import ManualClock
 from fakes.telegram_bot_api import BOT_USERNAME, FakeBotApi, StoredMessage
@@ -47,8 +51,13 @@ def engine(catalog: QuizCatalog, storage: SQLiteStorage, clock: ManualClock) -> 
 
 
 @pytest.fixture
-def assignments(engine: QuizEngine, storage: SQLiteStorage) -> Assignments:
-    return Assignments(engine, storage)
+def scheduling(storage: SQLiteStorage, clock: ManualClock) -> Scheduling:
+    return Scheduling(storage, clock)
+
+
+@pytest.fixture
+def assignments(engine: QuizEngine, scheduling: Scheduling) -> Assignments:
+    return Assignments(engine, scheduling)
 
 
 @pytest.fixture
@@ -235,4 +244,115 @@ async def test_open_assignments_are_listed_and_a_cancelled_one_cannot_be_started
     assert clean((await private.message()).text) == clean(assignment_t("assign_group_only", "en"))
     junk = asha.press(first, "v1:as:x")
     assert await asha.toast(junk) == clean(t("invalid_button", "en"))
+    assert api.failed_calls() == []
+
+
+@pytest.fixture
+async def running(scheduling: Scheduling) -> AsyncIterator[Scheduling]:
+    """The scheduler running, as `quizbot run` starts it beside the adapters."""
+    scheduling.scheduler.start()
+    yield scheduling
+    await scheduling.scheduler.stop()
+
+
+async def settle(scheduling: Scheduling, seconds: float = 10.0) -> None:
+    """Wait until the scheduler and the posters wait for the clock, nothing left to do."""
+    deadline = time.monotonic() + seconds
+    calm = 0
+    while calm < 3:  # three looks in a row: nothing woke up in between
+        await asyncio.sleep(0.01)
+        calm = calm + 1 if scheduling.settled() else 0
+        assert time.monotonic() < deadline, "the scheduler did not settle"
+
+
+async def advance(scheduling: Scheduling, clock: ManualClock, seconds: float) -> None:
+    await settle(scheduling)
+    clock.advance(seconds)
+    await settle(scheduling)
+
+
+def texts_to(api: FakeBotApi, chat_id: int, after: int = 0) -> list[str]:
+    return [
+        clean(api.message_of(c).text)
+        for c in api.calls_of("sendMessage", after=after)
+        if int(c.params["chat_id"]) == chat_id
+    ]
+
+
+async def test_reminders_reach_only_who_has_not_finished_then_the_summary_once(
+    api: FakeBotApi,
+    engine: QuizEngine,
+    assignments: Assignments,
+    running: Scheduling,
+    clock: ManualClock,
+    seed: Quiz,
+    launch: Launch,
+) -> None:
+    await launch(engine, assignments=assignments, scheduling=running, round_clock=clock)
+    team = Team(api)
+    lead = team.in_group(LEAD, "Lead")
+    asha, ben, cleo = (
+        team.in_group(9100 + n, name) for n, name in enumerate(["Asha", "Ben", "Cleo"])
+    )
+    cleo.send("/assignments")  # seen in the group; she never starts
+    await cleo.message()
+    lead.send(f"/assign {SEED_QUIZ} 2026-12-09 09:00")  # 48 hours from now
+    post = await the_post(lead)
+    lead.send(f"/assign {SEED_QUIZ} 2026-12-09 10:00")
+    await the_post(lead)
+    lead.send("/assign cancel 2")  # its reminders and summary are never sent
+    await lead.message()
+    for member, pattern in ((asha, "11111111"), (ben, "10")):
+        private = team.in_private(member)
+        await member.toast(member.press_button(post, assignment_t("assignment_start", "en")))
+        await play(private, seed, pattern)
+    mark = len(api.calls)
+    await advance(running, clock, 23 * 3600)
+    assert api.calls_of("sendMessage", after=mark) == []
+    await advance(running, clock, 3600)  # 24 hours before the deadline
+    (reminder,) = texts_to(api, ben.user["id"], mark)
+    assert reminder == clean(
+        assignment_t(
+            "reminder",
+            "en",
+            title=TITLE,
+            id=1,
+            deadline="2026-12-09 09:00 UTC",
+            answered=2,
+            total=8,
+        )
+    )
+    assert texts_to(api, asha.user["id"], mark) == []  # she finished
+    assert texts_to(api, cleo.user["id"], mark) == []  # she never started
+    (recap,) = texts_to(api, GROUP_ID, mark)
+    assert recap == clean(
+        f"⏰ {TITLE} (assignment #1) is due in 24 hours. Done: 1 · in progress: 1 · not started: 1"
+    )
+    # Ben continues from the reminder's button, where he stopped.
+    ben_private = team.in_private(ben)
+    dm = next(
+        api.message_of(c)
+        for c in api.calls_of("sendMessage", after=mark)
+        if int(c.params["chat_id"]) == ben.user["id"]
+    )
+    assert [b["text"] for b in dm.buttons] == [assignment_t("assignment_continue", "en")]
+    await ben_private.toast(ben_private.press_button(dm, assignment_t("assignment_continue", "en")))
+    await ben_private.message(lambda m: clean(m.text).startswith("📝 Assignment #1"))
+    assert "Question 3/8" in clean((await ben_private.question()).text)
+    mark = len(api.calls)
+    await advance(running, clock, 23 * 3600)  # 1 hour before
+    assert len(texts_to(api, ben.user["id"], mark)) == 1
+    assert texts_to(api, GROUP_ID, mark)[0].startswith(
+        f"⏰ {TITLE} (assignment #1) is due in 1 hour."
+    )
+    mark = len(api.calls)
+    await advance(running, clock, 3600)  # the deadline
+    await advance(running, clock, 3 * DAY)  # and days after it: nothing more
+    (summary,) = texts_to(api, GROUP_ID, mark)
+    assert summary.startswith(
+        f"🏁 Assignment #1 is closed: {TITLE} Completed by the deadline: 1 of 3 (33%) "
+        "Average score: 8.0/8 Hardest question: "
+    )
+    cancelled = ("(assignment #2)", "Assignment #2 is closed")
+    assert [t for t in texts_to(api, GROUP_ID) if any(c in t for c in cancelled)] == []
     assert api.failed_calls() == []
