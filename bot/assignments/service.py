@@ -232,15 +232,17 @@ class Assignments:
 
     async def reports(
         self,
-        platform: str,
+        platform: str | None,
         chat_id: str | None,
         who: Participant,
         query: str | None = None,
         *,
         created_by: str | None = None,
+        limit: int | None = REPORTED,
     ) -> AssignmentReports:
         """``/report [QUIZ|ID]``: the reports of a chat's assignments (or, without a chat,
-        of those ``created_by`` set), newest deadline first, at most :data:`REPORTED`."""
+        of those ``created_by`` set; without a platform either, of every one), newest
+        deadline first, at most ``limit``."""
         ui = await self.engine.interface_language(who)
         query = (query or "").strip() or None
         number = parse_id(query)
@@ -259,7 +261,7 @@ class Assignments:
         if not found:
             return AssignmentReports(ui, (), notice=assignment_t("report_none", ui))
         newest = sorted(found, key=lambda r: (r.deadline, r.id), reverse=True)
-        shown = [await self.report(r, ui) for r in newest[:REPORTED]]
+        shown = [await self.report(r, ui) for r in newest[:limit]]
         return AssignmentReports(ui, tuple(shown), more=len(newest) - len(shown))
 
     async def report(self, record: AssignmentRecord, language: str) -> AssignmentReport:
@@ -291,6 +293,13 @@ class Assignments:
             ]
             stats = compute_stats(quiz, attempts, answers, language)
         return AssignmentReport(post, tuple(started), waiting, stats)
+
+    async def overview(self, language: str, *, everything: bool = False) -> list[AssignmentReport]:
+        """Every open assignment (``everything``: closed and cancelled ones too) with its
+        report, soonest deadline first: what operators see in the terminal."""
+        now = self._now()
+        found = await self.store.find_assignments()
+        return [await self.report(r, language) for r in found if everything or r.open_at(now)]
 
     async def report_of(self, assignment_id: int, language: str) -> AssignmentReport | None:
         """One assignment's report (for operators: ``quizbot report``, the CSV export)."""
