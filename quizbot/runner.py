@@ -98,9 +98,10 @@ def discord_adapter(
     settings: Settings,
     *,
     scheduling: Scheduling | None = None,
+    assignments: Assignments | None = None,
 ) -> DiscordAdapter:
-    """The Discord bot of ``quizbot run``, with the /stats chart and the process's
-    scheduling (whose outbox it posts for Discord)."""
+    """The Discord bot of ``quizbot run``, with the /stats chart, the process's scheduling
+    (whose outbox it posts for Discord) and the assignments."""
     from adapters.discord import DiscordAdapter
     from quizbot.charts import render_stats_png
 
@@ -110,6 +111,7 @@ def discord_adapter(
         discord_config(settings),
         stats_chart=render_stats_png,
         scheduling=scheduling,
+        assignments=assignments,
     )
 
 
@@ -152,7 +154,13 @@ async def run_bots(
             )
         if settings.discord_token:
             adapters.append(
-                discord_adapter(app.engine, app.rounds, settings, scheduling=scheduling)
+                discord_adapter(
+                    app.engine,
+                    app.rounds,
+                    settings,
+                    scheduling=scheduling,
+                    assignments=app.assignments,
+                )
             )
         started: list[ChatAdapter] = []
         try:

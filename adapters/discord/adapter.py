@@ -23,7 +23,9 @@ from typing import Any
 
 import discord
 
-from adapters.discord import typed_answers
+from adapters.discord import assignment_rendering, typed_answers
+from adapters.discord.assignment_rendering import AssignmentMessages, StartAssignmentButton
+from adapters.discord.assignments import AssignmentHandlers
 from adapters.discord.buttons import DYNAMIC_ITEMS, is_known_custom_id
 from adapters.discord.commands import build_tree
 from adapters.discord.config import DiscordConfig
@@ -32,6 +34,7 @@ from adapters.discord.handlers import DEFER_AFTER, QuizHandlers, StatsChart
 from adapters.discord.outbox_sender import DiscordSender
 from adapters.discord.sync import sync_if_changed
 from adapters.discord.translator import QuizTranslator
+from bot.assignments import Assignments
 from bot.engine import QuizEngine
 from bot.rate_limit import CommandRateLimiter
 from bot.rounds import GroupRounds
@@ -60,8 +63,11 @@ class QuizClient(discord.AutoShardedClient):
         round_clock: RoundClock | None = None,
         stats_chart: StatsChart | None = None,
         scheduling: Scheduling | None = None,
+        assignments: Assignments | None = None,
         **options: Any,
     ) -> None:
+        """``assignments``, when given, adds /assign, /assignments and /report, the Start
+        button under an assignment and its reminders' rendering."""
         # No privileged intents: interactions arrive regardless. The guilds intent keeps
         # discord.py's channel cache (and its startup warning) sane.
         options.setdefault("shard_count", config.shard_count)
@@ -80,20 +86,29 @@ class QuizClient(discord.AutoShardedClient):
         self.scheduling = scheduling or Scheduling.beside(rounds, round_clock)
         self.sender = DiscordSender(self)
         self.poster = self.scheduling.poster(self.sender)
-        self.quiz_handlers = QuizHandlers(
-            engine,
-            self.round_driver,
-            defer_after=defer_after,
-            limiter=limiter,
-            admin_ids=config.admin_ids,
-            stats_chart=stats_chart,
-            scheduling=self.scheduling,
-        )
+        handling: dict[str, Any] = {
+            "defer_after": defer_after,
+            "limiter": limiter,
+            "admin_ids": config.admin_ids,
+            "stats_chart": stats_chart,
+            "scheduling": self.scheduling,
+        }
+        self.assignments = assignments
+        if assignments is None:
+            self.quiz_handlers = QuizHandlers(engine, self.round_driver, **handling)
+        else:
+            self.quiz_handlers = AssignmentHandlers(
+                engine, self.round_driver, assignments=assignments, **handling
+            )
+            for kind, renderer in AssignmentMessages(engine.catalog).renderers().items():
+                self.sender.register(kind, renderer)
         self.tree = build_tree(self)
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(QuizTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS, *typed_answers.DYNAMIC_ITEMS)
+        if self.assignments is not None:
+            self.add_dynamic_items(StartAssignmentButton)
         try:
             await sync_if_changed(self.tree, self.engine, self.config.guild_id)
         except discord.HTTPException:
@@ -128,7 +143,9 @@ class QuizClient(discord.AutoShardedClient):
         data: Any = interaction.data or {}
         custom_id = data.get("custom_id")
         known = isinstance(custom_id, str) and (
-            is_known_custom_id(custom_id) or typed_answers.is_known(custom_id)
+            is_known_custom_id(custom_id)
+            or typed_answers.is_known(custom_id)
+            or (self.assignments is not None and assignment_rendering.is_known(custom_id))
         )
         if not known:
             await self.quiz_handlers.unknown_button(interaction)
@@ -148,9 +165,11 @@ class DiscordAdapter:
         defer_after: float = DEFER_AFTER,
         stats_chart: StatsChart | None = None,
         scheduling: Scheduling | None = None,
+        assignments: Assignments | None = None,
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``;
-        ``scheduling``: the process's scheduler and outbox (see :class:`QuizClient`)."""
+        ``scheduling``: the process's scheduler and outbox (see :class:`QuizClient`);
+        ``assignments``: the assignments beside the engine."""
         self.config = config
         self.client = QuizClient(
             engine,
@@ -160,6 +179,7 @@ class DiscordAdapter:
             stats_chart=stats_chart,
             round_timing=RoundTiming(lease=config.round_lease_seconds),
             scheduling=scheduling,
+            assignments=assignments,
         )
         self._gateway: asyncio.Task[None] | None = None
         self._failure: asyncio.Future[BaseException] | None = None

@@ -10,6 +10,55 @@ from __future__ import annotations
 from bot.i18n import Template, translate
 
 ASSIGNMENT_STRINGS: dict[str, dict[str, Template]] = {
+    # Command descriptions (Discord shows at most 100 characters; Telegram's menu too).
+    "cmd_assign": {
+        "en": "Set this chat a quiz with a deadline, or cancel one (admins)",
+        "bn": "এই চ্যাটকে ডেডলাইনসহ একটি কুইজ দিন বা বাতিল করুন (অ্যাডমিন)",
+        "ur": "اس چیٹ کو ڈیڈ لائن کے ساتھ کوئز دیں یا منسوخ کریں (ایڈمن)",
+        "ru": "Задать чату тест со сроком или отменить задание (админы)",
+    },
+    "cmd_assign_set": {
+        "en": "Set this channel a quiz to take by a deadline",
+        "bn": "এই চ্যানেলকে ডেডলাইনের মধ্যে দেওয়ার জন্য একটি কুইজ দিন",
+        "ur": "اس چینل کو ڈیڈ لائن تک دینے کے لیے ایک کوئز دیں",
+        "ru": "Задать каналу тест, который нужно пройти к сроку",
+    },
+    "cmd_assign_cancel": {
+        "en": "Cancel an assignment and its reminders",
+        "bn": "একটি অ্যাসাইনমেন্ট ও তার রিমাইন্ডার বাতিল করুন",
+        "ur": "ایک اسائنمنٹ اور اس کی یاد دہانیاں منسوخ کریں",
+        "ru": "Отменить задание и напоминания о нём",
+    },
+    "cmd_assign_deadline": {
+        "en": "2026-12-10, 2026-12-10 18:00, 3d or 12h (this chat's time zone)",
+        "bn": "2026-12-10, 2026-12-10 18:00, 3d বা 12h (এই চ্যাটের সময় অঞ্চল)",
+        "ur": "2026-12-10، 2026-12-10 18:00، 3d یا 12h (اس چیٹ کا ٹائم زون)",
+        "ru": "2026-12-10, 2026-12-10 18:00, 3d или 12h (часовой пояс этого чата)",
+    },
+    "cmd_assign_id": {
+        "en": "The assignment's number (see /assignments)",
+        "bn": "অ্যাসাইনমেন্টের নম্বর (/assignments দেখুন)",
+        "ur": "اسائنمنٹ کا نمبر (/assignments دیکھیں)",
+        "ru": "Номер задания (см. /assignments)",
+    },
+    "cmd_assignments": {
+        "en": "The open assignments of this chat",
+        "bn": "এই চ্যাটের খোলা অ্যাসাইনমেন্ট",
+        "ur": "اس چیٹ کی کھلی اسائنمنٹس",
+        "ru": "Открытые задания этого чата",
+    },
+    "cmd_report": {
+        "en": "Who did the assignments, with scores, a CSV and a chart (admins)",
+        "bn": "কে অ্যাসাইনমেন্ট করেছেন, স্কোর, CSV ও চার্টসহ (অ্যাডমিন)",
+        "ur": "کس نے اسائنمنٹس کیں، اسکور، CSV اور چارٹ کے ساتھ (ایڈمن)",
+        "ru": "Кто выполнил задания: результаты, CSV и график (админы)",
+    },
+    "cmd_report_which": {
+        "en": "One quiz's assignments, or one assignment's number",
+        "bn": "একটি কুইজের অ্যাসাইনমেন্ট, বা একটি অ্যাসাইনমেন্টের নম্বর",
+        "ur": "ایک کوئز کی اسائنمنٹس، یا ایک اسائنمنٹ کا نمبر",
+        "ru": "Задания по одному тесту или номер одного задания",
+    },
     "assign_usage": {
         "en": "Set an assignment: /assign QUIZ DEADLINE, the deadline as 2026-12-10, "
         "2026-12-10 18:00, 3d or 12h (this chat's time, {zone}). /assign cancel ID cancels "
