@@ -12,6 +12,8 @@ from bot.assignments import Assignments
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz_loader import LoadReport
+from bot.review import ReviewScheduler
+from bot.review_reminders import ReviewReminders
 from bot.rounds import GroupRounds, SystemClock
 from bot.scheduling import Scheduling
 from bot.storage import Storage, StorageError, storage_from_url
@@ -23,8 +25,8 @@ log = logging.getLogger("quizbot")
 
 @dataclass
 class App:
-    """A running engine and the group rounds, scheduling and assignments beside it, with their
-    catalog, storage and the report of the quiz load."""
+    """A running engine and what runs beside it (group rounds, scheduling, review reminders,
+    assignments), with their catalog, storage and the report of the quiz load."""
 
     settings: Settings
     catalog: QuizCatalog
@@ -33,6 +35,7 @@ class App:
     rounds: GroupRounds
     load_report: LoadReport
     scheduling: Scheduling
+    reminders: ReviewReminders
     assignments: Assignments
 
 
@@ -59,11 +62,14 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
     except StorageError as exc:
         raise ConfigError("DATABASE_URL", str(exc)) from None
     try:
-        engine = QuizEngine(catalog, storage)
+        engine = QuizEngine(catalog, storage, reviews=ReviewScheduler(settings.review_retention))
         rounds = GroupRounds(engine, storage)
         scheduling = Scheduling(storage, SystemClock(engine.clock))
-        reminders = settings.assignment_reminders
-        assignments = Assignments(engine, scheduling, reminders=reminders)
-        yield App(settings, catalog, storage, engine, rounds, report, scheduling, assignments)
+        reminders = ReviewReminders(engine, scheduling)  # registers its job kind, once
+        before = settings.assignment_reminders
+        assignments = Assignments(engine, scheduling, reminders=before)  # its job kinds too
+        yield App(
+            settings, catalog, storage, engine, rounds, report, scheduling, reminders, assignments
+        )
     finally:
         await storage.close()

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Protocol, TextIO
 
 from bot.assignments import Assignments
 from bot.engine import QuizEngine
+from bot.review_reminders import ReviewReminders
 from bot.rounds import GroupRounds
 from bot.scheduling import Scheduling
 from bot.storage import storage_from_url
@@ -72,6 +73,7 @@ def telegram_adapter(
     *,
     web: WebMount | None = None,
     scheduling: Scheduling | None = None,
+    reminders: ReviewReminders | None = None,
     assignments: Assignments | None = None,
 ) -> TelegramAdapter:
     """The Telegram bot of ``quizbot run``: its config, the /stats chart, the round lease,
@@ -88,6 +90,7 @@ def telegram_adapter(
         round_timing=RoundTiming(lease=settings.round_lease_seconds),  # (replicas)
         web=web,
         scheduling=scheduling,
+        reminders=reminders,
         assignments=assignments,
     )
 
@@ -98,6 +101,7 @@ def discord_adapter(
     settings: Settings,
     *,
     scheduling: Scheduling | None = None,
+    reminders: ReviewReminders | None = None,
     assignments: Assignments | None = None,
 ) -> DiscordAdapter:
     """The Discord bot of ``quizbot run``, with the /stats chart, the process's scheduling
@@ -111,6 +115,7 @@ def discord_adapter(
         discord_config(settings),
         stats_chart=render_stats_png,
         scheduling=scheduling,
+        reminders=reminders,
         assignments=assignments,
     )
 
@@ -149,6 +154,7 @@ async def run_bots(
                     settings,
                     web=web,
                     scheduling=scheduling,
+                    reminders=app.reminders,
                     assignments=app.assignments,
                 )
             )
@@ -159,6 +165,7 @@ async def run_bots(
                     app.rounds,
                     settings,
                     scheduling=scheduling,
+                    reminders=app.reminders,
                     assignments=app.assignments,
                 )
             )

@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from bot.quiz_cache import default_cache_dir
+from bot.review import DEFAULT_RETENTION, MAX_RETENTION, MIN_RETENTION
 
 DEFAULT_DATABASE_URL = "sqlite:///quizbot.db"
 TELEGRAM_TOKEN_PATTERN = re.compile(r"^\d{3,20}:[A-Za-z0-9_-]{30,60}$")
@@ -72,6 +73,8 @@ class Settings:
     round_lease_seconds: float = 15.0
     # How long one database call may wait before the user is asked to press again.
     database_timeout: float = 5.0
+    # FSRS's desired retention for reviews: the chance to still know a question when due.
+    review_retention: float = 0.9
     # How long before an assignment's deadline its reminders go out (none: no reminders).
     assignment_reminders: tuple[timedelta, ...] = (timedelta(hours=24), timedelta(hours=1))
 
@@ -142,6 +145,7 @@ class Settings:
                 f"must be 1 to 100 (Telegram's range), not {connections_text!r}",
             )
         database_timeout = _seconds("DATABASE_TIMEOUT", get("DATABASE_TIMEOUT") or "5", 0.5, 60)
+        retention = _retention(get("REVIEW_RETENTION"))
         reminders = _reminders(get("ASSIGNMENT_REMINDERS") or "24h,1h")
         return cls(
             database_url=database_url,
@@ -164,6 +168,7 @@ class Settings:
             shard_ids=shard_ids,
             round_lease_seconds=lease,
             database_timeout=database_timeout,
+            review_retention=retention,
             assignment_reminders=reminders,
         )
 
@@ -191,6 +196,22 @@ def _reminders(text: str) -> tuple[timedelta, ...]:
     if not all(timedelta(minutes=1) <= each <= MAX_REMINDER for each in times):
         raise ConfigError("ASSIGNMENT_REMINDERS", "each must be from 1m to 30d before the deadline")
     return tuple(sorted(times, reverse=True))
+
+
+def _retention(text: str | None) -> float:
+    """REVIEW_RETENTION: FSRS's desired retention, within what FSRS handles sensibly."""
+    if text is None:
+        return DEFAULT_RETENTION
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not MIN_RETENTION <= value <= MAX_RETENTION:
+        raise ConfigError(
+            "REVIEW_RETENTION",
+            f"must be a fraction from {MIN_RETENTION} to {MAX_RETENTION} (like 0.9), not {text!r}",
+        )
+    return value
 
 
 def _user_ids(name: str, text: str | None) -> frozenset[str]:

@@ -32,11 +32,13 @@ from adapters.discord.config import DiscordConfig
 from adapters.discord.group_rounds import DiscordRoundDriver, RoundClock, RoundTiming
 from adapters.discord.handlers import DEFER_AFTER, QuizHandlers, StatsChart
 from adapters.discord.outbox_sender import DiscordSender
+from adapters.discord.reminders import render_review_due
 from adapters.discord.sync import sync_if_changed
 from adapters.discord.translator import QuizTranslator
 from bot.assignments import Assignments
 from bot.engine import QuizEngine
 from bot.rate_limit import CommandRateLimiter
+from bot.review_reminders import REVIEW_DUE, ReviewReminders
 from bot.rounds import GroupRounds
 from bot.scheduling import Scheduling
 
@@ -64,6 +66,7 @@ class QuizClient(discord.AutoShardedClient):
         stats_chart: StatsChart | None = None,
         scheduling: Scheduling | None = None,
         assignments: Assignments | None = None,
+        reminders: ReviewReminders | None = None,
         **options: Any,
     ) -> None:
         """``assignments``, when given, adds /assign, /assignments and /report, the Start
@@ -84,7 +87,9 @@ class QuizClient(discord.AutoShardedClient):
         # The outbox (see TelegramAdapter): the runner's scheduling, else one of its own.
         self.runs_scheduler = scheduling is None
         self.scheduling = scheduling or Scheduling.beside(rounds, round_clock)
+        self.reminders = reminders or ReviewReminders(engine, self.scheduling)
         self.sender = DiscordSender(self)
+        self.sender.register(REVIEW_DUE, render_review_due)
         self.poster = self.scheduling.poster(self.sender)
         handling: dict[str, Any] = {
             "defer_after": defer_after,
@@ -92,6 +97,7 @@ class QuizClient(discord.AutoShardedClient):
             "admin_ids": config.admin_ids,
             "stats_chart": stats_chart,
             "scheduling": self.scheduling,
+            "reminders": self.reminders,
         }
         self.assignments = assignments
         if assignments is None:
@@ -166,6 +172,7 @@ class DiscordAdapter:
         stats_chart: StatsChart | None = None,
         scheduling: Scheduling | None = None,
         assignments: Assignments | None = None,
+        reminders: ReviewReminders | None = None,
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``;
         ``scheduling``: the process's scheduler and outbox (see :class:`QuizClient`);
@@ -180,6 +187,7 @@ class DiscordAdapter:
             round_timing=RoundTiming(lease=config.round_lease_seconds),
             scheduling=scheduling,
             assignments=assignments,
+            reminders=reminders,
         )
         self._gateway: asyncio.Task[None] | None = None
         self._failure: asyncio.Future[BaseException] | None = None

@@ -19,7 +19,18 @@ from discord import app_commands
 from adapters.discord.texts import templates
 
 # Everyone's commands, in the order /help lists them; then the bot admins' commands.
-COMMANDS = ("quiz", "review", "round", "leaderboard", "progress", "language", "stop", "help")
+COMMANDS = (
+    "quiz",
+    "review",
+    "remind",
+    "timezone",
+    "round",
+    "leaderboard",
+    "progress",
+    "language",
+    "stop",
+    "help",
+)
 ADMIN_COMMANDS = ("reload", "stats")
 # Assignments: set and reported by a channel's admins, listed for everyone.
 ASSIGNMENT_COMMANDS = ("assign", "assignments", "report")
@@ -43,6 +54,10 @@ NAMES: dict[str, dict[str, str]] = {
     "leaderboard": {"en": "leaderboard", "ru": "рейтинг"},
     "reload": {"en": "reload", "ru": "перезагрузка"},
     "stats": {"en": "stats", "ru": "статистика"},
+    "remind": {"en": "remind", "ru": "напоминание"},
+    "timezone": {"en": "timezone", "ru": "часовой-пояс"},
+    "remind.time": {"en": "time", "ru": "время"},
+    "timezone.zone": {"en": "zone", "ru": "пояс"},
     "quiz.quiz": {"en": "quiz", "ru": "тест"},
     "quiz.tag": {"en": "tag", "ru": "тег"},
     "language.language": {"en": "language", "ru": "язык"},

@@ -42,6 +42,7 @@ from adapters.telegram.group_rounds import RoundTiming, TelegramRoundDriver
 from adapters.telegram.menu_sync import sync_commands
 from adapters.telegram.messenger import Messenger
 from adapters.telegram.outbox_sender import TelegramSender
+from adapters.telegram.reminders import render_review_due
 from adapters.telegram.rendering import toast
 from adapters.telegram.shared import (
     PLATFORM,
@@ -61,6 +62,7 @@ from bot.assignments import Assignments
 from bot.engine import QuizEngine
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
 from bot.rate_limit import CommandRateLimiter
+from bot.review_reminders import REVIEW_DUE, ReviewReminders
 from bot.rounds import GroupRounds, RoundClock
 from bot.scheduling import Scheduling
 
@@ -103,6 +105,7 @@ class TelegramAdapter:
         message_rate: float = 30.0,
         assignments: Assignments | None = None,
         scheduling: Scheduling | None = None,
+        reminders: ReviewReminders | None = None,
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for /stats;
         ``limiter`` caps each user's commands (so one user cannot spend the bot's sending
@@ -113,7 +116,8 @@ class TelegramAdapter:
         off, for benchmarks of the software alone); ``scheduling`` is the process's scheduler
         and outbox (the runner's, whose scheduler it runs): the adapter posts Telegram's
         outbox with it. Without one the adapter makes its own on the rounds' storage and
-        clock, and runs its scheduler too. ``assignments``, when given, adds /assign,
+        clock, and runs its scheduler too; ``reminders``: the review reminders on that
+        scheduling (made here when not given). ``assignments``, when given, adds /assign,
         /assignments and /report (and records the members seen in groups)."""
         if config.webhook_url and web is None:
             raise ValueError("webhook mode needs the web server to mount its path on")
@@ -141,17 +145,24 @@ class TelegramAdapter:
         self.round_driver = TelegramRoundDriver(
             rounds, PLATFORM, self.timing, self.budget, clock=round_clock
         )
-        self.messenger = Messenger(engine)
-        self.commands = Commands(
-            engine, config.admin_ids, self.messenger, self.round_driver, stats_chart
-        )
-        self.callbacks = Callbacks(engine, self.messenger, self.commands, self.round_driver)
-        self.typed = TypedAnswers(engine, self.messenger)
         # The outbox: scheduled and queued messages, posted through the rate limiter.
         self.runs_scheduler = scheduling is None
         self.scheduling = scheduling or Scheduling.beside(rounds, round_clock)
+        self.reminders = reminders or ReviewReminders(engine, self.scheduling)
         self.sender = TelegramSender()
+        self.sender.register(REVIEW_DUE, render_review_due)
         self.poster = self.scheduling.poster(self.sender)
+        self.messenger = Messenger(engine)
+        self.commands = Commands(
+            engine,
+            config.admin_ids,
+            self.messenger,
+            self.round_driver,
+            stats_chart,
+            reminders=self.reminders,
+        )
+        self.callbacks = Callbacks(engine, self.messenger, self.commands, self.round_driver)
+        self.typed = TypedAnswers(engine, self.messenger)
         self.assignments = None
         if assignments is not None:
             self.assignments = TelegramAssignments(
@@ -203,6 +214,8 @@ class TelegramAdapter:
             "start": self.commands.start,
             "quiz": self.commands.quiz,
             "review": self.commands.review,
+            "remind": self.commands.remind,
+            "timezone": self.commands.timezone,
             "progress": self.commands.progress,
             "leaderboard": self.commands.leaderboard,
             "language": self.commands.language,

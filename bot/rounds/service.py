@@ -77,7 +77,9 @@ class GroupRounds:
     def __init__(self, engine: QuizEngine, storage: RoundsStorage) -> None:
         self.engine = engine
         self.store = storage  # also the driver's: leases, outbox, the open question's message
-        self.history = RoundHistory(storage, storage, self.engine.catalog, self._now)
+        self.history = RoundHistory(
+            storage, storage, self.engine.catalog, self._now, engine.reviews
+        )
 
     def _now(self) -> datetime:
         return self.engine.clock()

@@ -59,11 +59,13 @@ async def test_the_commands_as_registered(
         "progress",
         "quiz",
         "reload",
+        "remind",
         "report",
         "review",
         "round",
         "stats",
         "stop",
+        "timezone",
     ]
     quiz = commands["quiz"]
     assert quiz["name_localizations"]["ru"] == "тест"
@@ -98,6 +100,8 @@ async def test_the_commands_as_registered(
         "задание",
         "задания",
         "отчёт",
+        "напоминание",
+        "часовой-пояс",
     }
     assert commands["review"]["description_localizations"]["ru"] == "Повторить вопросы с ошибками"
     # Servers and bot DMs, except rounds and assignments, which belong to a server channel.
