@@ -13,7 +13,7 @@ T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 def assignment(chat: str = "-100", quiz: str = "q", by: str = "admin", days: int = 3):
-    return NewAssignment("telegram", chat, quiz, by, "en", T0, T0 + timedelta(days=days))
+    return NewAssignment("telegram", chat, quiz, by, "en", T0, T0 + timedelta(days=days), chat)
 
 
 def attempt(user: str, chat: str | None = None, quiz: str = "q") -> NewAttempt:

@@ -93,6 +93,8 @@ class AssignmentHandlers(QuizHandlers):
                 deadline,
                 in_group=interaction.guild_id is not None,
                 allowed=self._manages(interaction),
+                # A server's time zone is its channels'.
+                zone_chat=str(interaction.guild_id) if interaction.guild_id else None,
             ),
             self._think(interaction, private=False),
         )

@@ -94,7 +94,7 @@ class Assignments:
         """``record`` as its chat sees it, in ``language`` (default: its own)."""
         language = language or record.language
         quiz = self.engine.catalog.get(record.quiz_id)
-        zone = await self.zone(record.platform, record.chat_id)
+        zone = await self.zone(record.platform, record.zone_chat)
         return AssignmentPost(
             assignment_id=record.id,
             platform=record.platform,
@@ -124,9 +124,12 @@ class Assignments:
         *,
         in_group: bool,
         allowed: bool,
+        zone_chat: str | None = None,
     ) -> AssignResult:
         """``/assign QUIZ DEADLINE`` in a chat: ``allowed`` when ``who`` is one of its admins
-        or a bot operator (the adapter asks the platform)."""
+        or a bot operator (the adapter asks the platform). The deadline is read in the time
+        zone of ``zone_chat`` (default: the chat's; a Discord channel's is its server's)."""
+        zone_chat = zone_chat or chat_id
         ui = await self.engine.interface_language(who)
         if not in_group:
             return AssignResult(
@@ -136,7 +139,7 @@ class Assignments:
             return AssignResult(
                 AssignOutcome.NOT_ALLOWED, ui, assignment_t("assign_admins_only", ui)
             )
-        zone = await self.zone(who.platform, chat_id)
+        zone = await self.zone(who.platform, zone_chat)
         if not quiz_id or not deadline or not deadline.strip():
             usage = assignment_t("assign_usage", ui, zone=zone.key)
             return AssignResult(AssignOutcome.USAGE, ui, usage)
@@ -151,7 +154,7 @@ class Assignments:
             shown = " ".join(deadline.split())[:40]
             notice = assignment_t(DEADLINE_PROBLEMS[problem.key], ui, text=shown)
             return AssignResult(AssignOutcome.BAD_DEADLINE, ui, notice)
-        new = NewAssignment(who.platform, chat_id, quiz.id, who.user_id, ui, now, due)
+        new = NewAssignment(who.platform, chat_id, quiz.id, who.user_id, ui, now, due, zone_chat)
         record = await self.store.create_assignment(new)
         await self.reminders.schedule(record)
         await self.members.seen(chat_id, who)

@@ -19,6 +19,7 @@ def assignment_from(row: Row) -> AssignmentRecord:
         created_at=timestamp(row["created_at"]),
         deadline=timestamp(row["deadline"]),
         cancelled_at=optional_timestamp(row["cancelled_at"]),
+        zone_chat=row["zone_chat"],
     )
 
 

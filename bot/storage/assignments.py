@@ -28,6 +28,7 @@ class NewAssignment:
     language: str  # what its posts in the chat are worded in (the admin's language)
     created_at: datetime
     deadline: datetime
+    zone_chat: str  # whose time zone the deadline is in: the chat, or a channel's server
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class AssignmentRecord:
     created_at: datetime
     deadline: datetime
     cancelled_at: datetime | None
+    zone_chat: str
 
     def open_at(self, now: datetime) -> bool:
         """Whether members are still asked to take it at ``now`` (not cancelled, not due)."""

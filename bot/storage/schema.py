@@ -281,7 +281,8 @@ MIGRATIONS: list[str | Mapping[Dialect, str]] = [
         PRIMARY KEY (platform, chat_id, user_id)
     );
     """,
-    # 11: assignments: a quiz a chat's admin sets with a deadline, and the attempts that count
+    # 11: assignments: a quiz a chat's admin sets with a deadline (read in the time zone of
+    # zone_chat: the chat itself, or a Discord channel's server), and the attempts that count
     # for it (one row per attempt a member started or resumed from the assignment).
     """
     CREATE TABLE assignments (
@@ -293,7 +294,8 @@ MIGRATIONS: list[str | Mapping[Dialect, str]] = [
         language TEXT NOT NULL,
         created_at {time} NOT NULL,
         deadline {time} NOT NULL,
-        cancelled_at {time}
+        cancelled_at {time},
+        zone_chat TEXT NOT NULL
     );
     CREATE INDEX assignments_by_chat ON assignments (platform, chat_id, deadline);
     CREATE TABLE assignment_attempts (

@@ -26,6 +26,7 @@ from bot.scheduling import Scheduling
 from bot.storage import SQLiteStorage
 from fakes.discord_api import FakeDiscord, Message
 from fakes.discord_users import (
+    ADMINISTRATOR,
     GUILD_CHANNEL_ID,
     MANAGE_MESSAGES,
     MEMBER_PERMISSIONS,
@@ -253,3 +254,13 @@ async def test_a_client_without_assignments_says_the_command_is_unknown(
     post = (await alice.command("help")).last
     pressed = await alice.press(post, "qz1:as:1")
     assert pressed.notice == visible(t("invalid_button", "en"))
+
+
+async def test_the_deadline_is_read_in_the_servers_time_zone(world: World) -> None:
+    admin = world.user("Admin", permissions=ADMINISTRATOR)
+    await admin.command("timezone", zone="Europe/Berlin")
+    posted = (
+        await admin.subcommand("assign", "set", quiz=SEED_QUIZ, deadline="2026-12-10 18:00")
+    ).last
+    berlin_six = int(datetime(2026, 12, 10, 17, 0, tzinfo=UTC).timestamp())
+    assert f"⏰ Due <t:{berlin_six}:F> (<t:{berlin_six}:R>)" in text_of(posted)

@@ -43,7 +43,8 @@ class PostgresAssignments(PostgresPool, AssignmentStore):
     async def create_assignment(self, new: NewAssignment) -> AssignmentRecord:
         rows = await self._fetch(
             "INSERT INTO assignments (platform, chat_id, quiz_id, created_by, language, "
-            "created_at, deadline) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *",
+            "created_at, deadline, zone_chat) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
+            "RETURNING *",
             new.platform,
             new.chat_id,
             new.quiz_id,
@@ -51,6 +52,7 @@ class PostgresAssignments(PostgresPool, AssignmentStore):
             new.language,
             new.created_at,
             new.deadline,
+            new.zone_chat,
         )
         return assignment_from(rows[0])
 

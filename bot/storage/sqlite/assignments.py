@@ -37,7 +37,7 @@ class SQLiteAssignments(SQLiteWriter, AssignmentStore):
         def op(conn: sqlite3.Connection) -> AssignmentRecord:
             row = conn.execute(
                 "INSERT INTO assignments (platform, chat_id, quiz_id, created_by, language, "
-                "created_at, deadline) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                "created_at, deadline, zone_chat) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
                 (
                     new.platform,
                     new.chat_id,
@@ -46,6 +46,7 @@ class SQLiteAssignments(SQLiteWriter, AssignmentStore):
                     new.language,
                     _ts(new.created_at),
                     _ts(new.deadline),
+                    new.zone_chat,
                 ),
             ).fetchone()
             return assignment_from(row)
