@@ -160,6 +160,7 @@ class TelegramAdapter:
             self.round_driver,
             stats_chart,
             reminders=self.reminders,
+            assignments=assignments is not None,
         )
         self.callbacks = Callbacks(engine, self.messenger, self.commands, self.round_driver)
         self.typed = TypedAnswers(engine, self.messenger)
@@ -274,7 +275,12 @@ class TelegramAdapter:
                 hook = TelegramWebhook(secret, on_update, self.replies)
                 web.mount(self._webhook_path, hook.handle, authorized=hook.authorized)
             await application.initialize()
-            await sync_commands(application.bot, self.engine, self.config.admin_ids)
+            await sync_commands(
+                application.bot,
+                self.engine,
+                self.config.admin_ids,
+                assignments=self.assignments is not None,
+            )
             await application.start()
             if webhook_url:
                 await application.bot.set_webhook(

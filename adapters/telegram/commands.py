@@ -87,8 +87,11 @@ class Commands:
         stats_chart: StatsChart | None = None,
         *,
         reminders: ReviewReminders,
+        assignments: bool = False,
     ) -> None:
+        """``assignments``: /help lists the assignment commands."""
         self.engine = engine
+        self.assignments = assignments
         self.reminders = reminders  # review reminders, on the scheduling's time zones
         self.timezones = reminders.scheduling.timezones
         self.admin_ids = admin_ids  # Telegram user ids, as text
@@ -268,7 +271,8 @@ class Commands:
         if chat is None or user is None:
             return
         ui = await turn(context).language()
-        await self.messenger.send(context, chat.id, help_message(ui, admin=self._is_admin(user)))
+        shown = help_message(ui, admin=self._is_admin(user), assignments=self.assignments)
+        await self.messenger.send(context, chat.id, shown)
 
     async def leaderboard(self, update: Update, context: Context) -> None:
         """In a group, its members' best scores; in a private chat, everyone's."""

@@ -264,3 +264,9 @@ async def test_the_deadline_is_read_in_the_servers_time_zone(world: World) -> No
     ).last
     berlin_six = int(datetime(2026, 12, 10, 17, 0, tzinfo=UTC).timestamp())
     assert f"⏰ Due <t:{berlin_six}:F> (<t:{berlin_six}:R>)" in text_of(posted)
+
+
+async def test_help_lists_the_assignment_commands_as_the_client_names_them(world: World) -> None:
+    shown = text_of((await world.user("Ivan", "ru").command("help")).last)
+    for name, key in (("задание", "cmd_assign"), ("задания", "cmd_assignments")):
+        assert f"\n/{name} — {visible(assignment_t(key, 'ru'))}" in shown

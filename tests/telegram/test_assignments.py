@@ -356,3 +356,20 @@ async def test_reminders_reach_only_who_has_not_finished_then_the_summary_once(
     cancelled = ("(assignment #2)", "Assignment #2 is closed")
     assert [t for t in texts_to(api, GROUP_ID) if any(c in t for c in cancelled)] == []
     assert api.failed_calls() == []
+
+
+async def test_the_menu_offers_assignments_to_everyone_and_their_commands_to_group_admins(
+    api: FakeBotApi, engine: QuizEngine, assignments: Assignments, launch: Launch
+) -> None:
+    await launch(engine, assignments=assignments)
+    everyone = [c["command"] for c in api.commands[('{"type": "default"}', "ru")]]
+    assert everyone[-2:] == ["assignments", "help"] and "assign" not in everyone
+    admins = api.commands[('{"type": "all_chat_administrators"}', "ru")]
+    assert [c["command"] for c in admins][-4:] == ["assignments", "assign", "report", "help"]
+    described = {c["command"]: c["description"] for c in admins}
+    assert described["report"] == assignment_t("cmd_report", "ru")
+    team = Team(api)
+    member = team.in_group(9100, "Asha")
+    member.send("/help")
+    shown = clean((await member.message()).text)
+    assert f"/assign — {clean(assignment_t('cmd_assign', 'en'))}" in shown
