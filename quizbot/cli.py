@@ -367,7 +367,14 @@ async def _export(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return EXIT_USAGE
-    text = render_export(attempts, answers, args.format)
+    answers_noun = "answer" if len(answers) == 1 else "answers"
+    attempts_noun = "attempt" if len(attempts) == 1 else "attempts"
+    what = f"{len(answers)} {answers_noun} of {len(attempts)} {attempts_noun}"
+    return _export_to(out, render_export(attempts, answers, args.format), what)
+
+
+def _export_to(out: Path | None, text: str, what: str) -> int:
+    """Write an export to ``out`` (saying on stderr that ``what`` was written), else stdout."""
     if out is None:
         sys.stdout.write(text)
         return 0
@@ -376,12 +383,7 @@ async def _export(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"quizbot export: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    answers_noun = "answer" if len(answers) == 1 else "answers"
-    attempts_noun = "attempt" if len(attempts) == 1 else "attempts"
-    print(
-        f"wrote {len(answers)} {answers_noun} of {len(attempts)} {attempts_noun} to {out}",
-        file=sys.stderr,
-    )
+    print(f"wrote {what} to {out}", file=sys.stderr)
     return 0
 
 
@@ -391,16 +393,7 @@ async def _export_assignment(settings: Settings, number: str, out: Path | None) 
     if text is None:
         print(problem, file=sys.stderr)
         return EXIT_USAGE
-    if out is None:
-        sys.stdout.write(text)
-        return 0
-    try:
-        _write_file(out, text)
-    except OSError as exc:
-        print(f"quizbot export: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
-        return 1
-    print(f"wrote assignment {number} to {out}", file=sys.stderr)
-    return 0
+    return _export_to(out, text, f"assignment {number}")
 
 
 async def _assignments(args: argparse.Namespace) -> int:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import io
-import string
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -19,14 +18,14 @@ from bot.assignments.reminders import RECAP, REMINDER, SUMMARY
 from bot.assignments.texts import ASSIGNMENT_STRINGS, assignment_t
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
-from bot.i18n import SUPPORTED_LANGUAGES, t
+from bot.i18n import t
 from bot.scheduling import OutgoingMessage, Scheduling
 from bot.scheduling.timezones import Place, find_zone
 from bot.views import Participant, QuestionView
 from fakes.clock import ManualClock
 from quizbot.settings import ConfigError, Settings
 from tests.conftest import QUIZ_DIR, SEED_QUIZ
-from tests.test_i18n import NEEDED_FORMS
+from tests.test_i18n import assert_complete
 
 GROUP = "-1001"
 T0 = datetime(2026, 12, 7, 9, 0, tzinfo=UTC)  # a Monday
@@ -259,18 +258,7 @@ def test_a_name_that_a_spreadsheet_would_run_is_kept_as_text():
 
 
 def test_every_assignment_string_exists_in_every_language_with_the_same_fields():
-    for key, by_language in ASSIGNMENT_STRINGS.items():
-        assert set(by_language) == set(SUPPORTED_LANGUAGES), key
-        fields = set()
-        for lang, template in by_language.items():
-            forms = {"": template} if isinstance(template, str) else dict(template)
-            if not isinstance(template, str):
-                assert set(forms) == NEEDED_FORMS[lang], (key, lang)
-            for text in forms.values():
-                fields.add(frozenset(f for _, f, _, _ in string.Formatter().parse(text) if f))
-        assert len(fields) == 1, (key, fields)
-        plural = any(not isinstance(v, str) for v in by_language.values())
-        assert not plural or "count" in next(iter(fields)), key
+    assert_complete(ASSIGNMENT_STRINGS)
 
 
 async def test_deadlines_are_read_and_shown_in_the_chats_time_zone(assignments):
