@@ -195,8 +195,8 @@ async def test_cancelled_assignments_cannot_be_started_and_leave_the_open_list(a
     first = await assign(assignments)
     second = await assign(assignments, "2026-12-08 18:00")
     listed = await assignments.open_in("telegram", GROUP, LEAD)
-    assert [r.post.assignment_id for r in listed.reports] == [second, first]
-    assert open_lines([r.post for r in listed.reports], "en", local_deadline) == [
+    assert [post.assignment_id for post in listed.posts] == [second, first]
+    assert open_lines(listed.posts, "en", local_deadline) == [
         "📝 Open assignments",
         f"#{second} Checkpoint sharding and resumable training — due 2026-12-08 18:00 UTC",
         f"#{first} Checkpoint sharding and resumable training — due 2026-12-10 09:00 UTC",
@@ -220,10 +220,10 @@ async def test_cancelled_assignments_cannot_be_started_and_leave_the_open_list(a
     assert start.start is None
     assert start.notice == assignment_t("assignment_was_cancelled", "en", id=first)
     listed = await assignments.open_in("telegram", GROUP, LEAD)
-    assert [r.post.assignment_id for r in listed.reports] == [second]
+    assert [post.assignment_id for post in listed.posts] == [second]
     clock.advance(86400 * 2)  # both past their deadlines
     listed = await assignments.open_in("telegram", GROUP, LEAD)
-    assert listed.reports == () and listed.notice == assignment_t("assignments_none", "en")
+    assert listed.posts == () and listed.notice == assignment_t("assignments_none", "en")
 
 
 async def test_reports_name_a_quiz_or_a_number_and_show_the_newest_few(

@@ -136,10 +136,10 @@ class AssignmentHandlers(QuizHandlers):
             ),
             self._think(interaction, private=True),
         )
-        if not found.reports:
+        if not found.posts:
             await self._notice(interaction, found.notice, found.language)
             return
-        pages = open_pages([report.post for report in found.reports], found.language)
+        pages = open_pages(found.posts, found.language)
         await self._reply(interaction, _pages_to_messages(pages), private=True)
 
     @handled()

@@ -111,8 +111,7 @@ class TelegramAssignments:
         if chat is None or user is None:
             return
         found = await self.assignments.open_in(PLATFORM, str(chat.id), participant(user))
-        posts = [report.post for report in found.reports]
-        await self.messenger.send(context, chat.id, open_message(posts, found.language))
+        await self.messenger.send(context, chat.id, open_message(found.posts, found.language))
 
     async def report(self, update: Update, context: Context) -> None:
         """``/report [QUIZ|ID]``: in a group, its assignments (its admins); in a private chat,

@@ -22,6 +22,7 @@ from bot.assignments.views import (
     CancelResult,
     MemberLine,
     MemberStatus,
+    OpenAssignments,
 )
 
 __all__ = [
@@ -35,5 +36,6 @@ __all__ = [
     "CancelResult",
     "MemberLine",
     "MemberStatus",
+    "OpenAssignments",
     "parse_id",
 ]

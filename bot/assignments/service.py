@@ -32,6 +32,7 @@ from bot.assignments.views import (
     CancelResult,
     MemberLine,
     MemberStatus,
+    OpenAssignments,
 )
 from bot.chat_members import ChatMembers
 from bot.engine import QuizEngine, valid_id
@@ -181,18 +182,16 @@ class Assignments:
         notice = assignment_t("assignment_cancelled", ui, id=record.id, title=post.title)
         return CancelResult(ui, notice, post)
 
-    async def open_in(self, platform: str, chat_id: str, who: Participant) -> AssignmentReports:
-        """``/assignments``: the chat's open assignments, soonest deadline first (no reports:
-        only their posts)."""
+    async def open_in(self, platform: str, chat_id: str, who: Participant) -> OpenAssignments:
+        """``/assignments``: the chat's open assignments, soonest deadline first."""
         ui = await self.engine.interface_language(who)
         now = self._now()
         records = [
             r for r in await self.store.find_assignments(platform, chat_id) if r.open_at(now)
         ]
-        posts = [await self.post(r, ui) for r in records]
-        reports = tuple(AssignmentReport(p, (), (), None) for p in posts)
-        notice = "" if reports else assignment_t("assignments_none", ui)
-        return AssignmentReports(ui, reports, notice=notice)
+        posts = tuple([await self.post(r, ui) for r in records])
+        notice = "" if posts else assignment_t("assignments_none", ui)
+        return OpenAssignments(ui, posts, notice)
 
     # -- taking it --------------------------------------------------------------------------
 

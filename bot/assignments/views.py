@@ -119,6 +119,16 @@ class AssignmentReport:
 
 
 @dataclass(frozen=True)
+class OpenAssignments:
+    """``/assignments``: a chat's open assignments, soonest deadline first, or the notice
+    that there is none."""
+
+    language: str
+    posts: tuple[AssignmentPost, ...]
+    notice: str = ""
+
+
+@dataclass(frozen=True)
 class AssignmentReports:
     """``/report``: the assignments asked for (newest deadline first), and how many older
     ones matched but are not shown."""
