@@ -64,7 +64,8 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
     try:
         engine = QuizEngine(catalog, storage, reviews=ReviewScheduler(settings.review_retention))
         rounds = GroupRounds(engine, storage)
-        scheduling = Scheduling(storage, SystemClock(engine.clock))
+        clock = SystemClock(engine.clock)
+        scheduling = Scheduling.leased(storage, clock, settings.claim_lease_seconds)
         reminders = ReviewReminders(engine, scheduling)  # registers its job kind, once
         before = settings.assignment_reminders
         assignments = Assignments(engine, scheduling, reminders=before)  # its job kinds too

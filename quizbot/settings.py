@@ -75,6 +75,8 @@ class Settings:
     database_timeout: float = 5.0
     # FSRS's desired retention for reviews: the chance to still know a question when due.
     review_retention: float = 0.9
+    # How long a replica holds a claimed job or outgoing message before another may take it.
+    claim_lease_seconds: float = 60.0
     # How long before an assignment's deadline its reminders go out (none: no reminders).
     assignment_reminders: tuple[timedelta, ...] = (timedelta(hours=24), timedelta(hours=1))
 
@@ -146,6 +148,7 @@ class Settings:
             )
         database_timeout = _seconds("DATABASE_TIMEOUT", get("DATABASE_TIMEOUT") or "5", 0.5, 60)
         retention = _retention(get("REVIEW_RETENTION"))
+        claim_lease = _seconds("CLAIM_LEASE_SECONDS", get("CLAIM_LEASE_SECONDS") or "60", 5, 600)
         reminders = _reminders(get("ASSIGNMENT_REMINDERS") or "24h,1h")
         return cls(
             database_url=database_url,
@@ -169,6 +172,7 @@ class Settings:
             round_lease_seconds=lease,
             database_timeout=database_timeout,
             review_retention=retention,
+            claim_lease_seconds=claim_lease,
             assignment_reminders=reminders,
         )
 

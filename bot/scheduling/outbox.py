@@ -102,8 +102,8 @@ def recipient_language(message: OutgoingMessage) -> str:
 class PosterTiming:
     """An outbox poster's pace, in seconds (counts are messages)."""
 
-    lease: float = 120.0  # a claimed message is this replica's this long
-    send_timeout: float = 60.0  # one send, waiting for the rate limiter included
+    lease: float = 60.0  # a claimed message is this replica's this long
+    send_timeout: float = 30.0  # one send, waiting for the rate limiter included
     max_sleep: float = 5.0  # at most this long between looks at the database
     batch: int = 100  # messages claimed at once
     per_target: int = 3  # of them, at most this many to one recipient
