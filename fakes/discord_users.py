@@ -425,6 +425,18 @@ class Player:
         """Type ``/name option:value`` (options by their default English names)."""
         return await self.world.feed(self.command_payload(name, **options))
 
+    async def subcommand(self, name: str, sub: str, **options: str | int) -> Exchange:
+        """Type ``/name sub option:value``: a command of a group, as Discord sends it (the
+        group's name, the subcommand as its one option, the options inside)."""
+        payload = self.command_payload(name)
+        inner = payload["data"]["options"]
+        payload["data"]["options"] = [{"name": sub, "type": 1, "options": inner}]
+        inner += [
+            {"name": k, "type": 4 if isinstance(v, int) else 3, "value": v}
+            for k, v in options.items()
+        ]
+        return await self.world.feed(payload)
+
     async def autocomplete(self, name: str, option: str, value: str) -> list[dict[str, Any]]:
         """Type into an autocompleted option; returns the choices shown."""
         data = {

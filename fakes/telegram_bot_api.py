@@ -8,10 +8,12 @@ Telegram's dimensions (width + height 10,000, one side 20 times the other), a ``
 never issued, malformed HTML (and, stricter than Telegram, which drops them silently,
 entities nested inside or around ``code``/``pre``), callback_data over 64 bytes, empty button
 text, edits to identical content ("message is not modified"), poll limits, answering a callback
-query twice, and more than 20 messages and edits a minute in one group (429, as Telegram does).
+query twice, and more than 20 messages and edits a minute in one group (429, as Telegram does),
+and documents without a file name or over the 50 MB a bot may upload.
 A user who blocked the bot (:meth:`FakeBotApi.block`), deactivated their account, or never
-started it (:meth:`FakeBotApi.never_started`) is refused with Telegram's 403 and its
-description; a blocked user's own next message to the bot unblocks it, as on Telegram.
+started it (:meth:`FakeBotApi.never_started`, or any private chat the user never opened) is
+refused with Telegram's 403 and its description; a blocked user's own next message to the bot
+unblocks it, as on Telegram.
 It can answer the next calls of a method with 429 Too Many Requests and a ``retry_after``,
 delay a method, and say who administers a group (``getChatMember``).
 
@@ -64,8 +66,7 @@ WEBHOOK_CONNECTIONS = 40  # setWebhook's default max_connections
 MAX_WEBHOOK_CONNECTIONS = 100
 WEBHOOK_ATTEMPTS = 5  # deliveries of one update before the fake gives up on it
 MAX_DOWNLOAD = 20 * 1024 * 1024  # getFile: bots may download files up to 20 MB
-MAX_SEND_DOCUMENT = 50 * 1024 * 1024  # sendDocument: bots may send files up to 50 MB
-MAX_CAPTION = 1024
+MAX_FILENAME = 255
 # What counts towards GROUP_LIMIT.
 SENDING_METHODS = {
     "sendMessage",
@@ -74,7 +75,13 @@ SENDING_METHODS = {
     "sendPoll",
     "sendPhoto",
     "editMessageCaption",
+    "sendDocument",
 }
+
+FILE_NAMES = "_file_names"  # in a call's params: each uploaded file's name, by parameter
+DEEP_LINK = re.compile(
+    r"https://t\.me/(?P<bot>[A-Za-z0-9_]{5,32})\?start=(?P<payload>[A-Za-z0-9_-]{1,64})"
+)
 
 # Parameters PTB sends JSON-encoded; every other parameter is a plain string.
 JSON_PARAMS = {
@@ -374,6 +381,7 @@ class CallbackQueryState:
     data: str
     answered: bool = False
     text: str | None = None
+    url: str | None = None  # a deep link the client opens (answerCallbackQuery's url)
 
 
 class FakeBotApi:
@@ -663,7 +671,7 @@ class FakeBotApi:
         for key, value in form.items():
             if isinstance(value, web.FileField):  # an uploaded file (multipart)
                 params[key] = value.file.read()
-                params[f"{key}.filename"] = value.filename  # the name it was sent under
+                params.setdefault(FILE_NAMES, {})[key] = value.filename  # the name sent under
                 continue
             text = value if isinstance(value, str) else str(value)
             if key in JSON_PARAMS:
@@ -789,6 +797,16 @@ class FakeBotApi:
         """The user sends a file in ``chat``; the bot gets it through getUpdates."""
         self.enqueue(self.document_update(user, chat, file_name, data, **options))
 
+    def open_deep_link(self, user: dict[str, Any], url: str) -> dict[str, Any]:
+        """The user opens a deep link to the bot and presses Start, as Telegram's clients
+        do: the private chat opens and the bot gets ``/start <payload>`` there. Returns that
+        chat."""
+        payload = self.start_payload(url)
+        assert payload is not None, f"not a deep link to this bot: {url}"
+        chat = self.private_chat(user)
+        self.send_text(user, chat, f"/start {payload}")
+        return chat
+
     def enqueue(self, update: dict[str, Any]) -> None:
         self.updates.append(update)
         self._update_event.set()
@@ -893,6 +911,8 @@ class FakeBotApi:
             raise bad_request("chat_id is empty") from None
         chat = self.chats.get(chat_id)
         if chat is None:
+            if chat_id > 0:  # a user's private chat, which only the user can open
+                raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
             raise bad_request("chat not found")
         return chat
 
@@ -1037,8 +1057,19 @@ class FakeBotApi:
         text = params.get("text")
         if text is not None and utf16_len(str(text)) > MAX_CALLBACK_ANSWER:
             raise bad_request("MESSAGE_TOO_LONG")
-        query.answered, query.text = True, text
+        url = params.get("url")
+        if url is not None and self.start_payload(str(url)) is None:
+            raise bad_request("URL_INVALID")  # only a t.me link to this bot, outside games
+        query.answered, query.text, query.url = True, text, url
         return True
+
+    def start_payload(self, url: str) -> str | None:
+        """The start parameter of a deep link to this bot (``https://t.me/<bot>?start=X``,
+        X of 1 to 64 letters, digits, ``_`` or ``-``), else None."""
+        match = DEEP_LINK.fullmatch(url)
+        if match is None or match["bot"].lower() != BOT_USERNAME.lower():
+            return None
+        return match["payload"]
 
     def api_sendPoll(self, params: dict[str, Any]) -> Any:
         chat = self._chat(params)
@@ -1194,23 +1225,25 @@ class FakeBotApi:
         chat = self._chat(params)
         document = params.get("document")
         if not isinstance(document, bytes) or not document:
-            raise bad_request("file must be non-empty")
-        if len(document) > MAX_SEND_DOCUMENT:
+            raise bad_request("wrong file identifier/HTTP URL specified")
+        if len(document) > MAX_UPLOAD_BYTES:
             raise ApiError(413, "Request Entity Too Large")
-        caption = params.get("caption")
-        if caption is not None and utf16_len(parse_html(str(caption))[0]) > MAX_CAPTION:
-            raise bad_request("message caption is too long")
-        name = str(params.get("document.filename") or "file")
+        name = str(params.get(FILE_NAMES, {}).get("document") or "")
+        if not name or len(name) > MAX_FILENAME:
+            raise bad_request("file name is invalid")
+        caption, entities = self._caption(params)
         self.documents.append((name, document))
         message = self._new_message(chat, self.bot_user)
-        file_id = f"BQACAgIAAxkBAAJ{len(self.documents):06d}"
+        file_id = f"BQACAgIAAxkBAAJ{len(self.files) + 1:06d}"
+        unique_id = f"AgAD{len(self.files) + 1:04d}"
+        self.files[file_id] = (unique_id, len(document), document)  # getFile serves it too
         message.document = {
             "file_id": file_id,
-            "file_unique_id": file_id[-8:],
+            "file_unique_id": unique_id,
             "file_name": name,
             "file_size": len(document),
         }
-        message.caption = None if caption is None else parse_html(str(caption))[0]
+        message.caption, message.caption_entities = caption, entities
         return message.to_dict()
 
     def api_getChatMember(self, params: dict[str, Any]) -> Any:

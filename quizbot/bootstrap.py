@@ -1,4 +1,5 @@
-"""The one place that wires settings, quizzes, storage, the engine and group rounds together."""
+"""The one place that wires settings, quizzes, storage, the engine, group rounds and
+assignments together."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
+from bot.assignments import Assignments
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz_check import FileCheck
@@ -24,8 +26,8 @@ log = logging.getLogger("quizbot")
 
 @dataclass
 class App:
-    """A running engine and the group rounds and scheduling beside it, with their catalog,
-    storage and the report of publishing QUIZ_DIR."""
+    """A running engine and what runs beside it (group rounds, scheduling, review reminders,
+    assignments), with their catalog, storage and the report of publishing QUIZ_DIR."""
 
     settings: Settings
     catalog: QuizCatalog
@@ -35,12 +37,13 @@ class App:
     load_report: LoadReport
     scheduling: Scheduling
     reminders: ReviewReminders
+    assignments: Assignments
 
 
 @asynccontextmanager
 async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncIterator[App]:
     """Open the storage, publish QUIZ_DIR's new quizzes to its library and build the engine
-    (serving the library) and the group rounds; close the storage at the end.
+    (serving the library), the group rounds and the assignments; close the storage at the end.
 
     Broken quiz files are logged and publish nothing (a quiz's version already published
     stays served). A PostgreSQL
@@ -75,7 +78,11 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
         clock = SystemClock(engine.clock)
         scheduling = Scheduling.leased(storage, clock, settings.claim_lease_seconds)
         reminders = ReviewReminders(engine, scheduling)  # registers its job kind, once
-        yield App(settings, catalog, storage, engine, rounds, report, scheduling, reminders)
+        before = settings.assignment_reminders
+        assignments = Assignments(engine, scheduling, reminders=before)  # its job kinds too
+        yield App(
+            settings, catalog, storage, engine, rounds, report, scheduling, reminders, assignments
+        )
     finally:
         await storage.close()
 

@@ -26,6 +26,9 @@ from bot.storage import AnswerRecord, AttemptRecord, VersionSource
 from bot.text_direction import paragraph, prepare
 from bot.uploads import QUIZ_SUFFIXES, publish_upload
 from bot.views import Participant
+from quizbot.assignments_cli import add_commands as add_assignment_commands
+from quizbot.assignments_cli import export_assignment, list_assignments
+from quizbot.assignments_cli import report as assignment_report
 from quizbot.bootstrap import open_app
 from quizbot.extras import MissingExtra, require_extra
 from quizbot.logs import configure_logging
@@ -411,6 +414,8 @@ async def _export(args: argparse.Namespace) -> int:
         where = f"{out} is a folder" if out.is_dir() else f"the folder {out.parent} does not exist"
         print(f"quizbot export: --out {where}; name a file, e.g. answers.csv", file=sys.stderr)
         return EXIT_USAGE
+    if args.assignment is not None:
+        return await _export_assignment(settings, args.assignment, out)
     async with open_app(settings) as app:
         attempts, answers = await app.engine.export(args.quiz)
         if args.quiz and not attempts and app.catalog.get(args.quiz) is None:
@@ -424,7 +429,14 @@ async def _export(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return EXIT_USAGE
-    text = render_export(attempts, answers, args.format)
+    answers_noun = "answer" if len(answers) == 1 else "answers"
+    attempts_noun = "attempt" if len(attempts) == 1 else "attempts"
+    what = f"{len(answers)} {answers_noun} of {len(attempts)} {attempts_noun}"
+    return _export_to(out, render_export(attempts, answers, args.format), what)
+
+
+def _export_to(out: Path | None, text: str, what: str) -> int:
+    """Write an export to ``out`` (saying on stderr that ``what`` was written), else stdout."""
     if out is None:
         sys.stdout.write(text)
         return 0
@@ -433,13 +445,25 @@ async def _export(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"quizbot export: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    answers_noun = "answer" if len(answers) == 1 else "answers"
-    attempts_noun = "attempt" if len(attempts) == 1 else "attempts"
-    print(
-        f"wrote {len(answers)} {answers_noun} of {len(attempts)} {attempts_noun} to {out}",
-        file=sys.stderr,
-    )
+    print(f"wrote {what} to {out}", file=sys.stderr)
     return 0
+
+
+async def _export_assignment(settings: Settings, number: str, out: Path | None) -> int:
+    """``quizbot export --assignment ID``: one row per member of the assignment's chat."""
+    text, problem = await export_assignment(settings, number)
+    if text is None:
+        print(problem, file=sys.stderr)
+        return EXIT_USAGE
+    return _export_to(out, text, f"assignment {number}")
+
+
+async def _assignments(args: argparse.Namespace) -> int:
+    return await list_assignments(_settings(), args)
+
+
+async def _report(args: argparse.Namespace) -> int:
+    return await assignment_report(_settings(), args)
 
 
 def _write_bytes(path: Path, data: bytes) -> None:
@@ -567,6 +591,9 @@ def build_parser() -> argparse.ArgumentParser:
     export = commands.add_parser("export", help="attempts and answers as CSV or JSON")
     export.add_argument("--format", choices=["csv", "json"], default="csv")
     export.add_argument("--quiz", help="one quiz (default: all)")
+    export.add_argument(
+        "--assignment", metavar="ID", help="instead: one assignment, a row per member (CSV)"
+    )
     export.add_argument("--out", help="write to this file (default: standard output)")
 
     importer = commands.add_parser(
@@ -608,6 +635,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="only in this server, at once (default: DISCORD_GUILD_ID; else global)",
     )
 
+    add_assignment_commands(commands)
+
     commands.add_parser("run", help="run the Telegram and/or Discord bot (needs tokens)")
     return parser
 
@@ -638,6 +667,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "stats": _stats,
         "export": _export,
         "publish": _publish,
+        "assignments": _assignments,
+        "report": _report,
         "discord-sync": _discord_sync,
         "run": _run,
     }[args.command]

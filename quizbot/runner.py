@@ -9,6 +9,7 @@ import signal
 import sys
 from typing import TYPE_CHECKING, Protocol, TextIO
 
+from bot.assignments import Assignments
 from bot.engine import QuizEngine
 from bot.review_reminders import ReviewReminders
 from bot.rounds import GroupRounds
@@ -73,9 +74,10 @@ def telegram_adapter(
     web: WebMount | None = None,
     scheduling: Scheduling | None = None,
     reminders: ReviewReminders | None = None,
+    assignments: Assignments | None = None,
 ) -> TelegramAdapter:
     """The Telegram bot of ``quizbot run``: its config, the /stats chart, the round lease,
-    the process's scheduling (whose outbox it posts for Telegram)."""
+    the process's scheduling (whose outbox it posts for Telegram), the assignments."""
     from adapters.telegram import TelegramAdapter
     from adapters.telegram.group_rounds import RoundTiming
     from quizbot.charts import render_stats_png
@@ -89,6 +91,7 @@ def telegram_adapter(
         web=web,
         scheduling=scheduling,
         reminders=reminders,
+        assignments=assignments,
     )
 
 
@@ -99,9 +102,10 @@ def discord_adapter(
     *,
     scheduling: Scheduling | None = None,
     reminders: ReviewReminders | None = None,
+    assignments: Assignments | None = None,
 ) -> DiscordAdapter:
-    """The Discord bot of ``quizbot run``, with the /stats chart and the process's
-    scheduling (whose outbox it posts for Discord)."""
+    """The Discord bot of ``quizbot run``, with the /stats chart, the process's scheduling
+    (whose outbox it posts for Discord) and the assignments."""
     from adapters.discord import DiscordAdapter
     from quizbot.charts import render_stats_png
 
@@ -112,6 +116,7 @@ def discord_adapter(
         stats_chart=render_stats_png,
         scheduling=scheduling,
         reminders=reminders,
+        assignments=assignments,
     )
 
 
@@ -153,12 +158,18 @@ async def run_bots(
                     web=web,
                     scheduling=scheduling,
                     reminders=app.reminders,
+                    assignments=app.assignments,
                 )
             )
         if settings.discord_token:
             adapters.append(
                 discord_adapter(
-                    app.engine, app.rounds, settings, scheduling=scheduling, reminders=app.reminders
+                    app.engine,
+                    app.rounds,
+                    settings,
+                    scheduling=scheduling,
+                    reminders=app.reminders,
+                    assignments=app.assignments,
                 )
             )
         started: list[ChatAdapter] = []

@@ -7,6 +7,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 from bot.quiz_cache import default_cache_dir
@@ -76,6 +77,8 @@ class Settings:
     review_retention: float = 0.9
     # How long a replica holds a claimed job or outgoing message before another may take it.
     claim_lease_seconds: float = 60.0
+    # How long before an assignment's deadline its reminders go out (none: no reminders).
+    assignment_reminders: tuple[timedelta, ...] = (timedelta(hours=24), timedelta(hours=1))
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -146,6 +149,7 @@ class Settings:
         database_timeout = _seconds("DATABASE_TIMEOUT", get("DATABASE_TIMEOUT") or "5", 0.5, 60)
         retention = _retention(get("REVIEW_RETENTION"))
         claim_lease = _seconds("CLAIM_LEASE_SECONDS", get("CLAIM_LEASE_SECONDS") or "60", 5, 600)
+        reminders = _reminders(get("ASSIGNMENT_REMINDERS") or "24h,1h")
         return cls(
             database_url=database_url,
             quiz_dir=quiz_dir,
@@ -169,10 +173,33 @@ class Settings:
             database_timeout=database_timeout,
             review_retention=retention,
             claim_lease_seconds=claim_lease,
+            assignment_reminders=reminders,
         )
 
 
 ADMIN_VARIABLES = ("ADMIN_TELEGRAM_IDS", "ADMIN_DISCORD_IDS")
+REMINDER = re.compile(r"([0-9]{1,4})\s*([dhm])")
+REMINDER_UNITS = {"d": timedelta(days=1), "h": timedelta(hours=1), "m": timedelta(minutes=1)}
+MAX_REMINDER = timedelta(days=30)
+
+
+def _reminders(text: str) -> tuple[timedelta, ...]:
+    """ASSIGNMENT_REMINDERS: times before a deadline, comma-separated (``24h,1h``, ``2d``,
+    ``30m``), earliest first; ``none`` for no reminders."""
+    if text.lower() in ("none", "off"):
+        return ()
+    parts = [part.strip().lower() for part in text.split(",") if part.strip()]
+    matches = [REMINDER.fullmatch(part) for part in parts]
+    times = [int(m[1]) * REMINDER_UNITS[m[2]] for m in matches if m]
+    if not parts or len(times) != len(parts) or len(set(times)) != len(times):
+        raise ConfigError(
+            "ASSIGNMENT_REMINDERS",
+            f"must be distinct times before the deadline like 24h,1h (d, h or m), or none; "
+            f"not {text!r}",
+        )
+    if not all(timedelta(minutes=1) <= each <= MAX_REMINDER for each in times):
+        raise ConfigError("ASSIGNMENT_REMINDERS", "each must be from 1m to 30d before the deadline")
+    return tuple(sorted(times, reverse=True))
 
 
 def _retention(text: str | None) -> float:

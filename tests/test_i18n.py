@@ -23,7 +23,13 @@ NEEDED_FORMS["ru"] = {"one", "few", "many", "other"}
 
 
 def test_every_interface_string_exists_in_every_language_with_the_same_fields():
-    for key, by_language in STRINGS.items():
+    assert_complete(STRINGS)
+
+
+def assert_complete(table):
+    """Every string of ``table`` in every language, with the same fields, and the plural
+    forms each language needs for a string that counts (its ``count``)."""
+    for key, by_language in table.items():
         assert set(by_language) == set(SUPPORTED_LANGUAGES), key
         fields = set()
         for lang, template in by_language.items():

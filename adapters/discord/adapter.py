@@ -23,7 +23,9 @@ from typing import Any
 
 import discord
 
-from adapters.discord import typed_answers
+from adapters.discord import assignment_rendering, typed_answers
+from adapters.discord.assignment_rendering import AssignmentMessages, StartAssignmentButton
+from adapters.discord.assignments import AssignmentHandlers
 from adapters.discord.buttons import DYNAMIC_ITEMS, is_known_custom_id
 from adapters.discord.commands import build_tree
 from adapters.discord.config import DiscordConfig
@@ -33,6 +35,7 @@ from adapters.discord.outbox_sender import DiscordSender
 from adapters.discord.reminders import render_review_due
 from adapters.discord.sync import sync_if_changed
 from adapters.discord.translator import QuizTranslator
+from bot.assignments import Assignments
 from bot.engine import QuizEngine
 from bot.rate_limit import CommandRateLimiter
 from bot.review_reminders import REVIEW_DUE, ReviewReminders
@@ -62,9 +65,12 @@ class QuizClient(discord.AutoShardedClient):
         round_clock: RoundClock | None = None,
         stats_chart: StatsChart | None = None,
         scheduling: Scheduling | None = None,
+        assignments: Assignments | None = None,
         reminders: ReviewReminders | None = None,
         **options: Any,
     ) -> None:
+        """``assignments``, when given, adds /assign, /assignments and /report, the Start
+        button under an assignment and its reminders' rendering."""
         # No privileged intents: interactions arrive regardless. The guilds intent keeps
         # discord.py's channel cache (and its startup warning) sane; DM messages carry the
         # files admins upload (a DM's content and attachments need no privileged intent).
@@ -86,21 +92,30 @@ class QuizClient(discord.AutoShardedClient):
         self.sender = DiscordSender(self)
         self.sender.register(REVIEW_DUE, render_review_due)
         self.poster = self.scheduling.poster(self.sender)
-        self.quiz_handlers = QuizHandlers(
-            engine,
-            self.round_driver,
-            defer_after=defer_after,
-            limiter=limiter,
-            admin_ids=config.admin_ids,
-            stats_chart=stats_chart,
-            scheduling=self.scheduling,
-            reminders=self.reminders,
-        )
+        handling: dict[str, Any] = {
+            "defer_after": defer_after,
+            "limiter": limiter,
+            "admin_ids": config.admin_ids,
+            "stats_chart": stats_chart,
+            "scheduling": self.scheduling,
+            "reminders": self.reminders,
+        }
+        self.assignments = assignments
+        if assignments is None:
+            self.quiz_handlers = QuizHandlers(engine, self.round_driver, **handling)
+        else:
+            self.quiz_handlers = AssignmentHandlers(
+                engine, self.round_driver, assignments=assignments, **handling
+            )
+            for kind, renderer in AssignmentMessages(engine.catalog).renderers().items():
+                self.sender.register(kind, renderer)
         self.tree = build_tree(self)
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(QuizTranslator())
         self.add_dynamic_items(*DYNAMIC_ITEMS, *typed_answers.DYNAMIC_ITEMS)
+        if self.assignments is not None:
+            self.add_dynamic_items(StartAssignmentButton)
         try:
             await sync_if_changed(self.tree, self.engine, self.config.guild_id)
         except discord.HTTPException:
@@ -139,7 +154,9 @@ class QuizClient(discord.AutoShardedClient):
         data: Any = interaction.data or {}
         custom_id = data.get("custom_id")
         known = isinstance(custom_id, str) and (
-            is_known_custom_id(custom_id) or typed_answers.is_known(custom_id)
+            is_known_custom_id(custom_id)
+            or typed_answers.is_known(custom_id)
+            or (self.assignments is not None and assignment_rendering.is_known(custom_id))
         )
         if not known:
             await self.quiz_handlers.unknown_button(interaction)
@@ -159,10 +176,12 @@ class DiscordAdapter:
         defer_after: float = DEFER_AFTER,
         stats_chart: StatsChart | None = None,
         scheduling: Scheduling | None = None,
+        assignments: Assignments | None = None,
         reminders: ReviewReminders | None = None,
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``;
-        ``scheduling``: the process's scheduler and outbox (see :class:`QuizClient`)."""
+        ``scheduling``: the process's scheduler and outbox (see :class:`QuizClient`);
+        ``assignments``: the assignments beside the engine."""
         self.config = config
         self.client = QuizClient(
             engine,
@@ -172,6 +191,7 @@ class DiscordAdapter:
             stats_chart=stats_chart,
             round_timing=RoundTiming(lease=config.round_lease_seconds),
             scheduling=scheduling,
+            assignments=assignments,
             reminders=reminders,
         )
         self._gateway: asyncio.Task[None] | None = None

@@ -1,8 +1,9 @@
 """The slash commands: ``/quiz [quiz] [tag]``, ``/review [quiz]``, ``/remind [time]``,
 ``/timezone [zone]``,
 ``/round [quiz] [seconds] [tag]``, ``/leaderboard [quiz]``, ``/progress``, ``/language``,
-``/stop``, ``/help``, and for bot admins ``/reload``, ``/stats [quiz]``, ``/quizzes``,
-``/unpublish quiz`` and ``/upload file [format]``.
+``/stop``, ``/help``, for bot admins ``/reload``, ``/stats [quiz]``, ``/quizzes``,
+``/unpublish quiz`` and ``/upload file [format]``, and the assignments' ``/assign set quiz
+deadline``, ``/assign cancel id``, ``/assignments`` and ``/report [which]``.
 
 ``/round`` is a command of its own rather than an option of ``/quiz``: it is found in the
 command list under its own description, takes its own options (the time per question, which
@@ -23,6 +24,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from adapters.discord.assignments import AssignmentHandlers
 from adapters.discord.handlers import QuizHandlers, zone_choices
 from adapters.discord.translator import description, name
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LANGUAGES
@@ -176,6 +178,87 @@ async def help_callback(interaction: discord.Interaction[Any]) -> None:
     await handlers_for(interaction).help(interaction)
 
 
+async def assignment_handlers_for(
+    interaction: discord.Interaction[Any],
+) -> AssignmentHandlers | None:
+    """The assignment handlers of the client that received ``interaction``; None (after
+    telling the user the command is unknown) when the client has no assignments."""
+    handlers = handlers_for(interaction)
+    if isinstance(handlers, AssignmentHandlers):
+        return handlers
+    await handlers.unknown_command(interaction)
+    return None
+
+
+@app_commands.describe(
+    quiz=description("cmd_quiz_option"), deadline=description("cmd_assign_deadline")
+)
+@app_commands.rename(quiz=name("assign.set.quiz"), deadline=name("assign.set.deadline"))
+@app_commands.autocomplete(quiz=quiz_autocomplete)
+async def assign_set_callback(
+    interaction: discord.Interaction[Any], quiz: str, deadline: str
+) -> None:
+    if handlers := await assignment_handlers_for(interaction):
+        await handlers.assign(interaction, quiz, deadline)
+
+
+AssignmentNumber = app_commands.Range[int, 1, 2**53]
+
+
+@app_commands.describe(number=description("cmd_assign_id"))
+@app_commands.rename(number=name("assign.cancel.id"))
+async def assign_cancel_callback(
+    interaction: discord.Interaction[Any], number: AssignmentNumber
+) -> None:
+    if handlers := await assignment_handlers_for(interaction):
+        await handlers.cancel_assignment(interaction, number)
+
+
+async def assignments_callback(interaction: discord.Interaction[Any]) -> None:
+    if handlers := await assignment_handlers_for(interaction):
+        await handlers.list_assignments(interaction)
+
+
+@app_commands.default_permissions(manage_messages=True)
+@app_commands.describe(which=description("cmd_report_which"))
+@app_commands.rename(which=name("report.which"))
+@app_commands.autocomplete(which=quiz_autocomplete)
+async def report_callback(interaction: discord.Interaction[Any], which: str | None = None) -> None:
+    if handlers := await assignment_handlers_for(interaction):
+        await handlers.report(interaction, which)
+
+
+def assignment_commands() -> list[app_commands.Command[Any, ..., None] | app_commands.Group]:
+    """``/assign set|cancel`` (hidden from members who cannot manage messages, by default),
+    ``/assignments`` (in servers) and ``/report``."""
+    assign = app_commands.Group(
+        name=name("assign"),
+        description=description("cmd_assign"),
+        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=False),
+        default_permissions=discord.Permissions(manage_messages=True),
+    )
+    for key, callback in (("set", assign_set_callback), ("cancel", assign_cancel_callback)):
+        assign.add_command(
+            app_commands.Command(
+                name=name(f"assign.{key}"),
+                description=description(f"cmd_assign_{key}"),
+                callback=callback,
+            )
+        )
+    return [
+        assign,
+        app_commands.Command(
+            name=name("assignments"),
+            description=description("cmd_assignments"),
+            callback=assignments_callback,
+            allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=False),
+        ),
+        app_commands.Command(
+            name=name("report"), description=description("cmd_report"), callback=report_callback
+        ),
+    ]
+
+
 CALLBACKS: dict[str, Any] = {
     "quiz": quiz_callback,
     "review": review_callback,
@@ -212,7 +295,8 @@ def make_commands() -> list[app_commands.Command[Any, ..., None]]:
 
 
 def build_tree(client: discord.Client) -> app_commands.CommandTree[Any]:
-    """A command tree with our commands, usable in servers and in DMs with the bot.
+    """A command tree with our commands (the assignments' included), usable in servers and
+    in DMs with the bot.
 
     Call ``await tree.set_translator(QuizTranslator())`` before syncing (it is async).
     """
@@ -223,4 +307,6 @@ def build_tree(client: discord.Client) -> app_commands.CommandTree[Any]:
     )
     for command in make_commands():
         tree.add_command(command)
+    for extra in assignment_commands():
+        tree.add_command(extra)
     return tree

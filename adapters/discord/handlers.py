@@ -191,20 +191,19 @@ def _pages_to_messages(
 
 
 P = ParamSpec("P")
-Method = Callable[
-    Concatenate["QuizHandlers", "discord.Interaction[Any]", P], Coroutine[Any, Any, None]
-]
+H = TypeVar("H", bound="QuizHandlers")  # the handlers' class (a subclass adds handlers)
+Method = Callable[Concatenate[H, "discord.Interaction[Any]", P], Coroutine[Any, Any, None]]
 
 
-def handled(*, limited: bool = True, admin: bool = False) -> Callable[[Method[P]], Method[P]]:
+def handled(*, limited: bool = True, admin: bool = False) -> Callable[[Method[H, P]], Method[H, P]]:
     """What every command and press goes through: tracked (so stop() lets it finish), a crash
     turned into a short notice; with ``admin``, refused to anyone but the bot's admins; with
     ``limited`` (commands, not answers), within the user's command budget."""
 
-    def wrap(method: Method[P]) -> Method[P]:
+    def wrap(method: Method[H, P]) -> Method[H, P]:
         @functools.wraps(method)
         async def run(
-            self: QuizHandlers,
+            self: H,
             interaction: discord.Interaction[Any],
             /,
             *args: P.args,
@@ -752,6 +751,11 @@ class QuizHandlers:
     async def unknown_button(self, interaction: discord.Interaction[Any]) -> None:
         """A press whose ``custom_id`` is none of ours."""
         await self._notice_in_time(interaction, "invalid_button")
+
+    @handled(limited=False)
+    async def unknown_command(self, interaction: discord.Interaction[Any]) -> None:
+        """A registered command this client does not offer (its feature is not wired)."""
+        await self._notice_in_time(interaction, "unknown_command")
 
     # -- group rounds ---------------------------------------------------------------------
 

@@ -22,7 +22,13 @@ from dataclasses import dataclass
 import discord
 
 from adapters.discord.texts import text
-from adapters.discord.translator import ADMIN_COMMANDS, COMMANDS, command_name, localize_commands
+from adapters.discord.translator import (
+    ADMIN_COMMANDS,
+    ASSIGNMENT_COMMANDS,
+    COMMANDS,
+    command_name,
+    localize_commands,
+)
 from bot import markup
 from bot.i18n import t
 from bot.presenters import progress_lines
@@ -425,7 +431,7 @@ def help_pages(
 ) -> list[Page]:
     """What the bot does and its commands, named as the user's client names them (the admin
     commands only for bot admins)."""
-    commands = COMMANDS + ADMIN_COMMANDS if admin else COMMANDS
+    commands = COMMANDS + ASSIGNMENT_COMMANDS + (ADMIN_COMMANDS if admin else ())
     lines = [f"/{command_name(c, locale)} — {text('cmd_' + c, language)}" for c in commands]
     sections = [
         Section(paragraph(t("welcome", language), language)),

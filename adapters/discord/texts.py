@@ -1,11 +1,12 @@
 """Interface strings only the Discord adapter uses, in every supported language.
 
 Same shape as :data:`bot.i18n.STRINGS` (key -> language -> template); everything the other
-platforms share stays there.
+platforms share stays there (assignments' in :mod:`bot.assignments.texts`, also looked up here).
 """
 
 from __future__ import annotations
 
+from bot.assignments.texts import ASSIGNMENT_STRINGS
 from bot.i18n import STRINGS as SHARED
 from bot.i18n import plain, translate
 
@@ -138,10 +139,13 @@ STRINGS: dict[str, dict[str, str]] = {
 def templates(key: str) -> dict[str, str] | None:
     """Language -> template of string ``key`` (Discord's own, else the shared one; of a
     string with plural forms, its ``other`` form)."""
-    found = STRINGS.get(key) or SHARED.get(key)
+    found = STRINGS.get(key) or SHARED.get(key) or ASSIGNMENT_STRINGS.get(key)
     return {lang: plain(template) for lang, template in found.items()} if found else None
 
 
 def text(key: str, language: str, **values: object) -> str:
     """The Discord string ``key`` in ``language`` (English when missing), filled in."""
-    return translate(STRINGS if key in STRINGS else SHARED, key, language, **values)
+    table = (
+        STRINGS if key in STRINGS else ASSIGNMENT_STRINGS if key in ASSIGNMENT_STRINGS else SHARED
+    )
+    return translate(table, key, language, **values)

@@ -32,6 +32,8 @@ COMMANDS = (
     "help",
 )
 ADMIN_COMMANDS = ("reload", "stats", "quizzes", "unpublish", "upload")
+# Assignments: set and reported by a channel's admins, listed for everyone.
+ASSIGNMENT_COMMANDS = ("assign", "assignments", "report")
 
 # Discord locale -> our language code.
 LOCALE_LANGUAGES: dict[discord.Locale, str] = {
@@ -71,6 +73,15 @@ NAMES: dict[str, dict[str, str]] = {
     "round.tag": {"en": "tag", "ru": "тег"},
     "leaderboard.quiz": {"en": "quiz", "ru": "тест"},
     "stats.quiz": {"en": "quiz", "ru": "тест"},
+    "assign": {"en": "assign", "ru": "задание"},
+    "assign.set": {"en": "set", "ru": "задать"},
+    "assign.set.quiz": {"en": "quiz", "ru": "тест"},
+    "assign.set.deadline": {"en": "deadline", "ru": "срок"},
+    "assign.cancel": {"en": "cancel", "ru": "отменить"},
+    "assign.cancel.id": {"en": "id", "ru": "номер"},
+    "assignments": {"en": "assignments", "ru": "задания"},
+    "report": {"en": "report", "ru": "отчёт"},
+    "report.which": {"en": "which", "ru": "что"},
 }
 
 
@@ -129,7 +140,9 @@ def command_name(command: str, locale: discord.Locale | str | None) -> str:
 
 # "/quiz" in interface text, also with the Urdu left-to-right isolates around "quiz".
 _MENTION = re.compile(
-    r"(?<![\w/])/(\u2066?)(" + "|".join(COMMANDS + ADMIN_COMMANDS) + r")(\u2069?)(?![\w-])"
+    r"(?<![\w/])/(\u2066?)("
+    + "|".join(COMMANDS + ADMIN_COMMANDS + ASSIGNMENT_COMMANDS)
+    + r")(\u2069?)(?![\w-])"
 )
 
 

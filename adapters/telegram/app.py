@@ -32,6 +32,8 @@ from telegram.ext import (
     filters,
 )
 
+from adapters.telegram.assignment_rendering import AssignmentMessages
+from adapters.telegram.assignments import TelegramAssignments
 from adapters.telegram.budget import BudgetedRateLimiter, ChatBudget
 from adapters.telegram.callbacks import Callbacks
 from adapters.telegram.commands import Commands, StatsChart
@@ -57,6 +59,7 @@ from adapters.telegram.typed_answers import TypedAnswers
 from adapters.telegram.update_processor import PerUserUpdateProcessor
 from adapters.telegram.uploads import TelegramUploads
 from adapters.telegram.webhook import TelegramWebhook, WebhookReplies
+from bot.assignments import Assignments
 from bot.engine import QuizEngine
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
 from bot.rate_limit import CommandRateLimiter
@@ -67,6 +70,8 @@ from bot.scheduling import Scheduling
 log = logging.getLogger("quizbot.telegram")
 
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.POLL_ANSWER]
+DEEP_LINK_START = r"^/start(@\w+)?\s+A[0-9]{1,18}\s*$"  # t.me/<bot>?start=A<assignment id>
+ASSIGNMENT_START = r"^v1:as:"  # the Start button under an assignment
 
 
 def file_url_for(base_url: str) -> str:
@@ -99,6 +104,7 @@ class TelegramAdapter:
         limiter: CommandRateLimiter | None = None,
         web: WebMount | None = None,
         message_rate: float = 30.0,
+        assignments: Assignments | None = None,
         scheduling: Scheduling | None = None,
         reminders: ReviewReminders | None = None,
     ) -> None:
@@ -112,7 +118,8 @@ class TelegramAdapter:
         and outbox (the runner's, whose scheduler it runs): the adapter posts Telegram's
         outbox with it. Without one the adapter makes its own on the rounds' storage and
         clock, and runs its scheduler too; ``reminders``: the review reminders on that
-        scheduling (made here when not given)."""
+        scheduling (made here when not given). ``assignments``, when given, adds /assign,
+        /assignments and /report (and records the members seen in groups)."""
         if config.webhook_url and web is None:
             raise ValueError("webhook mode needs the web server to mount its path on")
         self.engine = engine
@@ -154,10 +161,18 @@ class TelegramAdapter:
             self.round_driver,
             stats_chart,
             reminders=self.reminders,
+            assignments=assignments is not None,
         )
         self.callbacks = Callbacks(engine, self.messenger, self.commands, self.round_driver)
         self.typed = TypedAnswers(engine, self.messenger)
         self.uploads = TelegramUploads(engine, self.messenger, config.admin_ids)
+        self.assignments = None
+        if assignments is not None:
+            self.assignments = TelegramAssignments(
+                assignments, config.admin_ids, self.messenger, self.commands
+            )
+            for kind, renderer in AssignmentMessages(engine.catalog).renderers().items():
+                self.sender.register(kind, renderer)
         # The handlers whose updates count against the user's command budget.
         self._budgeted: list[BaseHandler[Update, Context, None]] = []
 
@@ -217,7 +232,20 @@ class TelegramAdapter:
         }
         # Group -1 runs first on every update: who sent it and the command budget, once.
         application.add_handler(TypeHandler(Update, self._before_handlers), group=-1)
-        self._budgeted = [CommandHandler(command, cb) for command, cb in commands.items()]
+        self._budgeted = []
+        if self.assignments is not None:
+            commands |= {
+                "assign": self.assignments.assign,
+                "assignments": self.assignments.list_open,
+                "report": self.assignments.report,
+            }
+            # Before /start's own handler: its deep link to an assignment's quiz.
+            deep_link = filters.ChatType.PRIVATE & filters.Regex(DEEP_LINK_START)
+            self._budgeted.append(CommandHandler("start", self.assignments.deep_link, deep_link))
+            application.add_handler(
+                CallbackQueryHandler(self.assignments.on_press, pattern=ASSIGNMENT_START)
+            )
+        self._budgeted += [CommandHandler(name, command) for name, command in commands.items()]
         for handler in self._budgeted:
             application.add_handler(handler)
         application.add_handler(CallbackQueryHandler(self.callbacks.on_callback))
@@ -257,7 +285,12 @@ class TelegramAdapter:
                 hook = TelegramWebhook(secret, on_update, self.replies)
                 web.mount(self._webhook_path, hook.handle, authorized=hook.authorized)
             await application.initialize()
-            await sync_commands(application.bot, self.engine, self.config.admin_ids)
+            await sync_commands(
+                application.bot,
+                self.engine,
+                self.config.admin_ids,
+                assignments=self.assignments is not None,
+            )
             await application.start()
             if webhook_url:
                 await application.bot.set_webhook(
@@ -332,6 +365,8 @@ class TelegramAdapter:
             return
         decision = self.limiter.check(PLATFORM, here.who.user_id)
         if decision.allowed:
+            if self.assignments is not None:  # a member seen in a group, for its reports
+                await self.assignments.seen(update)
             return
         if decision.notify and update.effective_chat is not None:
             ui = await here.language()

@@ -16,6 +16,7 @@ Forms (``v1`` is the version; a new layout gets ``v2`` and old buttons decode to
     v1:m:<p|b>                                        this chat's question mode: polls or buttons
     v1:g:<round>:<question number>:<option index>     answer in a group round (any member)
     v1:p:<quiz id>:<user id>                          pick the quiz of a group round user asked for
+    v1:as:<assignment>                                start an assignment's quiz (any member)
     v1:v                                              start a review (a reminder's button)
 """
 
@@ -92,6 +93,11 @@ class PickRound:
 
 
 @dataclass(frozen=True)
+class StartAssignment:
+    assignment_id: int
+
+
+@dataclass(frozen=True)
 class StartReview:
     """Start (or resume) the presser's review: the button of a review reminder."""
 
@@ -106,6 +112,7 @@ CallbackData = (
     | SetMode
     | RoundAnswer
     | PickRound
+    | StartAssignment
     | StartReview
 )
 
@@ -118,16 +125,15 @@ def encode(data: CallbackData) -> str:
             _check(1 <= number <= MAX_QUESTION_NUMBER, "question number")
             _check(0 <= index <= MAX_OPTION_INDEX, "option index")
             text = f"{VERSION}:a:{attempt_id}:{number}:{index}"
-        case PickQuiz(quiz_id, user_id):
+        case PickQuiz(quiz_id, user_id) | PickRound(quiz_id, user_id):
             _check(QUIZ_ID.fullmatch(quiz_id) is not None, "quiz id")
             _check(0 <= user_id <= MAX_USER_ID, "user id")
-            text = f"{VERSION}:q:{quiz_id}:{user_id}"
-        case Retry(attempt_id):
+            kind = "q" if isinstance(data, PickQuiz) else "p"
+            text = f"{VERSION}:{kind}:{quiz_id}:{user_id}"
+        case Retry(attempt_id) | OtherQuiz(attempt_id):
             _check(0 <= attempt_id <= MAX_ID, "attempt id")
-            text = f"{VERSION}:r:{attempt_id}"
-        case OtherQuiz(attempt_id):
-            _check(0 <= attempt_id <= MAX_ID, "attempt id")
-            text = f"{VERSION}:o:{attempt_id}"
+            kind = "r" if isinstance(data, Retry) else "o"
+            text = f"{VERSION}:{kind}:{attempt_id}"
         case ChooseLanguage(language, user_id):
             _check(LANGUAGE.fullmatch(language) is not None, "language")
             _check(0 <= user_id <= MAX_USER_ID, "user id")
@@ -142,10 +148,9 @@ def encode(data: CallbackData) -> str:
             _check(1 <= number <= MAX_QUESTION_NUMBER, "question number")
             _check(0 <= index <= MAX_OPTION_INDEX, "option index")
             text = f"{VERSION}:g:{round_id}:{number}:{index}"
-        case PickRound(quiz_id, user_id):
-            _check(QUIZ_ID.fullmatch(quiz_id) is not None, "quiz id")
-            _check(0 <= user_id <= MAX_USER_ID, "user id")
-            text = f"{VERSION}:p:{quiz_id}:{user_id}"
+        case StartAssignment(assignment_id):
+            _check(0 <= assignment_id <= MAX_ID, "assignment id")
+            text = f"{VERSION}:as:{assignment_id}"
         case StartReview():
             text = f"{VERSION}:v"
     if len(text.encode()) > MAX_BYTES:  # cannot happen within the bounds above; never send it
@@ -197,6 +202,8 @@ def _parse(kind: str, args: list[str]) -> CallbackData | None:
             )
         case "p", [quiz_id, user_id] if QUIZ_ID.fullmatch(quiz_id):
             return PickRound(quiz_id, _int(user_id, MAX_USER_ID))
+        case "as", [assignment]:
+            return StartAssignment(_int(assignment, MAX_ID))
     return None
 
 

@@ -13,9 +13,8 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 
-from telegram import Chat, Message, Update, User
-from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import TelegramError
+from telegram import Chat, Update, User
+from telegram.constants import ChatType
 
 from adapters.telegram.group_rounds import TelegramRoundDriver
 from adapters.telegram.messenger import CHAT_MODE_SCOPE, Messenger
@@ -36,7 +35,14 @@ from adapters.telegram.round_rendering import (
     round_picker,
     stats_report,
 )
-from adapters.telegram.shared import GROUP_CHATS, PLATFORM, Context, participant, turn
+from adapters.telegram.shared import (
+    GROUP_CHATS,
+    PLATFORM,
+    Context,
+    is_chat_admin,
+    participant,
+    turn,
+)
 from adapters.telegram.texts import tt
 from bot.engine import QuizEngine
 from bot.i18n import t
@@ -52,7 +58,6 @@ log = logging.getLogger("quizbot.telegram")
 
 # "<chat id>:<user id>" -> the seconds per question asked for while a round's quiz is picked
 ROUND_LIMIT_SCOPE = "telegram:round-limit"
-CHAT_ADMINS = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 SECONDS = re.compile(r"[0-9]{1,6}")
 StatsChart = Callable[[QuizStats], bytes]
 
@@ -83,8 +88,11 @@ class Commands:
         stats_chart: StatsChart | None = None,
         *,
         reminders: ReviewReminders,
+        assignments: bool = False,
     ) -> None:
+        """``assignments``: /help lists the assignment commands."""
         self.engine = engine
+        self.assignments = assignments
         self.reminders = reminders  # review reminders, on the scheduling's time zones
         self.timezones = reminders.scheduling.timezones
         self.admin_ids = admin_ids  # Telegram user ids, as text
@@ -181,7 +189,7 @@ class Commands:
         in_group = chat.type != ChatType.PRIVATE
         place = Place(PLATFORM, str(chat.id) if in_group else str(user.id), chat=in_group)
         argument = " ".join(context.args) if context.args else None
-        allowed = not (in_group and argument) or await self._is_chat_admin(
+        allowed = not (in_group and argument) or await is_chat_admin(
             context, chat, user, update.effective_message
         )
         now = self.reminders.scheduling.clock()
@@ -264,7 +272,8 @@ class Commands:
         if chat is None or user is None:
             return
         ui = await turn(context).language()
-        await self.messenger.send(context, chat.id, help_message(ui, admin=self._is_admin(user)))
+        shown = help_message(ui, admin=self._is_admin(user), assignments=self.assignments)
+        await self.messenger.send(context, chat.id, shown)
 
     async def leaderboard(self, update: Update, context: Context) -> None:
         """In a group, its members' best scores; in a private chat, everyone's."""
@@ -365,13 +374,13 @@ class Commands:
             return
         stats = await self.engine.stats(named, language=ui)
         await self.messenger.send(context, chat.id, stats_report(stats, ui))
-        if self.stats_chart is not None:
-            await self._send_charts(context, chat.id, stats)
+        await self.send_charts(context, chat.id, stats)
 
-    async def _send_charts(
-        self, context: Context, chat_id: int, stats: Sequence[QuizStats]
-    ) -> None:
-        assert self.stats_chart is not None
+    async def send_charts(self, context: Context, chat_id: int, stats: Sequence[QuizStats]) -> None:
+        """Each quiz's chart of option picks as a photo (those with answers; none without a
+        chart renderer)."""
+        if self.stats_chart is None:
+            return
         for quiz in stats:
             if not any(q.answered for q in quiz.questions):
                 continue
@@ -446,7 +455,7 @@ class Commands:
         if running is None:
             return False
         who = participant(user)
-        admin = running.starter_id != str(user.id) and await self._is_chat_admin(
+        admin = running.starter_id != str(user.id) and await is_chat_admin(
             context, chat, user, update.effective_message
         )
         outcome = await self.rounds.stop(PLATFORM, str(chat.id), who, is_chat_admin=admin)
@@ -456,18 +465,6 @@ class Commands:
         else:
             await self.round_driver.stopped(outcome)
         return True
-
-    async def _is_chat_admin(
-        self, context: Context, chat: Chat, user: User, message: Message | None
-    ) -> bool:
-        if message is not None and message.sender_chat is not None:
-            return message.sender_chat.id == chat.id  # an anonymous admin speaks as the group
-        try:
-            member = await context.bot.get_chat_member(chat.id, user.id)
-        except TelegramError as error:
-            log.warning("telegram: cannot check chat admin rights (%s)", error)
-            return False
-        return member.status in CHAT_ADMINS
 
 
 def _round_args(args: Sequence[str]) -> tuple[str | None, int | None]:

@@ -1,13 +1,15 @@
-"""What the Telegram modules share: the platform's name, chat kinds, who a user is and the
-per-update :class:`Turn`."""
+"""What the Telegram modules share: the platform's name, chat kinds, who a user is, whether
+they administer a chat, and the per-update :class:`Turn`."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from telegram import LinkPreviewOptions, Update, User
-from telegram.constants import ChatType
+from telegram import Chat, LinkPreviewOptions, Message, Update, User
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes
 
 from bot.views import Participant
@@ -15,8 +17,11 @@ from bot.views import Participant
 if TYPE_CHECKING:
     from bot.engine import QuizEngine
 
+log = logging.getLogger("quizbot.telegram")
+
 PLATFORM = "telegram"
 GROUP_CHATS = (ChatType.GROUP, ChatType.SUPERGROUP)
+CHAT_ADMINS = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
 Context = ContextTypes.DEFAULT_TYPE
@@ -55,3 +60,16 @@ def turn(context: Context) -> Turn:
     if not isinstance(found, Turn):
         raise LookupError("no Turn on this context: the group -1 hook did not run")
     return found
+
+
+async def is_chat_admin(context: Context, chat: Chat, user: User, message: Message | None) -> bool:
+    """Whether ``user`` administers ``chat`` (creator or administrator, as getChatMember
+    says; an anonymous admin speaks as the group itself). False when Telegram cannot say."""
+    if message is not None and message.sender_chat is not None:
+        return message.sender_chat.id == chat.id
+    try:
+        member = await context.bot.get_chat_member(chat.id, user.id)
+    except TelegramError as error:
+        log.warning("telegram: cannot check chat admin rights (%s)", error)
+        return False
+    return member.status in CHAT_ADMINS

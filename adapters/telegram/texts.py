@@ -6,6 +6,7 @@ shares live in :mod:`bot.i18n`.
 
 from __future__ import annotations
 
+from bot.assignments.texts import ASSIGNMENT_STRINGS
 from bot.i18n import STRINGS as SHARED
 from bot.i18n import translate
 
@@ -25,6 +26,10 @@ COMMANDS = (
 )
 # Shown only to the user ids in ADMIN_TELEGRAM_IDS (in their own chat's command menu).
 ADMIN_COMMANDS = ("reload", "stats", "quizzes", "unpublish")
+# With assignments: everyone's /assignments (before /help), and /assign and /report in the
+# menu Telegram shows groups' administrators (and the operators in their own chats).
+ASSIGNMENT_COMMANDS = ("assignments",)
+CHAT_ADMIN_COMMANDS = ("assign", "report")
 
 TEXTS: dict[str, dict[str, str]] = {
     "cmd_start": {
@@ -114,12 +119,22 @@ TEXTS: dict[str, dict[str, str]] = {
 
 
 def tt(key: str, language: str, **values: object) -> str:
-    """The Telegram string ``key`` in ``language`` (English when missing), filled in."""
-    return translate(TEXTS if key in TEXTS else SHARED, key, language, **values)
+    """The Telegram string ``key`` in ``language`` (English when missing), filled in (the
+    assignments' own strings are looked up too)."""
+    table = TEXTS if key in TEXTS else ASSIGNMENT_STRINGS if key in ASSIGNMENT_STRINGS else SHARED
+    return translate(table, key, language, **values)
 
 
-def command_descriptions(language: str, *, admin: bool = False) -> list[tuple[str, str]]:
+def command_descriptions(
+    language: str, *, admin: bool = False, assignments: bool = False, chat_admin: bool = False
+) -> list[tuple[str, str]]:
     """``(command, description)`` for the command menu and /help, in ``language``; with
-    ``admin``, the admin commands follow."""
-    commands = COMMANDS + ADMIN_COMMANDS if admin else COMMANDS
+    ``admin``, the admin commands follow. With ``assignments``, /assignments comes before
+    /help, and /assign and /report too for a chat's admins (``chat_admin``) and operators."""
+    commands = list(COMMANDS)
+    if assignments:
+        extra = ASSIGNMENT_COMMANDS + (CHAT_ADMIN_COMMANDS if chat_admin or admin else ())
+        commands[commands.index("help") : commands.index("help")] = extra
+    if admin:
+        commands += ADMIN_COMMANDS
     return [(command, tt(f"cmd_{command}", language)) for command in commands]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import abc
 
+from bot.storage.assignments import AssignmentStore
+from bot.storage.chat_members import ChatMemberStore
 from bot.storage.image_store import ImageStore
 from bot.storage.library import LibraryStore
 from bot.storage.ports import AttemptStore, KeyValueStore, RoundStore
@@ -19,10 +21,19 @@ class StateChanged(Exception):
     (another process, or an earlier press, got there first); nothing was written."""
 
 
-class Storage(AttemptStore, RoundStore, KeyValueStore, ImageStore, LibraryStore, SchedulingStore):
-    """Durable state: every port (:mod:`bot.storage.ports`, :mod:`bot.storage.image_store`,
-    the quiz library's in :mod:`bot.storage.library`, scheduling in
-    :mod:`bot.storage.scheduling`) plus the connection's lifecycle.
+class Storage(
+    AttemptStore,
+    RoundStore,
+    KeyValueStore,
+    ImageStore,
+    LibraryStore,
+    SchedulingStore,
+    AssignmentStore,
+    ChatMemberStore,
+):
+    """Durable state: every port (:mod:`bot.storage.ports`, and those in modules named after
+    them: images, the quiz library, scheduling, assignments, chat members) plus the
+    connection's lifecycle.
 
     Every write method returns only after its change is committed, so whatever the engine
     acknowledges to a user survives a crash. Uniqueness (one answer per question, one active

@@ -322,6 +322,44 @@ MIGRATIONS: list[str | Mapping[Dialect, str]] = [
             || ',"step":' || (CASE WHEN box = 1 THEN '0' ELSE 'null' END) || '}}',
         box = CASE WHEN box = 1 THEN 3 ELSE 2 END;
     """,
+    # 13: chat members: who the bot has seen in each group chat or channel (no platform lists a
+    # group's members to a bot), so that a report can say how many have not started.
+    """
+    CREATE TABLE chat_members (
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        display_name TEXT,
+        first_seen {time} NOT NULL,
+        last_seen {time} NOT NULL,
+        PRIMARY KEY (platform, chat_id, user_id)
+    );
+    """,
+    # 14: assignments: a quiz a chat's admin sets with a deadline (read in the time zone of
+    # zone_chat: the chat itself, or a Discord channel's server), and the attempts that count
+    # for it (one row per attempt a member started or resumed from the assignment).
+    """
+    CREATE TABLE assignments (
+        id {id},
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        quiz_id TEXT NOT NULL,
+        created_by TEXT NOT NULL,
+        language TEXT NOT NULL,
+        created_at {time} NOT NULL,
+        deadline {time} NOT NULL,
+        cancelled_at {time},
+        zone_chat TEXT NOT NULL
+    );
+    CREATE INDEX assignments_by_chat ON assignments (platform, chat_id, deadline);
+    CREATE TABLE assignment_attempts (
+        assignment_id {ref} NOT NULL REFERENCES assignments (id),
+        attempt_id {ref} NOT NULL REFERENCES attempts (id),
+        user_id TEXT NOT NULL,
+        linked_at {time} NOT NULL,
+        PRIMARY KEY (assignment_id, attempt_id)
+    );
+    """,
 ]
 
 

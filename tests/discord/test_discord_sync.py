@@ -8,7 +8,7 @@ import io
 import discord
 
 from adapters.discord import sync_commands
-from adapters.discord.commands import CALLBACKS, build_tree
+from adapters.discord.commands import CALLBACKS, assignment_commands, build_tree
 from adapters.discord.sync import FINGERPRINT_KEY, FINGERPRINT_SCOPE, command_payload, fingerprint
 from adapters.discord.translator import QuizTranslator
 from bot.engine import QuizEngine
@@ -18,6 +18,8 @@ from fakes.discord_users import GUILD_ID, ClientFactory, World, text_of
 from quizbot.runner import discord_config, discord_sync_command
 from quizbot.settings import Settings
 from tests.conftest import rounds_beside
+
+COMMANDS = len(CALLBACKS) + len(assignment_commands())  # every top-level command
 
 
 async def test_commands_sync_once_and_not_on_every_start(
@@ -49,6 +51,8 @@ async def test_the_commands_as_registered(
     await sync_commands(discord_config(settings), storage)
     commands = {c["name"]: c for c in fake_discord.commands["global"]}
     assert sorted(commands) == [
+        "assign",
+        "assignments",
         "help",
         "language",
         "leaderboard",
@@ -57,6 +61,7 @@ async def test_the_commands_as_registered(
         "quizzes",
         "reload",
         "remind",
+        "report",
         "review",
         "round",
         "stats",
@@ -98,24 +103,31 @@ async def test_the_commands_as_registered(
         "тесты",
         "снять",
         "загрузить",
+        "задание",
+        "задания",
+        "отчёт",
         "напоминание",
         "часовой-пояс",
     }
     assert commands["review"]["description_localizations"]["ru"] == "Повторить вопросы с ошибками"
-    # Servers and bot DMs, except rounds, which are played in a server channel.
-    assert commands["round"]["contexts"] == [0]
-    assert all(c["contexts"] == [0, 1] for n, c in commands.items() if n != "round")
+    # Servers and bot DMs, except rounds and assignments, which belong to a server channel.
+    in_servers = {"round", "assign", "assignments"}
+    assert all(commands[n]["contexts"] == [0] for n in in_servers)
+    assert all(c["contexts"] == [0, 1] for n, c in commands.items() if n not in in_servers)
     quiz_option, seconds, round_tag = commands["round"]["options"]
     assert quiz_option["autocomplete"] is True and round_tag["autocomplete"] is True
     assert (seconds["type"], seconds["min_value"], seconds["max_value"]) == (4, 5, 600)
     assert seconds["required"] is False and seconds["name_localizations"]["ru"] == "секунды"
-    # Hidden from members without Administrator by default; everyone else's are visible.
+    # Hidden from members without Administrator (the bot's admin commands) or Manage Messages
+    # (the assignments' admins) by default; everyone else's are visible.
     assert {n for n, c in commands.items() if c["default_member_permissions"] is not None} == {
         "reload",
         "stats",
         "quizzes",
         "unpublish",
         "upload",
+        "assign",
+        "report",
     }
     file, file_format = commands["upload"]["options"]
     assert (file["name"], file["type"], file["required"]) == ("file", 11, True)  # ATTACHMENT
@@ -123,6 +135,14 @@ async def test_the_commands_as_registered(
     assert [c["value"] for c in file_format["choices"]][:2] == ["yaml", "zip"]
     assert int(commands["reload"]["default_member_permissions"]) == 8  # Administrator
     assert int(commands["stats"]["default_member_permissions"]) == 8
+    assert int(commands["assign"]["default_member_permissions"]) == 1 << 13  # Manage Messages
+    assert int(commands["report"]["default_member_permissions"]) == 1 << 13
+    subcommands = {o["name"]: o for o in commands["assign"]["options"]}
+    assert sorted(subcommands) == ["cancel", "set"]
+    assert [o["name"] for o in subcommands["set"]["options"]] == ["quiz", "deadline"]
+    assert subcommands["set"]["name_localizations"]["ru"] == "задать"
+    (number,) = subcommands["cancel"]["options"]
+    assert number["name_localizations"]["ru"] == "номер" and number["type"] == 4
 
 
 async def test_the_fingerprint_changes_when_a_command_is_added(
@@ -148,7 +168,7 @@ async def test_discord_sync_command_always_syncs(
     # `quizbot discord-sync`: opens the database of the settings itself.
     assert await discord_sync_command(settings, out=io.StringIO()) == 0
     result = await sync_commands(discord_config(settings), storage)
-    assert result.synced and result.target == "global" and result.commands == len(CALLBACKS)
+    assert result.synced and result.target == "global" and result.commands == COMMANDS
     guild = await sync_commands(discord_config(settings), storage, GUILD_ID)
     assert guild.target == f"guild {GUILD_ID}"
     assert fake_discord.command_syncs == ["global", "global", "global", f"guild {GUILD_ID}"]
@@ -183,12 +203,12 @@ async def test_quizbot_discord_sync_reports_what_it_did(
     out, err = io.StringIO(), io.StringIO()
     assert await discord_sync_command(settings, out=out, err=err) == 0
     assert out.getvalue() == (
-        f"Registered {len(CALLBACKS)} slash commands globally (may take a while to appear).\n"
+        f"Registered {COMMANDS} slash commands globally (may take a while to appear).\n"
     )
     out = io.StringIO()
     assert await discord_sync_command(settings, GUILD_ID, out=out, err=err) == 0
     assert out.getvalue() == (
-        f"Registered {len(CALLBACKS)} slash commands in server {GUILD_ID} (available now).\n"
+        f"Registered {COMMANDS} slash commands in server {GUILD_ID} (available now).\n"
     )
     assert err.getvalue() == ""
     # A server the bot is not in; a wrong token; no token.

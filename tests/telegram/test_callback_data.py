@@ -30,6 +30,7 @@ payloads = st.one_of(
         st.integers(min_value=0, max_value=cb.MAX_OPTION_INDEX),
     ),
     st.builds(cb.PickRound, quiz_ids, user_ids),
+    st.builds(cb.StartAssignment, ids),
 )
 
 
@@ -72,6 +73,9 @@ def test_forged_or_old_payloads_decode_to_none() -> None:
         "v1:g:x:1:0",
         "v1:p:Bad_Quiz:1",
         "v1:p:quiz",
+        "v1:as",
+        "v1:as:x",
+        "v1:as:1:2",
         "v0:a:1:1:0",
         "v2:a:1:1:0",
         "v1:a:1:1:0" + "0" * 60,
@@ -88,6 +92,7 @@ def test_out_of_range_values_are_not_encoded() -> None:
         cb.ChooseLanguage("en", cb.MAX_USER_ID + 1),
         cb.RoundAnswer(1, 1, cb.MAX_OPTION_INDEX + 1),
         cb.PickRound("x" * 41, 1),
+        cb.StartAssignment(-1),
     ]
     for data in cases:
         try:

@@ -6,12 +6,15 @@ transaction, and uniqueness (one answer per question, one active attempt per use
 enforced by constraints, so two processes answering the same question at once record it once.
 
 :mod:`.pool` holds the connections; :mod:`.attempts`, :mod:`.rounds`, :mod:`.images`,
-:mod:`.library` and :mod:`.scheduling` implement the ports on them. Imported only when a
-PostgreSQL URL is used: SQLite users need not install asyncpg.
+:mod:`.library`, :mod:`.scheduling`, :mod:`.assignments` and :mod:`.chat_members` implement the
+ports on them. Imported only when a PostgreSQL URL is used: SQLite users need not install
+asyncpg.
 """
 
 from bot.storage.base import Storage
+from bot.storage.postgres.assignments import PostgresAssignments
 from bot.storage.postgres.attempts import PostgresAttempts
+from bot.storage.postgres.chat_members import PostgresChatMembers
 from bot.storage.postgres.images import PostgresImages
 from bot.storage.postgres.library import PostgresLibrary
 from bot.storage.postgres.pool import normalize_postgres_url
@@ -20,7 +23,14 @@ from bot.storage.postgres.scheduling import PostgresScheduling
 
 
 class PostgresStorage(
-    PostgresAttempts, PostgresRounds, PostgresImages, PostgresLibrary, PostgresScheduling, Storage
+    PostgresAttempts,
+    PostgresRounds,
+    PostgresImages,
+    PostgresLibrary,
+    PostgresScheduling,
+    PostgresAssignments,
+    PostgresChatMembers,
+    Storage,
 ):
     """Storage in a PostgreSQL database, through an asyncpg connection pool."""
 

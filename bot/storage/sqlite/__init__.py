@@ -3,12 +3,14 @@
 :mod:`.writer` holds the connections: writes from concurrent users are queued and committed
 together in one transaction (each in its own SAVEPOINT, so one failing write does not undo
 the others), every caller answered only after that commit; reads use a second connection and
-so only see committed data. :mod:`.attempts`, :mod:`.rounds`, :mod:`.images`, :mod:`.library`
-and :mod:`.scheduling` implement the ports on it.
+so only see committed data. :mod:`.attempts`, :mod:`.rounds`, :mod:`.images`, :mod:`.library`,
+:mod:`.scheduling`, :mod:`.assignments` and :mod:`.chat_members` implement the ports on it.
 """
 
 from bot.storage.base import Storage
+from bot.storage.sqlite.assignments import SQLiteAssignments
 from bot.storage.sqlite.attempts import SQLiteAttempts
+from bot.storage.sqlite.chat_members import SQLiteChatMembers
 from bot.storage.sqlite.images import SQLiteImages
 from bot.storage.sqlite.library import SQLiteLibrary
 from bot.storage.sqlite.rounds import SQLiteRounds
@@ -17,10 +19,16 @@ from bot.storage.sqlite.writer import sqlite_path_from_url
 
 
 class SQLiteStorage(
-    SQLiteAttempts, SQLiteRounds, SQLiteImages, SQLiteLibrary, SQLiteScheduling, Storage
+    SQLiteAttempts,
+    SQLiteRounds,
+    SQLiteImages,
+    SQLiteLibrary,
+    SQLiteScheduling,
+    SQLiteAssignments,
+    SQLiteChatMembers,
+    Storage,
 ):
-    """Storage in one SQLite file (or ``:memory:`` for throwaway use): the stores
-    (:mod:`.attempts`, :mod:`.rounds`, :mod:`.images`, :mod:`.library`, :mod:`.scheduling`) over
+    """Storage in one SQLite file (or ``:memory:`` for throwaway use): one store per port over
     one writer and reader (:mod:`.writer`)."""
 
 
