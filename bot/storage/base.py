@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import abc
 
+from bot.storage.daily import DailyStore
 from bot.storage.ports import AttemptStore, KeyValueStore, RoundStore
+from bot.storage.standings import StandingsStore
 
 
 class StorageError(Exception):
@@ -16,8 +18,10 @@ class StateChanged(Exception):
     (another process, or an earlier press, got there first); nothing was written."""
 
 
-class Storage(AttemptStore, RoundStore, KeyValueStore):
-    """Durable state: every port (:mod:`bot.storage.ports`) plus the connection's lifecycle.
+class Storage(AttemptStore, RoundStore, KeyValueStore, DailyStore, StandingsStore):
+    """Durable state: every port (:mod:`bot.storage.ports`; the daily question's in
+    :mod:`bot.storage.daily`, the leaderboards' over a period in :mod:`bot.storage.standings`)
+    plus the connection's lifecycle.
 
     Every write method returns only after its change is committed, so whatever the engine
     acknowledges to a user survives a crash. Uniqueness (one answer per question, one active

@@ -12,6 +12,9 @@ class AttemptKind(enum.StrEnum):
     QUIZ = "quiz"  # a run through a quiz: counts for scores and statistics
     REVIEW = "review"  # spaced-repetition practice of missed questions: does not
     ROUND = "round"  # a member's share of a group round: counts as their own play
+    # A member's answer to a chat's daily question: counts on the chat's leaderboards and
+    # in reviews, not as a run through the quiz (progress, best scores, statistics).
+    DAILY = "daily"
 
 
 class AttemptStatus(enum.StrEnum):
@@ -128,6 +131,13 @@ class RoundStatus(enum.StrEnum):
     STOPPED = "stopped"
 
 
+class RoundKind(enum.StrEnum):
+    """A chat can have one active round of each kind at once."""
+
+    GROUP = "group"  # started by a member, question after question against a countdown
+    DAILY = "daily"  # the chat's daily question: one question, open for hours
+
+
 @dataclass(frozen=True)
 class NewRound:
     """A group round about to start in a chat: one quiz played together, question by question."""
@@ -141,6 +151,8 @@ class NewRound:
     option_order: Mapping[str, tuple[str, ...]]
     time_limit_seconds: int
     started_at: datetime
+    kind: RoundKind = RoundKind.GROUP
+    time_zone: str | None = None  # the IANA zone its times are shown in (daily questions)
 
 
 @dataclass(frozen=True)
@@ -162,6 +174,8 @@ class RoundRecord:
     deadline: datetime
     started_at: datetime
     finished_at: datetime | None
+    kind: RoundKind = RoundKind.GROUP
+    time_zone: str | None = None
 
 
 @dataclass(frozen=True)

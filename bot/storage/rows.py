@@ -22,6 +22,7 @@ from bot.storage.records import (
     OutboxKind,
     ReviewItem,
     RoundAnswer,
+    RoundKind,
     RoundRecord,
     RoundStatus,
     UserRecord,
@@ -110,6 +111,8 @@ def round_from(row: Row) -> RoundRecord:
         deadline=timestamp(row["deadline"]),
         started_at=timestamp(row["started_at"]),
         finished_at=optional_timestamp(row["finished_at"]),
+        kind=RoundKind(row["kind"]),
+        time_zone=row["time_zone"],
     )
 
 

@@ -11,11 +11,13 @@ on them. Imported only when a PostgreSQL URL is used: SQLite users need not inst
 
 from bot.storage.base import Storage
 from bot.storage.postgres.attempts import PostgresAttempts
+from bot.storage.postgres.daily import PostgresDaily
 from bot.storage.postgres.pool import normalize_postgres_url
 from bot.storage.postgres.rounds import PostgresRounds
+from bot.storage.postgres.standings import PostgresStandings
 
 
-class PostgresStorage(PostgresAttempts, PostgresRounds, Storage):
+class PostgresStorage(PostgresAttempts, PostgresRounds, PostgresDaily, PostgresStandings, Storage):
     """Storage in a PostgreSQL database, through an asyncpg connection pool."""
 
 

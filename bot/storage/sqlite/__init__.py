@@ -8,13 +8,16 @@ so only see committed data. :mod:`.attempts` and :mod:`.rounds` implement the po
 
 from bot.storage.base import Storage
 from bot.storage.sqlite.attempts import SQLiteAttempts
+from bot.storage.sqlite.daily import SQLiteDaily
 from bot.storage.sqlite.rounds import SQLiteRounds
+from bot.storage.sqlite.standings import SQLiteStandings
 from bot.storage.sqlite.writer import sqlite_path_from_url
 
 
-class SQLiteStorage(SQLiteAttempts, SQLiteRounds, Storage):
+class SQLiteStorage(SQLiteAttempts, SQLiteRounds, SQLiteDaily, SQLiteStandings, Storage):
     """Storage in one SQLite file (or ``:memory:`` for throwaway use): the stores
-    (:mod:`.attempts`, :mod:`.rounds`) over one writer and reader (:mod:`.writer`)."""
+    (:mod:`.attempts`, :mod:`.rounds`, :mod:`.daily`, :mod:`.standings`) over one writer and
+    reader (:mod:`.writer`)."""
 
 
 __all__ = ["SQLiteStorage", "sqlite_path_from_url"]
