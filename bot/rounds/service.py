@@ -19,6 +19,7 @@ quiz and language are (public operations) and keeps rounds on its own storage po
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -31,6 +32,7 @@ from bot.rounds.history import RoundHistory
 from bot.rounds.views import (
     Leaderboard,
     LeaderboardLine,
+    MemberStreak,
     OptionCount,
     RoundAnswerOutcome,
     RoundAnswerResult,
@@ -49,6 +51,7 @@ from bot.storage import (
     NewRound,
     OutboxKind,
     RoundAnswer,
+    RoundKind,
     RoundRecord,
     RoundStatus,
     RoundStore,
@@ -70,14 +73,30 @@ class RoundsStorage(RoundStore, AttemptStore, KeyValueStore, Protocol):
     shows a round's open question."""
 
 
+class StreakSource(Protocol):
+    """Where the streaks on a daily question's reveal come from (the daily questions keep
+    them: :class:`bot.daily.streaks.DailyStreaks`)."""
+
+    async def streaks_at(
+        self, round_: RoundRecord, user_ids: Sequence[str]
+    ) -> tuple[MemberStreak, ...]:
+        """The streaks of ``user_ids`` up to the daily question ``round_``."""
+        ...
+
+
 class GroupRounds:
     """Shared rounds in group chats: started, answered and closed here, driven over time by a
-    platform's :class:`~bot.rounds.driver.RoundDriver`."""
+    platform's :class:`~bot.rounds.driver.RoundDriver`. A chat's daily question is a round of
+    its own kind (one question, open for hours), opened by :mod:`bot.daily`; its reveal
+    carries the members' streaks from ``streaks``."""
 
-    def __init__(self, engine: QuizEngine, storage: RoundsStorage) -> None:
+    def __init__(
+        self, engine: QuizEngine, storage: RoundsStorage, *, streaks: StreakSource | None = None
+    ) -> None:
         self.engine = engine
         self.store = storage  # also the driver's: leases, outbox, the open question's message
         self.history = RoundHistory(storage, storage, self.engine.catalog, self._now)
+        self.streaks = streaks
 
     def _now(self) -> datetime:
         return self.engine.clock()
@@ -107,7 +126,17 @@ class GroupRounds:
             opens_at=round_.question_started_at,
             deadline=round_.deadline,
             time_limit_seconds=round_.time_limit_seconds,
+            kind=round_.kind,
+            time_zone=round_.time_zone or "UTC",
         )
+
+    def question_of(self, round_: RoundRecord) -> RoundQuestion | None:
+        """The open question of an active round as the chat sees it; None when its quiz is
+        gone (or the round is over)."""
+        quiz = self.engine.catalog.get(round_.quiz_id)
+        if quiz is None or round_.status is not RoundStatus.ACTIVE:
+            return None
+        return self._question(round_, quiz, round_.current)
 
     async def start(
         self,
@@ -299,7 +328,8 @@ class GroupRounds:
             await self.history.copy_now(round_id)
         answers = await self.store.round_answers(round_id)
         post_id = next((e.id for e in queued if e.kind is OutboxKind.REVEAL), None)
-        return self._reveal(after, quiz, number, answers, post_id=post_id)
+        streaks = await self._streaks(after, answers)
+        return self._reveal(after, quiz, number, answers, post_id=post_id, streaks=streaks)
 
     async def reveal(self, round_id: int, number: int) -> RoundReveal | None:
         """The reveal of question ``number`` once it closed (the same whenever it is asked:
@@ -311,7 +341,18 @@ class GroupRounds:
             return None
         if round_.status is RoundStatus.ACTIVE and round_.current <= number:
             return None
-        return self._reveal(round_, quiz, number, answers)
+        streaks = await self._streaks(round_, answers)
+        return self._reveal(round_, quiz, number, answers, streaks=streaks)
+
+    async def _streaks(
+        self, round_: RoundRecord, answers: list[RoundAnswer]
+    ) -> tuple[MemberStreak, ...]:
+        """A daily question's answerers' streaks up to it (one more round trip); nothing for
+        a group round."""
+        if round_.kind is not RoundKind.DAILY or self.streaks is None or not answers:
+            return ()
+        members = list(dict.fromkeys(a.user_id for a in answers))
+        return await self.streaks.streaks_at(round_, members)
 
     def _reveal(
         self,
@@ -321,6 +362,7 @@ class GroupRounds:
         answers: list[RoundAnswer],
         *,
         post_id: int | None = None,
+        streaks: tuple[MemberStreak, ...] = (),
     ) -> RoundReveal:
         """Question ``number``'s reveal from the round as it is after the close."""
         total = len(round_.question_order)
@@ -354,6 +396,11 @@ class GroupRounds:
             next_question=next_question,
             finished=finished,
             post_id=post_id,
+            kind=round_.kind,
+            quiz_title=view.quiz_title,
+            opened_at=view.opens_at,
+            time_zone=view.time_zone,
+            streaks=streaks,
         )
 
     async def open_question(self, round_id: int) -> RoundQuestion | None:
