@@ -6,6 +6,7 @@ import abc
 
 from bot.storage.daily import DailyStore
 from bot.storage.ports import AttemptStore, KeyValueStore, RoundStore
+from bot.storage.scheduling import SchedulingStore
 from bot.storage.standings import StandingsStore
 
 
@@ -18,10 +19,11 @@ class StateChanged(Exception):
     (another process, or an earlier press, got there first); nothing was written."""
 
 
-class Storage(AttemptStore, RoundStore, KeyValueStore, DailyStore, StandingsStore):
-    """Durable state: every port (:mod:`bot.storage.ports`; the daily question's in
-    :mod:`bot.storage.daily`, the leaderboards' over a period in :mod:`bot.storage.standings`)
-    plus the connection's lifecycle.
+class Storage(AttemptStore, RoundStore, KeyValueStore, SchedulingStore, DailyStore, StandingsStore):
+    """Durable state: every port (:mod:`bot.storage.ports`; scheduling in
+    :mod:`bot.storage.scheduling`, the daily question's in :mod:`bot.storage.daily`, the
+    leaderboards' over a period in :mod:`bot.storage.standings`) plus the connection's
+    lifecycle.
 
     Every write method returns only after its change is committed, so whatever the engine
     acknowledges to a user survives a crash. Uniqueness (one answer per question, one active

@@ -207,6 +207,54 @@ MIGRATIONS: list[str | Mapping[Dialect, str]] = [
             CHECK (kind IN ('reveal', 'end', 'history'));
         """,
     },
+    # 8: scheduling (bot/storage/scheduling.py): jobs due at a time, claimed by one replica for
+    # a while; the outbox of outgoing messages, posted once; recipients that cannot be reached.
+    """
+    CREATE TABLE scheduled_jobs (
+        id {id},
+        kind TEXT NOT NULL,
+        job_key TEXT NOT NULL,
+        due_at {time} NOT NULL,
+        payload TEXT NOT NULL,
+        stale_after_seconds INTEGER,
+        attempts INTEGER NOT NULL,
+        claimed_by TEXT,
+        claimed_until {time},
+        created_at {time} NOT NULL
+    );
+    CREATE UNIQUE INDEX scheduled_jobs_once ON scheduled_jobs (job_key);
+    CREATE INDEX scheduled_jobs_due ON scheduled_jobs (due_at);
+    CREATE TABLE outgoing_messages (
+        id {id},
+        platform TEXT NOT NULL,
+        target TEXT NOT NULL,
+        to_user {bool} NOT NULL,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        dedupe_key TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('pending', 'sent', 'undeliverable')),
+        attempts INTEGER NOT NULL,
+        next_try_at {time} NOT NULL,
+        claimed_by TEXT,
+        claimed_until {time},
+        created_at {time} NOT NULL,
+        sent_at {time},
+        message_id TEXT,
+        last_error TEXT
+    );
+    CREATE UNIQUE INDEX outgoing_messages_once ON outgoing_messages (dedupe_key);
+    CREATE INDEX outgoing_messages_pending ON outgoing_messages (platform, next_try_at)
+        WHERE status = 'pending';
+    CREATE TABLE unreachable_recipients (
+        platform TEXT NOT NULL,
+        target TEXT NOT NULL,
+        to_user {bool} NOT NULL,
+        reason TEXT NOT NULL,
+        marked_at {time} NOT NULL,
+        PRIMARY KEY (platform, target, to_user)
+    );
+    CREATE INDEX unreachable_recipients_by_time ON unreachable_recipients (marked_at);
+    """,
     # Round kinds: a chat's daily question is a round of its own kind, open for hours beside
     # a group round (one active round per chat and kind), its times shown in a time zone.
     """

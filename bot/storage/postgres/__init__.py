@@ -14,10 +14,13 @@ from bot.storage.postgres.attempts import PostgresAttempts
 from bot.storage.postgres.daily import PostgresDaily
 from bot.storage.postgres.pool import normalize_postgres_url
 from bot.storage.postgres.rounds import PostgresRounds
+from bot.storage.postgres.scheduling import PostgresScheduling
 from bot.storage.postgres.standings import PostgresStandings
 
 
-class PostgresStorage(PostgresAttempts, PostgresRounds, PostgresDaily, PostgresStandings, Storage):
+class PostgresStorage(
+    PostgresAttempts, PostgresRounds, PostgresScheduling, PostgresDaily, PostgresStandings, Storage
+):
     """Storage in a PostgreSQL database, through an asyncpg connection pool."""
 
 

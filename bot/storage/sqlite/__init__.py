@@ -10,14 +10,17 @@ from bot.storage.base import Storage
 from bot.storage.sqlite.attempts import SQLiteAttempts
 from bot.storage.sqlite.daily import SQLiteDaily
 from bot.storage.sqlite.rounds import SQLiteRounds
+from bot.storage.sqlite.scheduling import SQLiteScheduling
 from bot.storage.sqlite.standings import SQLiteStandings
 from bot.storage.sqlite.writer import sqlite_path_from_url
 
 
-class SQLiteStorage(SQLiteAttempts, SQLiteRounds, SQLiteDaily, SQLiteStandings, Storage):
+class SQLiteStorage(
+    SQLiteAttempts, SQLiteRounds, SQLiteScheduling, SQLiteDaily, SQLiteStandings, Storage
+):
     """Storage in one SQLite file (or ``:memory:`` for throwaway use): the stores
-    (:mod:`.attempts`, :mod:`.rounds`, :mod:`.daily`, :mod:`.standings`) over one writer and
-    reader (:mod:`.writer`)."""
+    (:mod:`.attempts`, :mod:`.rounds`, :mod:`.scheduling`, :mod:`.daily`, :mod:`.standings`)
+    over one writer and reader (:mod:`.writer`)."""
 
 
 __all__ = ["SQLiteStorage", "sqlite_path_from_url"]
