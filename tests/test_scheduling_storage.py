@@ -48,6 +48,10 @@ async def test_due_jobs_are_claimed_earliest_first_and_held_for_the_lease(
     assert [j.key for j in claimed] == ["early", "late"]
     assert all(j.claim == "r1" and j.claimed_until == now + LEASE for j in claimed)
     assert await any_storage.claim_jobs("r2", now, now + LEASE, 10) == []  # held
+    await any_storage.schedule_job(NewJob("other", "o", T0), T0)
+    assert await any_storage.claim_jobs("r2", now, now + LEASE, 10, ["ping"]) == []
+    (other,) = await any_storage.claim_jobs("r2", now, now + LEASE, 10, ["other", "x"])
+    assert other.key == "o" and await any_storage.complete_job(other, now)
     assert await any_storage.next_job_due() == now + LEASE  # (the claims run out first)
     # The holder died: once the lease ran out another replica takes them over.
     later = now + LEASE

@@ -140,10 +140,18 @@ class SchedulingStore(Protocol):
         """The earliest due time of a job nobody holds a live claim on (None: no jobs)."""
 
     @abc.abstractmethod
-    async def claim_jobs(self, claim: str, now: datetime, until: datetime, limit: int) -> list[Job]:
+    async def claim_jobs(
+        self,
+        claim: str,
+        now: datetime,
+        until: datetime,
+        limit: int,
+        kinds: Sequence[str] | None = None,
+    ) -> list[Job]:
         """Claim up to ``limit`` jobs due by ``now`` that nobody holds (or whose claim ran out),
-        earliest first, for ``claim`` until ``until``. Replicas claiming together get
-        different jobs."""
+        earliest first, for ``claim`` until ``until`` (only of ``kinds``, when given: a
+        process leaves the kinds it has no handler for to one that has). Replicas claiming
+        together get different jobs."""
 
     @abc.abstractmethod
     async def complete_job(

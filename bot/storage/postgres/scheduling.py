@@ -54,6 +54,7 @@ UPDATE scheduled_jobs SET claimed_by = $1, claimed_until = $3
 WHERE id IN (
     SELECT id FROM scheduled_jobs
     WHERE due_at <= $2 AND (claimed_until IS NULL OR claimed_until <= $2)
+        AND ($5::text[] IS NULL OR kind = ANY($5::text[]))
     ORDER BY due_at, id LIMIT $4 FOR UPDATE SKIP LOCKED
 )
 RETURNING *
@@ -143,8 +144,16 @@ class PostgresScheduling(PostgresPool, SchedulingStore):
         return value if isinstance(value, datetime) else None
 
     @retrying
-    async def claim_jobs(self, claim: str, now: datetime, until: datetime, limit: int) -> list[Job]:
-        rows = await self._fetch(CLAIM_JOBS, claim, now, until, limit)
+    async def claim_jobs(
+        self,
+        claim: str,
+        now: datetime,
+        until: datetime,
+        limit: int,
+        kinds: Sequence[str] | None = None,
+    ) -> list[Job]:
+        only = None if kinds is None else list(kinds)
+        rows = await self._fetch(CLAIM_JOBS, claim, now, until, limit, only)
         return sorted((job_from(r) for r in rows), key=lambda j: (j.due_at, j.id))
 
     @retrying

@@ -130,13 +130,22 @@ class SQLiteScheduling(SQLiteWriter, SchedulingStore):
         )
         return datetime.fromisoformat(rows[0][0]) if rows and rows[0][0] else None
 
-    async def claim_jobs(self, claim: str, now: datetime, until: datetime, limit: int) -> list[Job]:
+    async def claim_jobs(
+        self,
+        claim: str,
+        now: datetime,
+        until: datetime,
+        limit: int,
+        kinds: Sequence[str] | None = None,
+    ) -> list[Job]:
+        only = "" if kinds is None else f"AND kind IN ({', '.join('?' * len(kinds))}) "
+
         def op(conn: sqlite3.Connection) -> list[Job]:
             rows = conn.execute(
                 "UPDATE scheduled_jobs SET claimed_by = ?, claimed_until = ? WHERE id IN ("
-                "SELECT id FROM scheduled_jobs WHERE due_at <= ?3 AND (claimed_until IS NULL "
-                "OR claimed_until <= ?3) ORDER BY due_at, id LIMIT ?) RETURNING *",
-                (claim, _ts(until), _ts(now), limit),
+                "SELECT id FROM scheduled_jobs WHERE due_at <= ? AND (claimed_until IS NULL "
+                f"OR claimed_until <= ?) {only}ORDER BY due_at, id LIMIT ?) RETURNING *",
+                (claim, _ts(until), _ts(now), _ts(now), *(kinds or ()), limit),
             ).fetchall()
             return sorted((job_from(r) for r in rows), key=lambda j: (j.due_at, j.id))
 
