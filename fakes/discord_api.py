@@ -12,6 +12,11 @@ Bots also post and edit through channel endpoints (group rounds do): a channel t
 post in answers 403 "Missing Permissions", a deleted message or channel 404, and an edit that
 would leave a message exactly as it was counts as a violation (it wastes a rate-limited call).
 
+Direct messages: ``POST /users/@me/channels`` opens (or returns) the DM channel with a user, as
+Discord does; a user who does not accept direct messages from the bot (blocked it, closed DMs
+from server members: :attr:`FakeDiscord.closed_dms`) makes a post there fail with 403 and
+Discord's code 50007, "Cannot send messages to this user".
+
 Messages with files arrive as multipart/form-data (``payload_json`` plus ``files[n]``, as
 discord.py sends them); the fake keeps each message's attachments and refuses more than
 :data:`MAX_ATTACHMENTS` files or over :data:`MAX_UPLOAD_BYTES` in one request, as Discord does.
@@ -439,6 +444,8 @@ class FakeDiscord:
         self.guilds: set[int] = set()  # servers the bot is a member of
         self.channels: dict[int, int | None] = {}  # channel id -> its server (None: a DM)
         self.forbidden_channels: set[int] = set()  # the bot may not post there
+        self.dm_channels: dict[int, int] = {}  # user id -> their DM channel with the bot
+        self.closed_dms: set[int] = set()  # users who do not accept the bot's direct messages
         self.deleted_messages: set[int] = set()
         self.nonces: dict[tuple[int, str], int] = {}  # (channel, nonce) -> message created
         self.stamp: Callable[[], Any] | None = None
@@ -459,6 +466,7 @@ class FakeDiscord:
     async def start(self) -> str:
         app = web.Application()
         app.router.add_get(f"{API}/users/@me", self._users_me)
+        app.router.add_post(f"{API}/users/@me/channels", self._open_dm)
         app.router.add_get(f"{API}/oauth2/applications/@me", self._application)
         app.router.add_put(f"{API}/applications/{{app}}/commands", self._put_commands)
         app.router.add_put(
@@ -683,6 +691,29 @@ class FakeDiscord:
             return _json({"code": 0, "message": "401: Unauthorized"}, status=401)
         return _json(self.bot_user)
 
+    async def _open_dm(self, request: web.Request) -> web.Response:
+        recorded = await self._record(request)
+        if not self._authorized(request):
+            return _json({"code": 0, "message": "401: Unauthorized"}, status=401)
+        user_id = int((recorded.body or {}).get("recipient_id", 0))
+        channel_id = self.dm_channels.get(user_id)
+        if channel_id is None:
+            channel_id = self.dm_channels[user_id] = self.new_id()
+            self.channels[channel_id] = None
+        user = {
+            "id": str(user_id),
+            "username": f"user{user_id}",
+            "discriminator": "0",
+            "global_name": None,
+            "avatar": None,
+        }
+        return _json({"id": str(channel_id), "type": 1, "recipients": [user]})
+
+    def dm_messages(self, user_id: int) -> list[Message]:
+        """The bot's direct messages to ``user_id``, oldest first."""
+        channel_id = self.dm_channels.get(user_id)
+        return [] if channel_id is None else self.channel_messages(channel_id)
+
     async def _application(self, request: web.Request) -> web.Response:
         await self._record(request)
         return _json(
@@ -897,6 +928,10 @@ class FakeDiscord:
         if channel_id in self.forbidden_channels:
             recorded.status = 403
             raise DiscordError(403, 50013, "Missing Permissions")
+        closed = [user for user, dm in self.dm_channels.items() if dm == channel_id]
+        if closed and closed[0] in self.closed_dms and request.method == "POST":
+            recorded.status = 403
+            raise DiscordError(403, 50007, "Cannot send messages to this user")
         return channel_id
 
     async def _channel_post(self, request: web.Request) -> web.Response:

@@ -7,6 +7,9 @@ after entity parsing, malformed HTML (and, stricter than Telegram, which drops t
 entities nested inside or around ``code``/``pre``), callback_data over 64 bytes, empty button
 text, edits to identical content ("message is not modified"), poll limits, answering a callback
 query twice, and more than 20 messages and edits a minute in one group (429, as Telegram does).
+A user who blocked the bot (:meth:`FakeBotApi.block`), deactivated their account, or never
+started it (:meth:`FakeBotApi.never_started`) is refused with Telegram's 403 and its
+description; a blocked user's own next message to the bot unblocks it, as on Telegram.
 It can answer the next calls of a method with 429 Too Many Requests and a ``retry_after``,
 delay a method, and say who administers a group (``getChatMember``).
 
@@ -369,6 +372,8 @@ class FakeBotApi:
         self.delays: dict[str, float] = {}  # method -> seconds before it is answered
         self.chat_admins: dict[int, dict[int, str]] = defaultdict(dict)  # chat -> user -> status
         self.photos: list[bytes] = []
+        # Private chats Telegram refuses to deliver to: chat id -> the 403's description.
+        self.refusing: dict[int, str] = {}
         # Telegram's per-group limit, over a window of ``stamp()`` seconds: tests on a virtual
         # clock stamp calls with its time, so the window is a minute of that clock.
         self.group_limit = GROUP_LIMIT
@@ -446,6 +451,7 @@ class FakeBotApi:
             via_webhook=via_webhook,
         )
         try:
+            self._check_refusal(method, params)
             self._check_group_rate(method, params)
             if self.faults[method]:
                 retry_after = self.faults[method].popleft()
@@ -652,6 +658,24 @@ class FakeBotApi:
         self.messages[(chat["id"], message.message_id)] = message
         return message
 
+    def block(self, user: dict[str, Any], why: str = "bot was blocked by the user") -> None:
+        """The user blocks the bot (or, with ``why="user is deactivated"``, deleted their
+        account): sending to them is refused with 403 until they write to the bot again."""
+        self.refusing[int(user["id"])] = f"Forbidden: {why}"
+
+    def never_started(self, user: dict[str, Any]) -> None:
+        """A user the bot knows (from a group) who never opened a chat with it."""
+        self.chats.pop(int(user["id"]), None)
+        self.refusing[int(user["id"])] = "Forbidden: bot can't initiate conversation with a user"
+
+    def _check_refusal(self, method: str, params: dict[str, Any]) -> None:
+        if method not in SENDING_METHODS:
+            return
+        with contextlib.suppress(KeyError, ValueError, TypeError):
+            refused = self.refusing.get(int(params["chat_id"]))
+            if refused is not None:
+                raise ApiError(403, refused)
+
     def text_update(
         self,
         user: dict[str, Any],
@@ -662,6 +686,8 @@ class FakeBotApi:
         """A user's message (``reply_to``: as a reply to that message) as an update (not
         queued: see :meth:`send_text`)."""
         self.chats[chat["id"]] = chat
+        if chat["id"] == user["id"]:  # writing to the bot unblocks it (and starts the chat)
+            self.refusing.pop(int(user["id"]), None)
         message = self._new_message(chat, user)
         message.text = text
         message.reply_to = reply_to

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz_loader import LoadReport
-from bot.rounds import GroupRounds
+from bot.rounds import GroupRounds, SystemClock
+from bot.scheduling import Scheduling
 from bot.storage import Storage, StorageError, storage_from_url
 from quizbot.extras import require_extra
 from quizbot.settings import ConfigError, Settings, ephemeral_disk_warning
@@ -20,8 +21,8 @@ log = logging.getLogger("quizbot")
 
 @dataclass
 class App:
-    """A running engine and the group rounds beside it, with their catalog, storage and the
-    report of the quiz load."""
+    """A running engine and the group rounds and scheduling beside it, with their catalog,
+    storage and the report of the quiz load."""
 
     settings: Settings
     catalog: QuizCatalog
@@ -29,6 +30,7 @@ class App:
     engine: QuizEngine
     rounds: GroupRounds
     load_report: LoadReport
+    scheduling: Scheduling
 
 
 @asynccontextmanager
@@ -55,6 +57,8 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
         raise ConfigError("DATABASE_URL", str(exc)) from None
     try:
         engine = QuizEngine(catalog, storage)
-        yield App(settings, catalog, storage, engine, GroupRounds(engine, storage), report)
+        rounds = GroupRounds(engine, storage)
+        scheduling = Scheduling(storage, SystemClock(engine.clock))
+        yield App(settings, catalog, storage, engine, rounds, report, scheduling)
     finally:
         await storage.close()

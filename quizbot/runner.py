@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Protocol, TextIO
 
 from bot.engine import QuizEngine
 from bot.rounds import GroupRounds
+from bot.scheduling import Scheduling
 from bot.storage import storage_from_url
 from quizbot.bootstrap import open_app
 from quizbot.settings import Settings
@@ -64,9 +65,15 @@ def discord_config(settings: Settings) -> DiscordConfig:
 
 
 def telegram_adapter(
-    engine: QuizEngine, rounds: GroupRounds, settings: Settings, *, web: WebMount | None = None
+    engine: QuizEngine,
+    rounds: GroupRounds,
+    settings: Settings,
+    *,
+    web: WebMount | None = None,
+    scheduling: Scheduling | None = None,
 ) -> TelegramAdapter:
-    """The Telegram bot of ``quizbot run``: its config, the /stats chart, the round lease."""
+    """The Telegram bot of ``quizbot run``: its config, the /stats chart, the round lease,
+    the process's scheduling (whose outbox it posts for Telegram)."""
     from adapters.telegram import TelegramAdapter
     from adapters.telegram.group_rounds import RoundTiming
     from quizbot.charts import render_stats_png
@@ -78,15 +85,29 @@ def telegram_adapter(
         stats_chart=render_stats_png,
         round_timing=RoundTiming(lease=settings.round_lease_seconds),  # (replicas)
         web=web,
+        scheduling=scheduling,
     )
 
 
-def discord_adapter(engine: QuizEngine, rounds: GroupRounds, settings: Settings) -> DiscordAdapter:
-    """The Discord bot of ``quizbot run``, with the /stats chart."""
+def discord_adapter(
+    engine: QuizEngine,
+    rounds: GroupRounds,
+    settings: Settings,
+    *,
+    scheduling: Scheduling | None = None,
+) -> DiscordAdapter:
+    """The Discord bot of ``quizbot run``, with the /stats chart and the process's
+    scheduling (whose outbox it posts for Discord)."""
     from adapters.discord import DiscordAdapter
     from quizbot.charts import render_stats_png
 
-    return DiscordAdapter(engine, rounds, discord_config(settings), stats_chart=render_stats_png)
+    return DiscordAdapter(
+        engine,
+        rounds,
+        discord_config(settings),
+        stats_chart=render_stats_png,
+        scheduling=scheduling,
+    )
 
 
 async def run_bots(
@@ -114,16 +135,24 @@ async def run_bots(
             stack.push_async_callback(web.stop)
             log.info("serving /healthz on %s:%s", listen, settings.port)
         adapters: list[ChatAdapter] = []
+        scheduling = app.scheduling
         if settings.telegram_token:
-            adapters.append(telegram_adapter(app.engine, app.rounds, settings, web=web))
+            adapters.append(
+                telegram_adapter(app.engine, app.rounds, settings, web=web, scheduling=scheduling)
+            )
         if settings.discord_token:
-            adapters.append(discord_adapter(app.engine, app.rounds, settings))
+            adapters.append(
+                discord_adapter(app.engine, app.rounds, settings, scheduling=scheduling)
+            )
         started: list[ChatAdapter] = []
         try:
             for adapter in adapters:
                 await adapter.start()
                 started.append(adapter)
                 log.info("adapter started: %s", adapter.name)
+            # Jobs run here once the adapters that post their messages are up.
+            scheduling.scheduler.start()
+            stack.push_async_callback(scheduling.scheduler.stop)
             failure = await _until_stopped_or_failed(stop_event, started)
             log.info("stopping")
         finally:

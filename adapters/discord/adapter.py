@@ -29,11 +29,13 @@ from adapters.discord.commands import build_tree
 from adapters.discord.config import DiscordConfig
 from adapters.discord.group_rounds import DiscordRoundDriver, RoundClock, RoundTiming
 from adapters.discord.handlers import DEFER_AFTER, QuizHandlers, StatsChart
+from adapters.discord.outbox_sender import DiscordSender
 from adapters.discord.sync import sync_if_changed
 from adapters.discord.translator import QuizTranslator
 from bot.engine import QuizEngine
 from bot.rate_limit import CommandRateLimiter
 from bot.rounds import GroupRounds
+from bot.scheduling import Scheduling
 
 log = logging.getLogger("quizbot.discord")
 
@@ -57,6 +59,7 @@ class QuizClient(discord.AutoShardedClient):
         round_timing: RoundTiming | None = None,
         round_clock: RoundClock | None = None,
         stats_chart: StatsChart | None = None,
+        scheduling: Scheduling | None = None,
         **options: Any,
     ) -> None:
         # No privileged intents: interactions arrive regardless. The guilds intent keeps
@@ -72,6 +75,11 @@ class QuizClient(discord.AutoShardedClient):
         self.engine = engine
         self.config = config
         self.round_driver = DiscordRoundDriver(self, rounds, timing=round_timing, clock=round_clock)
+        # The outbox (see TelegramAdapter): the runner's scheduling, else one of its own.
+        self.runs_scheduler = scheduling is None
+        self.scheduling = scheduling or Scheduling.beside(rounds, round_clock)
+        self.sender = DiscordSender(self)
+        self.poster = self.scheduling.poster(self.sender)
         self.quiz_handlers = QuizHandlers(
             engine,
             self.round_driver,
@@ -79,6 +87,7 @@ class QuizClient(discord.AutoShardedClient):
             limiter=limiter,
             admin_ids=config.admin_ids,
             stats_chart=stats_chart,
+            scheduling=self.scheduling,
         )
         self.tree = build_tree(self)
 
@@ -96,9 +105,16 @@ class QuizClient(discord.AutoShardedClient):
             await self.round_driver.resume()
         except Exception:
             log.exception("resuming the Discord group rounds failed")
+        self.poster.start()
+        if self.runs_scheduler:
+            self.scheduling.scheduler.start()
 
     async def close(self) -> None:
-        """Stop the round timers (the rounds stay in the database), then disconnect."""
+        """Stop the outbox and the round timers (messages and rounds stay in the database),
+        then disconnect."""
+        await self.poster.stop()
+        if self.runs_scheduler:
+            await self.scheduling.scheduler.stop()
         await self.round_driver.shutdown()
         await super().close()
 
@@ -131,8 +147,10 @@ class DiscordAdapter:
         *,
         defer_after: float = DEFER_AFTER,
         stats_chart: StatsChart | None = None,
+        scheduling: Scheduling | None = None,
     ) -> None:
-        """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``."""
+        """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``;
+        ``scheduling``: the process's scheduler and outbox (see :class:`QuizClient`)."""
         self.config = config
         self.client = QuizClient(
             engine,
@@ -141,6 +159,7 @@ class DiscordAdapter:
             defer_after=defer_after,
             stats_chart=stats_chart,
             round_timing=RoundTiming(lease=config.round_lease_seconds),
+            scheduling=scheduling,
         )
         self._gateway: asyncio.Task[None] | None = None
         self._failure: asyncio.Future[BaseException] | None = None

@@ -75,6 +75,7 @@ from bot.rounds import (
     RoundEnd,
     RoundStartOutcome,
 )
+from bot.scheduling import Scheduling
 from bot.stats import QuizStats
 from bot.text_direction import paragraph, strip_controls
 from bot.views import (
@@ -216,9 +217,12 @@ class QuizHandlers:
         limiter: CommandRateLimiter | None = None,
         admin_ids: frozenset[str] = frozenset(),
         stats_chart: StatsChart | None = None,
+        scheduling: Scheduling | None = None,
     ) -> None:
-        """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``."""
+        """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``;
+        ``scheduling``: the outbox's, whose unreachable marks a user's interaction clears."""
         self.engine = engine
+        self.scheduling = scheduling
         self.round_driver = round_driver
         self.rounds = round_driver.rounds  # the rules of group rounds
         self.defer_after = defer_after
@@ -236,6 +240,11 @@ class QuizHandlers:
         if task is not None:
             self._in_flight.add(task)
         try:
+            if self.scheduling is not None:  # they talk to the bot: the outbox may DM them again
+                channel = interaction.channel_id
+                await self.scheduling.reachability.seen(
+                    PLATFORM, str(interaction.user.id), str(channel) if channel else None
+                )
             yield
         except Exception:
             log.exception("handling a Discord interaction failed")

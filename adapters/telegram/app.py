@@ -39,6 +39,7 @@ from adapters.telegram.config import TelegramConfig, WebMount
 from adapters.telegram.group_rounds import RoundTiming, TelegramRoundDriver
 from adapters.telegram.menu_sync import sync_commands
 from adapters.telegram.messenger import Messenger
+from adapters.telegram.outbox_sender import TelegramSender
 from adapters.telegram.rendering import toast
 from adapters.telegram.shared import (
     PLATFORM,
@@ -58,6 +59,7 @@ from bot.engine import QuizEngine
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
 from bot.rate_limit import CommandRateLimiter
 from bot.rounds import GroupRounds, RoundClock
+from bot.scheduling import Scheduling
 
 log = logging.getLogger("quizbot.telegram")
 
@@ -94,6 +96,7 @@ class TelegramAdapter:
         limiter: CommandRateLimiter | None = None,
         web: WebMount | None = None,
         message_rate: float = 30.0,
+        scheduling: Scheduling | None = None,
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for /stats;
         ``limiter`` caps each user's commands (so one user cannot spend the bot's sending
@@ -101,7 +104,10 @@ class TelegramAdapter:
         group rounds and their send budget; ``web`` is the process's HTTP server, where webhook mode
         (``config.webhook_url``) mounts its path: that mode needs one;
         ``message_rate`` is the overall messages a second (Telegram's 30; 0 turns the pacing
-        off, for benchmarks of the software alone)."""
+        off, for benchmarks of the software alone); ``scheduling`` is the process's scheduler
+        and outbox (the runner's, whose scheduler it runs): the adapter posts Telegram's
+        outbox with it. Without one the adapter makes its own on the rounds' storage and
+        clock, and runs its scheduler too."""
         if config.webhook_url and web is None:
             raise ValueError("webhook mode needs the web server to mount its path on")
         self.engine = engine
@@ -134,6 +140,11 @@ class TelegramAdapter:
         )
         self.callbacks = Callbacks(engine, self.messenger, self.commands, self.round_driver)
         self.typed = TypedAnswers(engine, self.messenger)
+        # The outbox: scheduled and queued messages, posted through the rate limiter.
+        self.runs_scheduler = scheduling is None
+        self.scheduling = scheduling or Scheduling.beside(rounds, round_clock)
+        self.sender = TelegramSender()
+        self.poster = self.scheduling.poster(self.sender)
         # The handlers whose updates count against the user's command budget.
         self._budgeted: list[BaseHandler[Update, Context, None]] = []
 
@@ -248,6 +259,10 @@ class TelegramAdapter:
                 log.info("telegram: long polling")
             self.round_driver.attach(application.bot)
             await self.round_driver.resume()
+            self.sender.attach(application.bot)
+            self.poster.start()
+            if self.runs_scheduler:
+                self.scheduling.scheduler.start()
         except BaseException:
             await self.stop()
             raise
@@ -267,6 +282,9 @@ class TelegramAdapter:
         self._webhook_path = None
         if application is None:
             return
+        await self.poster.stop()  # unsent messages stay in the outbox for the next process
+        if self.runs_scheduler:
+            await self.scheduling.scheduler.stop()
         if application.updater is not None and application.updater.running:
             await application.updater.stop()
         if application.running:
@@ -282,6 +300,11 @@ class TelegramAdapter:
         if user is None:
             return
         here = context.__dict__[TURN_KEY] = Turn(self.engine, participant(user))
+        chat = update.effective_chat
+        # They talk to the bot: the outbox may message them again (a no-op unless marked).
+        await self.scheduling.reachability.seen(
+            PLATFORM, str(user.id), str(chat.id) if chat is not None else None
+        )
         if not any(handler.check_update(update) for handler in self._budgeted):
             return
         decision = self.limiter.check(PLATFORM, here.who.user_id)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from bot.rounds.clock import RoundClock
+from typing import cast
+
+from bot.rounds.clock import RoundClock, SystemClock
 from bot.rounds.driver import default_owner
+from bot.rounds.service import GroupRounds
 from bot.scheduling.outbox import OutboxPoster, PosterTiming, Sender
 from bot.scheduling.reachability import Reachability
 from bot.scheduling.scheduler import Scheduler, SchedulerTiming
@@ -34,6 +37,14 @@ class Scheduling:
         self.scheduler.every_wake(self.reachability.refresh)
         self.poster_timing = poster_timing
         self.posters: list[OutboxPoster] = []
+
+    @classmethod
+    def beside(cls, rounds: GroupRounds, clock: RoundClock | None = None) -> Scheduling:
+        """A scheduling of its own for an adapter the wiring gave none (tests, benchmarks):
+        on the rounds' storage (which is the whole storage wherever rounds are built: the
+        rounds only name the part of it they use) and clock (default: the engine's)."""
+        storage = cast(Storage, rounds.store)
+        return cls(storage, clock or SystemClock(rounds.engine.clock))
 
     def poster(self, sender: Sender) -> OutboxPoster:
         """A poster of ``sender``'s platform, woken whenever a job queues messages."""
