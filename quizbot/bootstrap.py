@@ -8,7 +8,9 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 from bot.catalog import QuizCatalog
+from bot.daily.service import DailyQuestions
 from bot.engine import QuizEngine
+from bot.leaderboard_periods import PeriodLeaderboards
 from bot.quiz_loader import LoadReport
 from bot.rounds import GroupRounds, SystemClock
 from bot.scheduling import Scheduling
@@ -31,6 +33,8 @@ class App:
     rounds: GroupRounds
     load_report: LoadReport
     scheduling: Scheduling
+    daily: DailyQuestions
+    leaderboards: PeriodLeaderboards
 
 
 @asynccontextmanager
@@ -59,6 +63,10 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
         engine = QuizEngine(catalog, storage)
         rounds = GroupRounds(engine, storage)
         scheduling = Scheduling(storage, SystemClock(engine.clock))
-        yield App(settings, catalog, storage, engine, rounds, report, scheduling)
+        daily = DailyQuestions(rounds, scheduling)  # (its reveals' streaks go to the rounds)
+        leaderboards = PeriodLeaderboards.beside(engine, scheduling)
+        yield App(
+            settings, catalog, storage, engine, rounds, report, scheduling, daily, leaderboards
+        )
     finally:
         await storage.close()

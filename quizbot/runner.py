@@ -9,7 +9,9 @@ import signal
 import sys
 from typing import TYPE_CHECKING, Protocol, TextIO
 
+from bot.daily.service import DailyQuestions
 from bot.engine import QuizEngine
+from bot.leaderboard_periods import PeriodLeaderboards
 from bot.rounds import GroupRounds
 from bot.scheduling import Scheduling
 from bot.storage import storage_from_url
@@ -71,9 +73,12 @@ def telegram_adapter(
     *,
     web: WebMount | None = None,
     scheduling: Scheduling | None = None,
+    daily: DailyQuestions | None = None,
+    leaderboards: PeriodLeaderboards | None = None,
 ) -> TelegramAdapter:
     """The Telegram bot of ``quizbot run``: its config, the /stats chart, the round lease,
-    the process's scheduling (whose outbox it posts for Telegram)."""
+    the process's scheduling (whose outbox it posts for Telegram), daily questions and
+    leaderboards over a period."""
     from adapters.telegram import TelegramAdapter
     from adapters.telegram.group_rounds import RoundTiming
     from quizbot.charts import render_stats_png
@@ -86,6 +91,8 @@ def telegram_adapter(
         round_timing=RoundTiming(lease=settings.round_lease_seconds),  # (replicas)
         web=web,
         scheduling=scheduling,
+        daily=daily,
+        leaderboards=leaderboards,
     )
 
 
@@ -95,9 +102,12 @@ def discord_adapter(
     settings: Settings,
     *,
     scheduling: Scheduling | None = None,
+    daily: DailyQuestions | None = None,
+    leaderboards: PeriodLeaderboards | None = None,
 ) -> DiscordAdapter:
-    """The Discord bot of ``quizbot run``, with the /stats chart and the process's
-    scheduling (whose outbox it posts for Discord)."""
+    """The Discord bot of ``quizbot run``, with the /stats chart, the process's
+    scheduling (whose outbox it posts for Discord), daily questions and leaderboards over a
+    period."""
     from adapters.discord import DiscordAdapter
     from quizbot.charts import render_stats_png
 
@@ -107,6 +117,8 @@ def discord_adapter(
         discord_config(settings),
         stats_chart=render_stats_png,
         scheduling=scheduling,
+        daily=daily,
+        leaderboards=leaderboards,
     )
 
 
@@ -135,14 +147,29 @@ async def run_bots(
             stack.push_async_callback(web.stop)
             log.info("serving /healthz on %s:%s", listen, settings.port)
         adapters: list[ChatAdapter] = []
-        scheduling = app.scheduling
+        scheduling, daily, boards = app.scheduling, app.daily, app.leaderboards
         if settings.telegram_token:
             adapters.append(
-                telegram_adapter(app.engine, app.rounds, settings, web=web, scheduling=scheduling)
+                telegram_adapter(
+                    app.engine,
+                    app.rounds,
+                    settings,
+                    web=web,
+                    scheduling=scheduling,
+                    daily=daily,
+                    leaderboards=boards,
+                )
             )
         if settings.discord_token:
             adapters.append(
-                discord_adapter(app.engine, app.rounds, settings, scheduling=scheduling)
+                discord_adapter(
+                    app.engine,
+                    app.rounds,
+                    settings,
+                    scheduling=scheduling,
+                    daily=daily,
+                    leaderboards=boards,
+                )
             )
         started: list[ChatAdapter] = []
         try:

@@ -27,12 +27,14 @@ from adapters.discord import typed_answers
 from adapters.discord.buttons import DYNAMIC_ITEMS, is_known_custom_id
 from adapters.discord.commands import build_tree
 from adapters.discord.config import DiscordConfig
-from adapters.discord.group_rounds import DiscordRoundDriver, RoundClock, RoundTiming
+from adapters.discord.group_rounds import PLATFORM, DiscordRoundDriver, RoundClock, RoundTiming
 from adapters.discord.handlers import DEFER_AFTER, QuizHandlers, StatsChart
 from adapters.discord.outbox_sender import DiscordSender
 from adapters.discord.sync import sync_if_changed
 from adapters.discord.translator import QuizTranslator
+from bot.daily.service import DailyQuestions
 from bot.engine import QuizEngine
+from bot.leaderboard_periods import PeriodLeaderboards
 from bot.rate_limit import CommandRateLimiter
 from bot.rounds import GroupRounds
 from bot.scheduling import Scheduling
@@ -60,8 +62,12 @@ class QuizClient(discord.AutoShardedClient):
         round_clock: RoundClock | None = None,
         stats_chart: StatsChart | None = None,
         scheduling: Scheduling | None = None,
+        daily: DailyQuestions | None = None,
+        leaderboards: PeriodLeaderboards | None = None,
         **options: Any,
     ) -> None:
+        """``scheduling``, ``daily`` and ``leaderboards``: the process's (the runner's),
+        else made here on the rounds' storage and clock (see TelegramAdapter)."""
         # No privileged intents: interactions arrive regardless. The guilds intent keeps
         # discord.py's channel cache (and its startup warning) sane.
         options.setdefault("shard_count", config.shard_count)
@@ -80,6 +86,8 @@ class QuizClient(discord.AutoShardedClient):
         self.scheduling = scheduling or Scheduling.beside(rounds, round_clock)
         self.sender = DiscordSender(self)
         self.poster = self.scheduling.poster(self.sender)
+        self.daily = daily or DailyQuestions(rounds, self.scheduling)
+        self.daily.on_posted(PLATFORM, self.round_driver.ensure)
         self.quiz_handlers = QuizHandlers(
             engine,
             self.round_driver,
@@ -88,6 +96,8 @@ class QuizClient(discord.AutoShardedClient):
             admin_ids=config.admin_ids,
             stats_chart=stats_chart,
             scheduling=self.scheduling,
+            daily=self.daily,
+            leaderboards=leaderboards or PeriodLeaderboards.beside(engine, self.scheduling),
         )
         self.tree = build_tree(self)
 
@@ -148,9 +158,11 @@ class DiscordAdapter:
         defer_after: float = DEFER_AFTER,
         stats_chart: StatsChart | None = None,
         scheduling: Scheduling | None = None,
+        daily: DailyQuestions | None = None,
+        leaderboards: PeriodLeaderboards | None = None,
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``;
-        ``scheduling``: the process's scheduler and outbox (see :class:`QuizClient`)."""
+        ``scheduling``, ``daily``, ``leaderboards``: the process's (see :class:`QuizClient`)."""
         self.config = config
         self.client = QuizClient(
             engine,
@@ -160,6 +172,8 @@ class DiscordAdapter:
             stats_chart=stats_chart,
             round_timing=RoundTiming(lease=config.round_lease_seconds),
             scheduling=scheduling,
+            daily=daily,
+            leaderboards=leaderboards,
         )
         self._gateway: asyncio.Task[None] | None = None
         self._failure: asyncio.Future[BaseException] | None = None

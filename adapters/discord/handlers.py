@@ -65,8 +65,10 @@ from adapters.discord.texts import text
 from adapters.discord.translator import localize_commands
 from bot import markup
 from bot.bank_texts import normalize_tag
+from bot.daily.service import DailyQuestions
 from bot.engine import QuizEngine
 from bot.i18n import t
+from bot.leaderboard_periods import PeriodLeaderboards
 from bot.quiz_loader import LoadReport
 from bot.rate_limit import CommandRateLimiter
 from bot.rounds import (
@@ -218,11 +220,15 @@ class QuizHandlers:
         admin_ids: frozenset[str] = frozenset(),
         stats_chart: StatsChart | None = None,
         scheduling: Scheduling | None = None,
+        daily: DailyQuestions | None = None,
+        leaderboards: PeriodLeaderboards | None = None,
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``;
         ``scheduling``: the outbox's, whose unreachable marks a user's interaction clears."""
         self.engine = engine
         self.scheduling = scheduling
+        self.daily = daily  # /daily, and the streaks /progress shows
+        self.leaderboards = leaderboards  # /leaderboard over a period
         self.round_driver = round_driver
         self.rounds = round_driver.rounds  # the rules of group rounds
         self.defer_after = defer_after

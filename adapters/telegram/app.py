@@ -36,6 +36,7 @@ from adapters.telegram.budget import BudgetedRateLimiter, ChatBudget
 from adapters.telegram.callbacks import Callbacks
 from adapters.telegram.commands import Commands, StatsChart
 from adapters.telegram.config import TelegramConfig, WebMount
+from adapters.telegram.daily_commands import DailyCommands
 from adapters.telegram.group_rounds import RoundTiming, TelegramRoundDriver
 from adapters.telegram.menu_sync import sync_commands
 from adapters.telegram.messenger import Messenger
@@ -55,8 +56,10 @@ from adapters.telegram.transport import AiohttpRequest
 from adapters.telegram.typed_answers import TypedAnswers
 from adapters.telegram.update_processor import PerUserUpdateProcessor
 from adapters.telegram.webhook import TelegramWebhook, WebhookReplies
+from bot.daily.service import DailyQuestions
 from bot.engine import QuizEngine
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
+from bot.leaderboard_periods import PeriodLeaderboards
 from bot.rate_limit import CommandRateLimiter
 from bot.rounds import GroupRounds, RoundClock
 from bot.scheduling import Scheduling
@@ -97,6 +100,8 @@ class TelegramAdapter:
         web: WebMount | None = None,
         message_rate: float = 30.0,
         scheduling: Scheduling | None = None,
+        daily: DailyQuestions | None = None,
+        leaderboards: PeriodLeaderboards | None = None,
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for /stats;
         ``limiter`` caps each user's commands (so one user cannot spend the bot's sending
@@ -107,7 +112,9 @@ class TelegramAdapter:
         off, for benchmarks of the software alone); ``scheduling`` is the process's scheduler
         and outbox (the runner's, whose scheduler it runs): the adapter posts Telegram's
         outbox with it. Without one the adapter makes its own on the rounds' storage and
-        clock, and runs its scheduler too."""
+        clock, and runs its scheduler too; so with ``daily`` (the daily questions, whose
+        posts this process's round driver takes on at once) and ``leaderboards`` (over a
+        period), made on that scheduling when not given."""
         if config.webhook_url and web is None:
             raise ValueError("webhook mode needs the web server to mount its path on")
         self.engine = engine
@@ -134,17 +141,27 @@ class TelegramAdapter:
         self.round_driver = TelegramRoundDriver(
             rounds, PLATFORM, self.timing, self.budget, clock=round_clock
         )
-        self.messenger = Messenger(engine)
-        self.commands = Commands(
-            engine, config.admin_ids, self.messenger, self.round_driver, stats_chart
-        )
-        self.callbacks = Callbacks(engine, self.messenger, self.commands, self.round_driver)
-        self.typed = TypedAnswers(engine, self.messenger)
         # The outbox: scheduled and queued messages, posted through the rate limiter.
         self.runs_scheduler = scheduling is None
         self.scheduling = scheduling or Scheduling.beside(rounds, round_clock)
         self.sender = TelegramSender()
         self.poster = self.scheduling.poster(self.sender)
+        self.daily = daily or DailyQuestions(rounds, self.scheduling)
+        self.daily.on_posted(PLATFORM, self.round_driver.ensure)
+        self.leaderboards = leaderboards or PeriodLeaderboards.beside(engine, self.scheduling)
+        self.messenger = Messenger(engine)
+        self.commands = Commands(
+            engine,
+            config.admin_ids,
+            self.messenger,
+            self.round_driver,
+            stats_chart,
+            streaks=self.daily.streaks,
+            leaderboards=self.leaderboards,
+        )
+        self.daily_commands = DailyCommands(self.daily, self.messenger, self.commands)
+        self.callbacks = Callbacks(engine, self.messenger, self.commands, self.round_driver)
+        self.typed = TypedAnswers(engine, self.messenger)
         # The handlers whose updates count against the user's command budget.
         self._budgeted: list[BaseHandler[Update, Context, None]] = []
 
@@ -197,6 +214,7 @@ class TelegramAdapter:
             "help": self.commands.help,
             "reload": self.commands.reload,
             "stats": self.commands.stats,
+            "daily": self.daily_commands.daily_command,
         }
         # Group -1 runs first on every update: who sent it and the command budget, once.
         application.add_handler(TypeHandler(Update, self._before_handlers), group=-1)

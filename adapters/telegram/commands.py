@@ -17,6 +17,7 @@ from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
+from adapters.telegram.daily_rendering import period_board_message
 from adapters.telegram.group_rounds import TelegramRoundDriver
 from adapters.telegram.messenger import CHAT_MODE_SCOPE, Messenger
 from adapters.telegram.rendering import (
@@ -38,11 +39,14 @@ from adapters.telegram.round_rendering import (
 )
 from adapters.telegram.shared import GROUP_CHATS, PLATFORM, Context, participant, turn
 from adapters.telegram.texts import tt
+from bot.daily.streaks import DailyStreaks
+from bot.daily.texts import daily_t
 from bot.engine import QuizEngine
 from bot.i18n import t
+from bot.leaderboard_periods import Period, PeriodLeaderboards, parse_period
 from bot.rounds import RoundStartOutcome
 from bot.stats import QuizStats
-from bot.views import StartOutcome, StartResult
+from bot.views import Participant, StartOutcome, StartResult
 
 log = logging.getLogger("quizbot.telegram")
 
@@ -77,6 +81,9 @@ class Commands:
         messenger: Messenger,
         round_driver: TelegramRoundDriver,
         stats_chart: StatsChart | None = None,
+        *,
+        streaks: DailyStreaks,
+        leaderboards: PeriodLeaderboards,
     ) -> None:
         self.engine = engine
         self.admin_ids = admin_ids  # Telegram user ids, as text
@@ -84,6 +91,8 @@ class Commands:
         self.round_driver = round_driver
         self.rounds = round_driver.rounds  # the rules of group rounds
         self.stats_chart = stats_chart
+        self.streaks = streaks  # in daily questions, for /progress
+        self.leaderboards = leaderboards  # over a week, a month or all time
 
     async def after_start(
         self, context: Context, chat: Chat, user: User, result: StartResult
@@ -158,7 +167,10 @@ class Commands:
         if chat is None or user is None:
             return
         report = await self.engine.progress(participant(user))
-        await self.messenger.send(context, chat.id, progress_message(report))
+        # A group shows its own streak; a private chat every chat's the user answered in.
+        here = str(chat.id) if chat.type in GROUP_CHATS else None
+        streaks = await self.streaks.of_member(PLATFORM, str(user.id), here)
+        await self.messenger.send(context, chat.id, progress_message(report, streaks))
 
     async def language(self, update: Update, context: Context) -> None:
         chat, user = update.effective_chat, update.effective_user
@@ -217,17 +229,24 @@ class Commands:
         await self.messenger.send(context, chat.id, help_message(ui, admin=self._is_admin(user)))
 
     async def leaderboard(self, update: Update, context: Context) -> None:
-        """In a group, its members' best scores; in a private chat, everyone's."""
+        """In a group, its members' best scores; in a private chat, everyone's. With a
+        period (``week``, ``month``, ``all``): who answered most right in it."""
         chat, user = update.effective_chat, update.effective_user
         if chat is None or user is None:
             return
         who = participant(user)
+        args = list(context.args or [])
+        period = parse_period(args[0]) if args else None
+        if period is not None:
+            await self._period_board(context, chat, who, period, args[1:])
+            return
         ui = await turn(context).language()
         here = chat.type != ChatType.PRIVATE
-        named = context.args[0] if context.args else None
+        named = args[0] if args else None
         if named is not None and self.engine.catalog.get(named) is None:
             unknown = self.engine.unknown_quiz_notice(named, ui)
-            await self.messenger.send(context, chat.id, notice(unknown, ui))
+            hint = daily_t("period_unknown", ui)
+            await self.messenger.send(context, chat.id, notice(f"{unknown}\n{hint}", ui))
             return
         quiz_ids = [named] if named else [q.id for q in self.engine.catalog.all()]
         boards = []
@@ -244,6 +263,21 @@ class Commands:
             await self.messenger.send(context, chat.id, notice(t("leaderboard_empty", ui), ui))
             return
         await self.messenger.send(context, chat.id, leaderboard_message(boards, ui, here=here))
+
+    async def _period_board(
+        self, context: Context, chat: Chat, who: Participant, period: Period, rest: list[str]
+    ) -> None:
+        """``/leaderboard week|month|all [quiz]``: this group's (in a private chat,
+        everyone's) most right answers in the period, in the chat's time zone."""
+        named = rest[0] if rest else None
+        if named is not None and self.engine.catalog.get(named) is None:
+            ui = await turn(context).language()
+            unknown = self.engine.unknown_quiz_notice(named, ui)
+            await self.messenger.send(context, chat.id, notice(unknown, ui))
+            return
+        here = str(chat.id) if chat.type != ChatType.PRIVATE else None
+        board = await self.leaderboards.board(period, who, chat_id=here, quiz_id=named)
+        await self.messenger.send(context, chat.id, period_board_message(board))
 
     def _is_admin(self, user: User) -> bool:
         return str(user.id) in self.admin_ids
@@ -365,7 +399,7 @@ class Commands:
         if running is None:
             return False
         who = participant(user)
-        admin = running.starter_id != str(user.id) and await self._is_chat_admin(
+        admin = running.starter_id != str(user.id) and await self.is_chat_admin(
             context, chat, user, update.effective_message
         )
         outcome = await self.rounds.stop(PLATFORM, str(chat.id), who, is_chat_admin=admin)
@@ -376,9 +410,10 @@ class Commands:
             await self.round_driver.stopped(outcome)
         return True
 
-    async def _is_chat_admin(
+    async def is_chat_admin(
         self, context: Context, chat: Chat, user: User, message: Message | None
     ) -> bool:
+        """Whether ``user`` administers the group (an anonymous admin speaks as it)."""
         if message is not None and message.sender_chat is not None:
             return message.sender_chat.id == chat.id  # an anonymous admin speaks as the group
         try:

@@ -16,6 +16,7 @@ COMMANDS = (
     "review",
     "progress",
     "leaderboard",
+    "daily",
     "language",
     "stop",
     "mode",

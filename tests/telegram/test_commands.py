@@ -45,6 +45,7 @@ async def test_commands_are_registered_in_every_language(
         "review",
         "progress",
         "leaderboard",
+        "daily",
         "language",
         "stop",
         "mode",
