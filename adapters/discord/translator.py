@@ -19,7 +19,17 @@ from discord import app_commands
 from adapters.discord.texts import templates
 
 # Everyone's commands, in the order /help lists them; then the bot admins' commands.
-COMMANDS = ("quiz", "review", "round", "leaderboard", "progress", "language", "stop", "help")
+COMMANDS = (
+    "quiz",
+    "review",
+    "round",
+    "daily",
+    "leaderboard",
+    "progress",
+    "language",
+    "stop",
+    "help",
+)
 ADMIN_COMMANDS = ("reload", "stats")
 
 # Discord locale -> our language code.
@@ -49,6 +59,12 @@ NAMES: dict[str, dict[str, str]] = {
     "round.seconds": {"en": "seconds", "ru": "секунды"},
     "round.tag": {"en": "tag", "ru": "тег"},
     "leaderboard.quiz": {"en": "quiz", "ru": "тест"},
+    "leaderboard.period": {"en": "period", "ru": "период"},
+    "daily": {"en": "daily", "ru": "вопрос_дня"},
+    "daily.time": {"en": "time", "ru": "время"},
+    "daily.weekdays": {"en": "weekdays", "ru": "будни"},
+    "daily.hours": {"en": "hours", "ru": "часы"},
+    "daily.quizzes": {"en": "quizzes", "ru": "тесты"},
     "stats.quiz": {"en": "quiz", "ru": "тест"},
 }
 

@@ -49,6 +49,7 @@ async def test_the_commands_as_registered(
     await sync_commands(discord_config(settings), storage)
     commands = {c["name"]: c for c in fake_discord.commands["global"]}
     assert sorted(commands) == [
+        "daily",
         "help",
         "language",
         "leaderboard",
@@ -83,6 +84,7 @@ async def test_the_commands_as_registered(
         "тест",
         "повтор",
         "раунд",
+        "вопрос_дня",
         "рейтинг",
         "прогресс",
         "язык",
@@ -92,9 +94,19 @@ async def test_the_commands_as_registered(
         "статистика",
     }
     assert commands["review"]["description_localizations"]["ru"] == "Повторить вопросы с ошибками"
-    # Servers and bot DMs, except rounds, which are played in a server channel.
-    assert commands["round"]["contexts"] == [0]
-    assert all(c["contexts"] == [0, 1] for n, c in commands.items() if n != "round")
+    # Servers and bot DMs, except rounds and the daily question, played in a server channel.
+    assert commands["round"]["contexts"] == commands["daily"]["contexts"] == [0]
+    assert all(c["contexts"] == [0, 1] for n, c in commands.items() if n not in ("round", "daily"))
+    time, weekdays, hours, quizzes = commands["daily"]["options"]
+    assert (time["type"], time["required"], weekdays["type"]) == (3, False, 5)
+    assert (hours["type"], hours["min_value"], hours["max_value"]) == (4, 1, 24)
+    assert quizzes["autocomplete"] is True and quizzes["name_localizations"]["ru"] == "тесты"
+    _, period = commands["leaderboard"]["options"]
+    assert [(c["value"], c["name_localizations"]["ru"]) for c in period["choices"]] == [
+        ("week", "Эта неделя"),
+        ("month", "Этот месяц"),
+        ("all", "За всё время"),
+    ]
     quiz_option, seconds, round_tag = commands["round"]["options"]
     assert quiz_option["autocomplete"] is True and round_tag["autocomplete"] is True
     assert (seconds["type"], seconds["min_value"], seconds["max_value"]) == (4, 5, 600)
