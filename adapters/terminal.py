@@ -22,10 +22,12 @@ import stat
 import unicodedata
 from collections.abc import Iterator
 from typing import TextIO
+from zoneinfo import ZoneInfo
 
 from bot import markup
 from bot.engine import QuizEngine
 from bot.i18n import t, translate
+from bot.local_time import UTC_ZONE
 from bot.text_direction import LRI, PDI, paragraph
 from bot.typed_texts import typed_t
 from bot.views import (
@@ -331,13 +333,18 @@ class TerminalPlayer:
         return reading.result()
 
     async def play(
-        self, quiz_id: str | None, *, review: bool = False, tag: str | None = None
+        self,
+        quiz_id: str | None,
+        *,
+        review: bool = False,
+        tag: str | None = None,
+        zone: ZoneInfo = UTC_ZONE,
     ) -> int:
         """Play (or, with ``review``, practise missed questions) until the quiz ends, input
         does or Ctrl-C is pressed; returns the process exit code. ``tag``: play only the
-        quiz's questions carrying it."""
+        quiz's questions carrying it; ``zone``: the user's, for when the next review is."""
         try:
-            return await self._play(quiz_id, review, tag)
+            return await self._play(quiz_id, review, tag, zone)
         except EndOfInput:
             await self._saved()
             return 0
@@ -353,9 +360,11 @@ class TerminalPlayer:
         language = await self.engine.interface_language(self.who)
         self.say(t("saved_and_exit", language), language)
 
-    async def _play(self, quiz_id: str | None, review: bool, tag: str | None) -> int:
+    async def _play(
+        self, quiz_id: str | None, review: bool, tag: str | None, zone: ZoneInfo
+    ) -> int:
         if review:
-            start = await self.engine.start_review(self.who, quiz_id)
+            start = await self.engine.start_review(self.who, quiz_id, zone=zone)
             if start.outcome is StartOutcome.NOTHING_DUE:
                 self.say(start.notice, start.language)
                 return 0

@@ -12,18 +12,19 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import math
 import random
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 from bot.answer_matching import clean_typed, matches
 from bot.answer_state_cache import DEFAULT_CAPACITY, AnswerKey, AnswerStateCache
 from bot.bank_texts import bank_t, normalize_tag, unknown_tag
 from bot.catalog import QuizCatalog
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
+from bot.local_time import UTC_ZONE, local_text
 from bot.quiz import Question, Quiz
-from bot.review import due_items, next_review
+from bot.review import ReviewScheduler, due_items
 from bot.stats import QuizStats, compute_stats
 from bot.storage import (
     AnswerRecord,
@@ -146,8 +147,10 @@ class QuizEngine:
         clock: Clock = utc_now,
         rng: random.Random | None = None,
         remembered_attempts: int = DEFAULT_CAPACITY,
+        reviews: ReviewScheduler | None = None,
     ) -> None:
         self.catalog = catalog
+        self.reviews = reviews or ReviewScheduler()  # FSRS, at the desired retention
         # Private: adapters go through the operations below, so every rule lives here once.
         self._storage = storage
         self.clock = clock
@@ -652,7 +655,7 @@ class QuizEngine:
             answered_at=self.clock(),
         )
         scheduled = next((i for i in state.review if i.question_id == question.id), None)
-        review = next_review(
+        review = self.reviews.next_review(
             scheduled,
             platform=who.platform,
             user_id=who.user_id,
@@ -700,7 +703,7 @@ class QuizEngine:
             return dataclasses.replace(attempt, status=AttemptStatus.COMPLETED)
         question_id = answers[-1].question_id
         schedule = [i for i in state.review if i.question_id != question_id]
-        if review is not None and review.box > 0:  # box 0: mastered, off the schedule
+        if review is not None and review.box > 0:  # box 0: off the schedule
             schedule.append(review)
         self._answer_states.put(key, AnswerState(attempt, state.user, answers, schedule))
         return attempt
@@ -948,13 +951,33 @@ class QuizEngine:
 
     # -- review ---------------------------------------------------------------------------
 
+    async def review_status(self, who: Participant) -> tuple[int, datetime | None]:
+        """How many of ``who``'s questions are due for review now, and when the soonest of
+        the others falls due (None: none scheduled). Questions of quizzes no longer loaded
+        do not count."""
+        now = self.clock()
+        items = [
+            i
+            for i in await self._storage.review_items(who.platform, who.user_id)
+            if (quiz := self.catalog.get(i.quiz_id)) and quiz.question(i.question_id)
+        ]
+        due = len(due_items(items, now))
+        later = [i.due_at for i in items if i.due_at > now]
+        return due, min(later) if later else None
+
     async def start_review(
-        self, who: Participant, quiz_id: str | None = None, *, chat_id: str | None = None
+        self,
+        who: Participant,
+        quiz_id: str | None = None,
+        *,
+        chat_id: str | None = None,
+        zone: ZoneInfo = UTC_ZONE,
     ) -> StartResult:
         """Practise the questions due for review (of one quiz, else the quiz with most due).
 
         A review in progress is resumed. With nothing due the notice says when the next
-        review is, or that missed questions will appear here.
+        review is (as the clocks of ``zone``, the user's, show it), or that missed questions
+        will appear here.
         """
         ui = await self.interface_language(who)
         for attempt in await self._storage.active_attempts(who.platform, who.user_id):
@@ -977,9 +1000,8 @@ class QuizEngine:
         if not due:
             if not items:
                 return StartResult(StartOutcome.NOTHING_DUE, ui, t("review_empty", ui))
-            wait = min(i.due_at for i in items) - now
-            days = max(1, math.ceil(wait / timedelta(days=1)))
-            return StartResult(StartOutcome.NOTHING_DUE, ui, t("review_later", ui, count=days))
+            when = local_text(min(i.due_at for i in items), zone)
+            return StartResult(StartOutcome.NOTHING_DUE, ui, t("review_next_at", ui, when=when))
         by_quiz: dict[str, list[str]] = {}
         for item in due:
             by_quiz.setdefault(item.quiz_id, []).append(item.question_id)

@@ -202,16 +202,20 @@ STRINGS: dict[str, dict[str, Template]] = {
     },
     "help": {
         "en": "/quiz — start or continue a quiz\n/progress — your scores\n"
-        "/review — practise the questions you missed\n/language — change the language\n"
+        "/review — practise the questions you missed\n/remind — a daily reminder to review\n"
+        "/timezone — your time zone\n/language — change the language\n"
         "/stop — stop the current quiz\n/help — this help",
         "bn": "/quiz — কুইজ শুরু বা চালিয়ে যান\n/progress — আপনার স্কোর\n"
-        "/review — ভুল করা প্রশ্নগুলো আবার অনুশীলন করুন\n/language — ভাষা বদলান\n"
+        "/review — ভুল করা প্রশ্নগুলো আবার অনুশীলন করুন\n/remind — রিভিউয়ের দৈনিক রিমাইন্ডার\n"
+        "/timezone — আপনার টাইম জোন\n/language — ভাষা বদলান\n"
         "/stop — চলতি কুইজ থামান\n/help — এই সাহায্য",
         "ur": "/quiz — کوئز شروع کریں یا جاری رکھیں\n/progress — آپ کے اسکور\n"
-        "/review — غلط جوابات والے سوالات کی دوبارہ مشق\n/language — زبان تبدیل کریں\n"
+        "/review — غلط جوابات والے سوالات کی دوبارہ مشق\n/remind — دہرائی کی روزانہ یاددہانی\n"
+        "/timezone — آپ کا ٹائم زون\n/language — زبان تبدیل کریں\n"
         "/stop — موجودہ کوئز روکیں\n/help — یہ مدد",
         "ru": "/quiz — начать или продолжить тест\n/progress — ваши результаты\n"
-        "/review — повторить вопросы с ошибками\n/language — сменить язык\n"
+        "/review — повторить вопросы с ошибками\n/remind — ежедневное напоминание\n"
+        "/timezone — ваш часовой пояс\n/language — сменить язык\n"
         "/stop — остановить текущий тест\n/help — эта справка",
     },
     "level_beginner": {"en": "Beginner", "bn": "প্রাথমিক", "ur": "ابتدائی", "ru": "Начальный"},
@@ -254,31 +258,172 @@ STRINGS: dict[str, dict[str, Template]] = {
             "other": "🔁 Повторение: {count} вопроса для практики.",
         },
     },
-    "review_later": {
-        "en": {
-            "one": "Nothing due — next review in {count} day.",
-            "other": "Nothing due — next review in {count} days.",
-        },
-        "bn": {
-            "one": "এখন কিছু বাকি নেই — পরের রিভিউ {count} দিন পরে।",
-            "other": "এখন কিছু বাকি নেই — পরের রিভিউ {count} দিন পরে।",
-        },
-        "ur": {
-            "one": "ابھی کچھ باقی نہیں — اگلی دہرائی {count} دن بعد۔",
-            "other": "ابھی کچھ باقی نہیں — اگلی دہرائی {count} دن بعد۔",
-        },
-        "ru": {
-            "one": "Повторять пока нечего — следующее повторение через {count} день.",
-            "few": "Повторять пока нечего — следующее повторение через {count} дня.",
-            "many": "Повторять пока нечего — следующее повторение через {count} дней.",
-            "other": "Повторять пока нечего — следующее повторение через {count} дня.",
-        },
-    },
     "review_empty": {
         "en": "Nothing to review yet: questions you miss in a quiz come back here.",
         "bn": "এখনও রিভিউ করার কিছু নেই: কুইজে ভুল করা প্রশ্নগুলো এখানে ফিরে আসবে।",
         "ur": "ابھی دہرانے کو کچھ نہیں: کوئز میں غلط ہونے والے سوال یہاں واپس آئیں گے۔",
         "ru": "Повторять пока нечего: вопросы, на которые вы ошиблись в тесте, появятся здесь.",
+    },
+    # -- reviews on FSRS, reminders, time zones (issue 22) ----------------------------------
+    "review_next_at": {
+        "en": "Nothing due now — next review: {when}.",
+        "bn": "এখন রিভিউ করার কিছু নেই — পরের রিভিউ: {when}।",
+        "ur": "ابھی دہرانے کو کچھ نہیں — اگلی دہرائی: {when}۔",
+        "ru": "Сейчас повторять нечего — следующее повторение: {when}.",
+    },
+    "review_due": {
+        "en": {
+            "one": "🔁 {count} question to review.",
+            "other": "🔁 {count} questions to review.",
+        },
+        "bn": {
+            "one": "🔁 রিভিউ করার জন্য {count}টি প্রশ্ন অপেক্ষা করছে।",
+            "other": "🔁 রিভিউ করার জন্য {count}টি প্রশ্ন অপেক্ষা করছে।",
+        },
+        "ur": {
+            "one": "🔁 دہرانے کے لیے {count} سوال منتظر ہے۔",
+            "other": "🔁 دہرانے کے لیے {count} سوالات منتظر ہیں۔",
+        },
+        "ru": {
+            "one": "🔁 {count} вопрос ждёт повторения.",
+            "few": "🔁 {count} вопроса ждут повторения.",
+            "many": "🔁 {count} вопросов ждут повторения.",
+            "other": "🔁 {count} вопроса ждут повторения.",
+        },
+    },
+    "review_button": {
+        "en": "🔁 Review now",
+        "bn": "🔁 এখনই রিভিউ করুন",
+        "ur": "🔁 ابھی دہرائیں",
+        "ru": "🔁 Повторить сейчас",
+    },
+    "remind_set": {
+        "en": "Done: on days when questions are due, I will message you at {time} ({zone}). "
+        "Next check: {next}. /remind off turns it off.",
+        "bn": "ঠিক আছে: যেদিন রিভিউ করার প্রশ্ন থাকবে, সেদিন {time}-এ ({zone}) আপনাকে বার্তা "
+        "পাঠাব। পরের যাচাই: {next}। বন্ধ করতে /remind off পাঠান।",
+        "ur": "ہو گیا: جس دن دہرانے کے لیے سوال ہوں گے، میں آپ کو {time} بجے ({zone}) پیغام "
+        "بھیجوں گا۔ اگلی جانچ: {next}۔ بند کرنے کے لیے /remind off بھیجیں۔",
+        "ru": "Готово: в дни, когда есть вопросы для повторения, я напишу вам в {time} ({zone}). "
+        "Следующая проверка: {next}. Выключить: /remind off.",
+    },
+    "remind_current": {
+        "en": "Review reminders: every day at {time} ({zone}) when questions are due. "
+        "Next check: {next}. /remind off turns them off.",
+        "bn": "রিভিউ রিমাইন্ডার: প্রশ্ন বাকি থাকলে প্রতিদিন {time}-এ ({zone})। পরের যাচাই: "
+        "{next}। বন্ধ করতে /remind off পাঠান।",
+        "ur": "دہرائی کی یاددہانی: جب سوال باقی ہوں، روزانہ {time} بجے ({zone})۔ اگلی جانچ: "
+        "{next}۔ بند کرنے کے لیے /remind off بھیجیں۔",
+        "ru": "Напоминания о повторении: каждый день в {time} ({zone}), если есть вопросы. "
+        "Следующая проверка: {next}. Выключить: /remind off.",
+    },
+    "remind_none": {
+        "en": "Review reminders are off. Turn them on with a time, for example /remind 08:00 "
+        "(your time zone: {zone}).",
+        "bn": "রিভিউ রিমাইন্ডার বন্ধ আছে। একটি সময় দিয়ে চালু করুন, যেমন /remind 08:00 "
+        "(আপনার টাইম জোন: {zone})।",
+        "ur": "دہرائی کی یاددہانی بند ہے۔ وقت کے ساتھ چالو کریں، مثلاً /remind 08:00 "
+        "(آپ کا ٹائم زون: {zone})۔",
+        "ru": "Напоминания о повторении выключены. Включите их, указав время, например "
+        "/remind 08:00 (ваш часовой пояс: {zone}).",
+    },
+    "remind_off": {
+        "en": "Review reminders are off.",
+        "bn": "রিভিউ রিমাইন্ডার বন্ধ করা হয়েছে।",
+        "ur": "دہرائی کی یاددہانی بند کر دی گئی۔",
+        "ru": "Напоминания о повторении выключены.",
+    },
+    "remind_bad_time": {
+        "en": "Please give the time as HH:MM, for example /remind 08:00 (or /remind off).",
+        "bn": "সময়টি HH:MM আকারে দিন, যেমন /remind 08:00 (অথবা /remind off)।",
+        "ur": "براہ کرم وقت HH:MM کی شکل میں دیں، مثلاً /remind 08:00 (یا /remind off)۔",
+        "ru": "Укажите время в виде ЧЧ:ММ, например /remind 08:00 (или /remind off).",
+    },
+    "remind_private_only": {
+        "en": "Review reminders come as private messages: send /remind to me in a private chat.",
+        "bn": "রিভিউ রিমাইন্ডার ব্যক্তিগত বার্তায় আসে: আমাকে ব্যক্তিগত চ্যাটে /remind পাঠান।",
+        "ur": "دہرائی کی یاددہانی نجی پیغام میں آتی ہے: مجھے نجی چیٹ میں /remind بھیجیں۔",
+        "ru": "Напоминания приходят в личные сообщения: отправьте мне /remind в личном чате.",
+    },
+    "timezone_current_user": {
+        "en": "Your time zone is {zone} (it is {time} there now). "
+        "To change it: /timezone Europe/Berlin",
+        "bn": "আপনার টাইম জোন {zone} (সেখানে এখন {time})। বদলাতে: /timezone Asia/Dhaka",
+        "ur": "آپ کا ٹائم زون {zone} ہے (وہاں ابھی {time} ہیں)۔ تبدیل کرنے کے لیے: "
+        "/timezone Asia/Karachi",
+        "ru": "Ваш часовой пояс — {zone} (там сейчас {time}). Сменить: /timezone Europe/Moscow",
+    },
+    "timezone_current_chat": {
+        "en": "This chat's time zone is {zone} (it is {time} there now). "
+        "Admins change it with /timezone Europe/Berlin",
+        "bn": "এই চ্যাটের টাইম জোন {zone} (সেখানে এখন {time})। অ্যাডমিনরা বদলাতে পারেন: "
+        "/timezone Asia/Dhaka",
+        "ur": "اس چیٹ کا ٹائم زون {zone} ہے (وہاں ابھی {time} ہیں)۔ ایڈمن اسے بدل سکتے ہیں: "
+        "/timezone Asia/Karachi",
+        "ru": "Часовой пояс этого чата — {zone} (там сейчас {time}). Администраторы меняют "
+        "его так: /timezone Europe/Moscow",
+    },
+    "timezone_set_user": {
+        "en": "Your time zone is now {zone} (it is {time} there).",
+        "bn": "আপনার টাইম জোন এখন {zone} (সেখানে এখন {time})।",
+        "ur": "آپ کا ٹائم زون اب {zone} ہے (وہاں ابھی {time} ہیں)۔",
+        "ru": "Ваш часовой пояс теперь {zone} (там сейчас {time}).",
+    },
+    "timezone_set_chat": {
+        "en": "This chat's time zone is now {zone} (it is {time} there).",
+        "bn": "এই চ্যাটের টাইম জোন এখন {zone} (সেখানে এখন {time})।",
+        "ur": "اس چیٹ کا ٹائم زون اب {zone} ہے (وہاں ابھی {time} ہیں)۔",
+        "ru": "Часовой пояс этого чата теперь {zone} (там сейчас {time}).",
+    },
+    "timezone_unknown": {
+        "en": "“{name}” is not a time zone I know. Use an IANA name, for example "
+        "/timezone Europe/Berlin or /timezone Asia/Dhaka.",
+        "bn": "“{name}” নামে কোনো টাইম জোন আমি চিনি না। IANA নাম ব্যবহার করুন, যেমন "
+        "/timezone Asia/Dhaka বা /timezone Europe/Berlin।",
+        "ur": "“{name}” کوئی ایسا ٹائم زون نہیں جسے میں جانتا ہوں۔ IANA نام استعمال کریں، مثلاً "
+        "/timezone Asia/Karachi یا /timezone Europe/Berlin۔",
+        "ru": "Часового пояса «{name}» я не знаю. Укажите название IANA, например "
+        "/timezone Europe/Moscow или /timezone Asia/Dhaka.",
+    },
+    "timezone_admins_only": {
+        "en": "Only this chat's admins can change its time zone.",
+        "bn": "শুধু এই চ্যাটের অ্যাডমিনরাই এর টাইম জোন বদলাতে পারেন।",
+        "ur": "اس چیٹ کا ٹائم زون صرف اس کے ایڈمن بدل سکتے ہیں۔",
+        "ru": "Менять часовой пояс этого чата могут только его администраторы.",
+    },
+    "deadline_invalid": {
+        "en": "I could not read that deadline. Use a date (2026-12-10), a date and time "
+        "(2026-12-10 18:00) or a span (3d, 12h).",
+        "bn": "সময়সীমাটি বুঝতে পারিনি। একটি তারিখ (2026-12-10), তারিখ ও সময় "
+        "(2026-12-10 18:00) বা সময়কাল (3d, 12h) দিন।",
+        "ur": "یہ آخری تاریخ سمجھ نہیں آئی۔ تاریخ (2026-12-10)، تاریخ اور وقت "
+        "(2026-12-10 18:00) یا مدت (3d، 12h) لکھیں۔",
+        "ru": "Не удалось разобрать срок. Укажите дату (2026-12-10), дату и время "
+        "(2026-12-10 18:00) или промежуток (3d, 12h).",
+    },
+    "deadline_past": {
+        "en": "That deadline has already passed.",
+        "bn": "এই সময়সীমা ইতিমধ্যে পেরিয়ে গেছে।",
+        "ur": "یہ آخری تاریخ گزر چکی ہے۔",
+        "ru": "Этот срок уже прошёл.",
+    },
+    "deadline_too_far": {
+        "en": "That deadline is more than a year away.",
+        "bn": "এই সময়সীমা এক বছরেরও বেশি দূরে।",
+        "ur": "یہ آخری تاریخ ایک سال سے زیادہ دور ہے۔",
+        "ru": "Этот срок дальше чем через год.",
+    },
+    "cmd_timezone": {
+        "en": "Your time zone (in a group: the chat's)",
+        "bn": "আপনার টাইম জোন (গ্রুপে: চ্যাটের)",
+        "ur": "آپ کا ٹائم زون (گروپ میں: چیٹ کا)",
+        "ru": "Ваш часовой пояс (в группе: чата)",
+    },
+    "cmd_remind": {
+        "en": "A daily reminder when reviews are due",
+        "bn": "রিভিউ বাকি থাকলে প্রতিদিনের রিমাইন্ডার",
+        "ur": "دہرائی باقی ہو تو روزانہ یاددہانی",
+        "ru": "Ежедневное напоминание о повторении",
     },
     "round_started": {
         "en": "Group round! Everyone can answer; {seconds} s per question, first answer counts.",

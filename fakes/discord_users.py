@@ -260,6 +260,7 @@ class Player:
         self.permissions = permissions  # in the server channel
         self.dm_channel_id = world.fake.new_id()
         world.fake.channels[self.dm_channel_id] = None
+        world.fake.dm_channels[user_id] = self.dm_channel_id  # what opening a DM returns
 
     @property
     def fake(self) -> FakeDiscord:

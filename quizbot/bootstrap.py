@@ -12,6 +12,8 @@ from bot.daily.service import DailyQuestions
 from bot.engine import QuizEngine
 from bot.leaderboard_periods import PeriodLeaderboards
 from bot.quiz_loader import LoadReport
+from bot.review import ReviewScheduler
+from bot.review_reminders import ReviewReminders
 from bot.rounds import GroupRounds, SystemClock
 from bot.scheduling import Scheduling
 from bot.storage import Storage, StorageError, storage_from_url
@@ -33,6 +35,7 @@ class App:
     rounds: GroupRounds
     load_report: LoadReport
     scheduling: Scheduling
+    reminders: ReviewReminders
     daily: DailyQuestions
     leaderboards: PeriodLeaderboards
 
@@ -60,13 +63,23 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
     except StorageError as exc:
         raise ConfigError("DATABASE_URL", str(exc)) from None
     try:
-        engine = QuizEngine(catalog, storage)
+        engine = QuizEngine(catalog, storage, reviews=ReviewScheduler(settings.review_retention))
         rounds = GroupRounds(engine, storage)
         scheduling = Scheduling(storage, SystemClock(engine.clock))
+        reminders = ReviewReminders(engine, scheduling)  # registers its job kind, once
         daily = DailyQuestions(rounds, scheduling)  # (its reveals' streaks go to the rounds)
         leaderboards = PeriodLeaderboards.beside(engine, scheduling)
         yield App(
-            settings, catalog, storage, engine, rounds, report, scheduling, daily, leaderboards
+            settings,
+            catalog,
+            storage,
+            engine,
+            rounds,
+            report,
+            scheduling,
+            reminders,
+            daily,
+            leaderboards,
         )
     finally:
         await storage.close()

@@ -17,6 +17,7 @@ from typing import Any
 from bot.i18n import DEFAULT_LANGUAGE, LANGUAGE_NAMES, SUPPORTED_LANGUAGES, t
 from bot.presenters import progress_lines, stats_hardest, stats_summary
 from bot.quiz_loader import LoadReport, load_quiz_text, load_quizzes, quiz_files
+from bot.scheduling.timezones import Place, find_zone
 from bot.stats import QuizStats
 from bot.storage import AnswerRecord, AttemptRecord
 from bot.text_direction import paragraph, prepare
@@ -79,9 +80,18 @@ async def _play(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 return EXIT_USAGE
+            zones, place = app.scheduling.timezones, Place(who.platform, who.user_id)
+            if getattr(args, "tz", None):  # `quizbot review --tz ZONE`: remembered
+                chosen = find_zone(args.tz)
+                if chosen is None:
+                    print(f"quizbot: {t('timezone_unknown', 'en', name=args.tz)}", file=sys.stderr)
+                    return EXIT_USAGE
+                await zones.set_zone(place, chosen)
             player = TerminalPlayer(app.engine, who, sys.stdin, sys.stdout, ctrl_c)
             tag = getattr(args, "tag", None)  # `review` has no --tag
-            return await player.play(args.quiz, review=args.command == "review", tag=tag)
+            review = args.command == "review"
+            zone = await zones.zone(place)
+            return await player.play(args.quiz, review=review, tag=tag, zone=zone)
 
 
 async def _list(args: argparse.Namespace) -> int:
@@ -472,6 +482,9 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_argument("quiz", nargs="?", help="one quiz (default: the one with most due)")
     review.add_argument("--lang", help="language (remembered)")
     review.add_argument("--user", help="whose progress to use (default: your login name)")
+    review.add_argument(
+        "--tz", help="your time zone, an IANA name like Europe/Berlin (remembered; default UTC)"
+    )
 
     listing = commands.add_parser("list", help="list the quizzes")
     listing.add_argument("--lang", choices=SUPPORTED_LANGUAGES)

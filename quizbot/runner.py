@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Protocol, TextIO
 from bot.daily.service import DailyQuestions
 from bot.engine import QuizEngine
 from bot.leaderboard_periods import PeriodLeaderboards
+from bot.review_reminders import ReviewReminders
 from bot.rounds import GroupRounds
 from bot.scheduling import Scheduling
 from bot.storage import storage_from_url
@@ -73,6 +74,7 @@ def telegram_adapter(
     *,
     web: WebMount | None = None,
     scheduling: Scheduling | None = None,
+    reminders: ReviewReminders | None = None,
     daily: DailyQuestions | None = None,
     leaderboards: PeriodLeaderboards | None = None,
 ) -> TelegramAdapter:
@@ -91,6 +93,7 @@ def telegram_adapter(
         round_timing=RoundTiming(lease=settings.round_lease_seconds),  # (replicas)
         web=web,
         scheduling=scheduling,
+        reminders=reminders,
         daily=daily,
         leaderboards=leaderboards,
     )
@@ -102,6 +105,7 @@ def discord_adapter(
     settings: Settings,
     *,
     scheduling: Scheduling | None = None,
+    reminders: ReviewReminders | None = None,
     daily: DailyQuestions | None = None,
     leaderboards: PeriodLeaderboards | None = None,
 ) -> DiscordAdapter:
@@ -117,6 +121,7 @@ def discord_adapter(
         discord_config(settings),
         stats_chart=render_stats_png,
         scheduling=scheduling,
+        reminders=reminders,
         daily=daily,
         leaderboards=leaderboards,
     )
@@ -156,6 +161,7 @@ async def run_bots(
                     settings,
                     web=web,
                     scheduling=scheduling,
+                    reminders=app.reminders,
                     daily=daily,
                     leaderboards=boards,
                 )
@@ -167,6 +173,7 @@ async def run_bots(
                     app.rounds,
                     settings,
                     scheduling=scheduling,
+                    reminders=app.reminders,
                     daily=daily,
                     leaderboards=boards,
                 )

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.quiz_cache import default_cache_dir
+from bot.review import DEFAULT_RETENTION, MAX_RETENTION, MIN_RETENTION
 
 DEFAULT_DATABASE_URL = "sqlite:///quizbot.db"
 TELEGRAM_TOKEN_PATTERN = re.compile(r"^\d{3,20}:[A-Za-z0-9_-]{30,60}$")
@@ -71,6 +72,8 @@ class Settings:
     round_lease_seconds: float = 15.0
     # How long one database call may wait before the user is asked to press again.
     database_timeout: float = 5.0
+    # FSRS's desired retention for reviews: the chance to still know a question when due.
+    review_retention: float = 0.9
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -139,6 +142,7 @@ class Settings:
                 f"must be 1 to 100 (Telegram's range), not {connections_text!r}",
             )
         database_timeout = _seconds("DATABASE_TIMEOUT", get("DATABASE_TIMEOUT") or "5", 0.5, 60)
+        retention = _retention(get("REVIEW_RETENTION"))
         return cls(
             database_url=database_url,
             quiz_dir=quiz_dir,
@@ -160,10 +164,27 @@ class Settings:
             shard_ids=shard_ids,
             round_lease_seconds=lease,
             database_timeout=database_timeout,
+            review_retention=retention,
         )
 
 
 ADMIN_VARIABLES = ("ADMIN_TELEGRAM_IDS", "ADMIN_DISCORD_IDS")
+
+
+def _retention(text: str | None) -> float:
+    """REVIEW_RETENTION: FSRS's desired retention, within what FSRS handles sensibly."""
+    if text is None:
+        return DEFAULT_RETENTION
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not MIN_RETENTION <= value <= MAX_RETENTION:
+        raise ConfigError(
+            "REVIEW_RETENTION",
+            f"must be a fraction from {MIN_RETENTION} to {MAX_RETENTION} (like 0.9), not {text!r}",
+        )
+    return value
 
 
 def _user_ids(name: str, text: str | None) -> frozenset[str]:

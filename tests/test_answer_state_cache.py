@@ -161,21 +161,22 @@ async def answer_all(engine: QuizEngine, catalog: QuizCatalog, view, *, right: b
 async def test_a_review_done_elsewhere_meanwhile_counts_for_the_schedule(
     replica_a, replica_b, storage, catalog
 ):
-    # Every question missed once: all in box 1.
+    # Every question missed once: all FSRS cards learning (state 1), at their first step.
     await answer_all(
         replica_a, catalog, (await replica_a.start(ANN, SEED_QUIZ)).question, right=False
     )
-    again = (await replica_a.start(ANN, SEED_QUIZ)).question  # replica A remembers box 1
-    # Meanwhile a review on replica B gets them all right: box 2.
+    again = (await replica_a.start(ANN, SEED_QUIZ)).question  # replica A remembers them so
+    # Meanwhile a review on replica B gets them all right: still learning, at the next step.
     review = await replica_b.start_review(ANN, SEED_QUIZ)
     assert review.question is not None
     await answer_all(replica_b, catalog, review.question, right=True)
-    boxes = {i.box for i in await storage.review_items("telegram", "1", SEED_QUIZ)}
-    assert boxes == {2}
-    # Right again in the quiz on replica A: one box up from where they are now, box 3.
+    items = await storage.review_items("telegram", "1", SEED_QUIZ)
+    assert {i.box for i in items} == {1}
+    # Right again in the quiz on replica A: from where they are now, past the last learning
+    # step into review (state 2); from what A remembered it would still be learning.
     await answer_all(replica_a, catalog, again, right=True)
     items = await storage.review_items("telegram", "1", SEED_QUIZ)
-    assert len(items) == 8 and {i.box for i in items} == {3}
+    assert len(items) == 8 and {i.box for i in items} == {2}
 
 
 async def test_an_attempt_no_longer_remembered_costs_one_read_and_still_counts(catalog, storage):

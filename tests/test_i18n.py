@@ -70,14 +70,13 @@ def test_counts_take_their_plural_form(language, index, n):
     shown = strip_controls(t("quiz_summary", language, title="T", count=n))
     word = QUESTION_WORDS[language][index]
     assert shown.endswith(f"{n} {word}" if language != "bn" else f"{n}{word}"), shown
-    days = strip_controls(t("review_later", language, count=n))
-    assert str(n) in days
+    due = strip_controls(t("review_due", language, count=n))
+    assert str(n) in due
     if language == "en":
-        assert (f"in {n} day." if n == 1 else f"in {n} days.") in days
+        assert (f"{n} question to" if n == 1 else f"{n} questions to") in due
     if language == "ru":
-        assert days.endswith(
-            {"one": "день.", "few": "дня.", "many": "дней."}[CATEGORIES["ru"][index]]
-        )
+        ending = {"one": "вопрос ждёт", "few": "вопроса ждут", "many": "вопросов ждут"}
+        assert f"{n} {ending[CATEGORIES['ru'][index]]}" in due
     attempts = strip_controls(
         t("progress_line", language, title="T", count=n, best=1, last=1, total=8)
     )

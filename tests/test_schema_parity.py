@@ -210,4 +210,4 @@ async def test_an_old_postgres_database_is_migrated_to_the_same_schema(tmp_path)
 @pytest.mark.parametrize("dialect", ["sqlite", "postgres"])
 def test_no_migration_leaves_a_placeholder_unfilled(dialect):
     for script in migrations(dialect):
-        assert "{" not in script and "}" not in script
+        assert not re.search(r"\{[a-z_]*\}", script)  # ({{ }} render as literal braces)

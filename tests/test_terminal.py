@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from bot.catalog import QuizCatalog
+from bot.storage import AnswerRecord, NewAttempt, ReviewItem, SQLiteStorage
 from bot.text_direction import strip_controls
 from tests.conftest import QUIZ_DIR, ROOT, SEED_QUIZ
 
@@ -288,3 +291,29 @@ def test_review_brings_back_missed_questions(tmp_path, catalog):
         noun = "question" if missed == 1 else "questions"
         assert f"🔁 Review: {missed} {noun} to practise again." in review
         assert f"Question {missed}/{missed}" in review
+
+
+def test_review_says_when_the_next_review_is_in_the_users_time_zone(tmp_path):
+    db = tmp_path / "t.db"
+
+    async def schedule() -> None:
+        storage = SQLiteStorage(db)
+        await storage.open()
+        try:
+            await storage.touch_user("terminal", "tz", None)
+            due = datetime(2099, 6, 1, 6, 0, tzinfo=UTC)  # 11:30 in Kolkata
+            new = NewAttempt("terminal", "tz", None, SEED_QUIZ, ("why-shard",), {}, due)
+            attempt, _ = await storage.create_attempt(new)
+            item = ReviewItem("terminal", "tz", SEED_QUIZ, "why-shard", 2, due, None)
+            answer = AnswerRecord(attempt.id, "why-shard", "a", True, due)
+            await storage.record_answer(answer, finishes=False, review=item)
+        finally:
+            await storage.close()
+
+    asyncio.run(schedule())
+    bad = quizbot(["review", "--user", "tz", "--tz", "Mars/Base"], db)
+    assert bad.returncode == 2 and "Mars/Base" in bad.stderr and "Europe/Berlin" in bad.stderr
+    later = strip_controls(quizbot(["review", "--user", "tz", "--tz", "asia/kolkata"], db).stdout)
+    assert later.strip() == "Nothing due now — next review: 2099-06-01 11:30 Asia/Kolkata."
+    kept = strip_controls(quizbot(["review", "--user", "tz"], db).stdout)  # the zone is kept
+    assert kept == later

@@ -30,12 +30,14 @@ from adapters.discord.config import DiscordConfig
 from adapters.discord.group_rounds import PLATFORM, DiscordRoundDriver, RoundClock, RoundTiming
 from adapters.discord.handlers import DEFER_AFTER, QuizHandlers, StatsChart
 from adapters.discord.outbox_sender import DiscordSender
+from adapters.discord.reminders import render_review_due
 from adapters.discord.sync import sync_if_changed
 from adapters.discord.translator import QuizTranslator
 from bot.daily.service import DailyQuestions
 from bot.engine import QuizEngine
 from bot.leaderboard_periods import PeriodLeaderboards
 from bot.rate_limit import CommandRateLimiter
+from bot.review_reminders import REVIEW_DUE, ReviewReminders
 from bot.rounds import GroupRounds
 from bot.scheduling import Scheduling
 
@@ -62,6 +64,7 @@ class QuizClient(discord.AutoShardedClient):
         round_clock: RoundClock | None = None,
         stats_chart: StatsChart | None = None,
         scheduling: Scheduling | None = None,
+        reminders: ReviewReminders | None = None,
         daily: DailyQuestions | None = None,
         leaderboards: PeriodLeaderboards | None = None,
         **options: Any,
@@ -84,7 +87,9 @@ class QuizClient(discord.AutoShardedClient):
         # The outbox (see TelegramAdapter): the runner's scheduling, else one of its own.
         self.runs_scheduler = scheduling is None
         self.scheduling = scheduling or Scheduling.beside(rounds, round_clock)
+        self.reminders = reminders or ReviewReminders(engine, self.scheduling)
         self.sender = DiscordSender(self)
+        self.sender.register(REVIEW_DUE, render_review_due)
         self.poster = self.scheduling.poster(self.sender)
         self.daily = daily or DailyQuestions(rounds, self.scheduling)
         self.daily.on_posted(PLATFORM, self.round_driver.ensure)
@@ -96,6 +101,7 @@ class QuizClient(discord.AutoShardedClient):
             admin_ids=config.admin_ids,
             stats_chart=stats_chart,
             scheduling=self.scheduling,
+            reminders=self.reminders,
             daily=self.daily,
             leaderboards=leaderboards or PeriodLeaderboards.beside(engine, self.scheduling),
         )
@@ -158,6 +164,7 @@ class DiscordAdapter:
         defer_after: float = DEFER_AFTER,
         stats_chart: StatsChart | None = None,
         scheduling: Scheduling | None = None,
+        reminders: ReviewReminders | None = None,
         daily: DailyQuestions | None = None,
         leaderboards: PeriodLeaderboards | None = None,
     ) -> None:
@@ -172,6 +179,7 @@ class DiscordAdapter:
             stats_chart=stats_chart,
             round_timing=RoundTiming(lease=config.round_lease_seconds),
             scheduling=scheduling,
+            reminders=reminders,
             daily=daily,
             leaderboards=leaderboards,
         )

@@ -15,6 +15,7 @@ same path handles every press, fresh or after a restart, and nothing grows per m
 - ``qz1:r:<round>:<question number>:<option index>``: answer a group round's question
 - ``qz1:g:<quiz id>[:<seconds>]``: start a group round of that quiz in the channel (the
   picker ``/round`` shows when no quiz was named)
+- ``qz1:v``: start (or resume) the presser's review (a review reminder's button)
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ ANSWER_TEMPLATE = r"qz1:a:(?P<attempt>[0-9]{1,18}):(?P<number>[0-9]{1,4}):(?P<op
 START_TEMPLATE = r"qz1:s:(?P<quiz>[a-z0-9][a-z0-9_-]{0,39})(?::(?P<owner>[0-9]{1,20}))?"
 LIST_TEMPLATE = r"qz1:o"
 ROUND_TEMPLATE = r"qz1:r:(?P<round>[0-9]{1,18}):(?P<number>[0-9]{1,4}):(?P<option>[0-9]{1,2})"
+REVIEW_TEMPLATE = r"qz1:v"
 ROUND_START_TEMPLATE = r"qz1:g:(?P<quiz>[a-z0-9][a-z0-9_-]{0,39})(?::(?P<seconds>[0-9]{1,3}))?"
 
 
@@ -62,6 +64,8 @@ class PressHandler(Protocol):
     async def round_start_pressed(
         self, interaction: discord.Interaction[Any], quiz_id: str, seconds: int | None
     ) -> None: ...
+
+    async def review_pressed(self, interaction: discord.Interaction[Any]) -> None: ...
 
 
 def press_handler(interaction: discord.Interaction[Any]) -> PressHandler:
@@ -251,12 +255,44 @@ class RoundStartButton(discord.ui.DynamicItem[Button], template=ROUND_START_TEMP
         )
 
 
+class ReviewButton(discord.ui.DynamicItem[Button], template=REVIEW_TEMPLATE):
+    """Start the presser's review (under a review reminder)."""
+
+    def __init__(self, *, label: str = "Review") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=truncate(label, BUTTON_LABEL_LIMIT),
+                style=discord.ButtonStyle.primary,
+                custom_id="qz1:v",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        return cls(label=getattr(item, "label", None) or "Review")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await press_handler(interaction).review_pressed(interaction)
+
+
+def review_view(label: str) -> discord.ui.View:
+    """A review reminder's one button."""
+    return _frozen([ReviewButton(label=label)])
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     AnswerButton,
     StartButton,
     ListButton,
     RoundAnswerButton,
     RoundStartButton,
+    ReviewButton,
 )
 
 

@@ -1,7 +1,8 @@
-"""The slash commands: ``/quiz [quiz] [tag]``, ``/review [quiz]``,
-``/round [quiz] [seconds] [tag]``, ``/daily [time] [weekdays] [hours] [quizzes]``,
-``/leaderboard [quiz] [period]``, ``/progress``, ``/language``, ``/stop``, ``/help``, and for
-bot admins ``/reload`` and ``/stats [quiz]``.
+"""The slash commands: ``/quiz [quiz] [tag]``, ``/review [quiz]``, ``/remind [time]``,
+``/timezone [zone]``, ``/round [quiz] [seconds] [tag]``,
+``/daily [time] [weekdays] [hours] [quizzes]``, ``/leaderboard [quiz] [period]``,
+``/progress``, ``/language``, ``/stop``, ``/help``, and for bot admins ``/reload`` and
+``/stats [quiz]``.
 
 ``/round`` is a command of its own rather than an option of ``/quiz``: it is found in the
 command list under its own description, takes its own options (the time per question, which
@@ -22,7 +23,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from adapters.discord.handlers import QuizHandlers
+from adapters.discord.handlers import QuizHandlers, zone_choices
 from adapters.discord.translator import description, name
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LANGUAGES
 from bot.leaderboard_periods import Period
@@ -63,6 +64,25 @@ async def quiz_callback(
 @app_commands.autocomplete(quiz=quiz_autocomplete)
 async def review_callback(interaction: discord.Interaction[Any], quiz: str | None = None) -> None:
     await handlers_for(interaction).review(interaction, quiz)
+
+
+async def zone_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    return zone_choices(current)
+
+
+@app_commands.describe(time=description("cmd_remind_option"))
+@app_commands.rename(time=name("remind.time"))
+async def remind_callback(interaction: discord.Interaction[Any], time: str | None = None) -> None:
+    await handlers_for(interaction).remind(interaction, time)
+
+
+@app_commands.describe(zone=description("cmd_timezone_option"))
+@app_commands.rename(zone=name("timezone.zone"))
+@app_commands.autocomplete(zone=zone_autocomplete)
+async def timezone_callback(interaction: discord.Interaction[Any], zone: str | None = None) -> None:
+    await handlers_for(interaction).timezone(interaction, zone)
 
 
 Seconds = app_commands.Range[int, MIN_TIME_LIMIT, MAX_TIME_LIMIT]
@@ -177,6 +197,8 @@ async def help_callback(interaction: discord.Interaction[Any]) -> None:
 CALLBACKS: dict[str, Any] = {
     "quiz": quiz_callback,
     "review": review_callback,
+    "remind": remind_callback,
+    "timezone": timezone_callback,
     "round": round_callback,
     "daily": daily_callback,
     "leaderboard": leaderboard_callback,

@@ -72,8 +72,10 @@ from bot.daily.views import ChatStreak, DailyOutcome
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.leaderboard_periods import Period, PeriodBoard, PeriodLeaderboards
+from bot.local_time import UTC_ZONE
 from bot.quiz_loader import LoadReport
 from bot.rate_limit import CommandRateLimiter
+from bot.review_reminders import ReviewReminders
 from bot.rounds import (
     Leaderboard,
     RoundAnswerOutcome,
@@ -81,6 +83,7 @@ from bot.rounds import (
     RoundStartOutcome,
 )
 from bot.scheduling import Scheduling
+from bot.scheduling.timezones import Place, zone_names
 from bot.stats import QuizStats
 from bot.text_direction import paragraph, strip_controls
 from bot.views import (
@@ -146,6 +149,15 @@ def say(interaction: discord.Interaction[Any], message: str, language: str) -> s
     """Interface text for a message: commands named as the user's client names them, each
     line laid out in the language's direction."""
     return paragraph(localize_commands(message, interaction.locale), language)
+
+
+def zone_choices(current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete for ``/timezone``: IANA names containing what was typed (25 at most,
+    those starting with it first)."""
+    typed = current.strip().lower().replace(" ", "_")
+    names = [n for n in zone_names() if typed in n.lower()]
+    names.sort(key=lambda n: (not n.lower().startswith(typed), "/" not in n, n))
+    return [app_commands.Choice(name=n, value=n) for n in names[: rendering.CHOICES_LIMIT]]
 
 
 def is_private_reply(interaction: discord.Interaction[Any]) -> bool:
@@ -224,13 +236,16 @@ class QuizHandlers:
         admin_ids: frozenset[str] = frozenset(),
         stats_chart: StatsChart | None = None,
         scheduling: Scheduling | None = None,
+        reminders: ReviewReminders | None = None,
         daily: DailyQuestions | None = None,
         leaderboards: PeriodLeaderboards | None = None,
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``;
-        ``scheduling``: the outbox's, whose unreachable marks a user's interaction clears."""
+        ``scheduling``: the outbox's, whose unreachable marks a user's interaction clears;
+        ``reminders``: review reminders and time zones (``/remind``, ``/timezone``)."""
         self.engine = engine
         self.scheduling = scheduling
+        self.reminders = reminders
         self.daily_questions = daily  # /daily, and the streaks /progress shows
         self.leaderboards = leaderboards  # /leaderboard over a period
         self.round_driver = round_driver
@@ -459,6 +474,14 @@ class QuizHandlers:
     @handled()
     async def review(self, interaction: discord.Interaction[Any], query: str | None) -> None:
         """``/review [quiz]``: practise the questions due again, played like ``/quiz``."""
+        await self._review(interaction, query)
+
+    @handled()
+    async def review_pressed(self, interaction: discord.Interaction[Any]) -> None:
+        """A review reminder's button: the review, as ``/review`` starts it."""
+        await self._review(interaction, None)
+
+    async def _review(self, interaction: discord.Interaction[Any], query: str | None) -> None:
         quiz_id = await self._resolve_quiz(interaction, query)
         who = participant(interaction)
         chat = str(interaction.channel_id) if interaction.channel_id else None
@@ -468,7 +491,8 @@ class QuizHandlers:
                 ui = await self._interface_language(interaction)
                 notice = self.engine.unknown_quiz_notice(quiz_id, ui)
                 return StartResult(StartOutcome.UNKNOWN_QUIZ, ui, notice)
-            return await self.engine.start_review(who, quiz_id, chat_id=chat)
+            zone = await self.reminders.zone(who) if self.reminders else UTC_ZONE
+            return await self.engine.start_review(who, quiz_id, chat_id=chat, zone=zone)
 
         result = await self._in_time(interaction, start(), self._think(interaction))
         if result.question is None:  # nothing due (the notice says when), or no such quiz
@@ -479,6 +503,51 @@ class QuizHandlers:
             self._start_messages(interaction, result),
             private=is_private_reply(interaction),
         )
+
+    @handled()
+    async def remind(self, interaction: discord.Interaction[Any], when: str | None) -> None:
+        """``/remind [HH:MM|off]``: the daily review reminder, by direct message."""
+        reminders = self.reminders
+        if reminders is None:
+            return await self._notice_in_time(interaction, "error")
+        who = participant(interaction)
+
+        async def decide() -> tuple[str, str]:
+            ui = await self._interface_language(interaction)
+            return await reminders.command(who, when, ui), ui
+
+        text, ui = await self._in_time(
+            interaction, decide(), self._think(interaction, private=True)
+        )
+        await self._notice(interaction, text, ui)
+
+    @handled()
+    async def timezone(self, interaction: discord.Interaction[Any], zone: str | None) -> None:
+        """``/timezone [zone]``: in a server, the server's zone (changed by members who may
+        manage it); in DMs, the user's own."""
+        reminders = self.reminders
+        if reminders is None:
+            return await self._notice_in_time(interaction, "error")
+        who = participant(interaction)
+        guild = interaction.guild_id
+        place = Place(PLATFORM, str(guild) if guild else who.user_id, chat=guild is not None)
+        permissions = interaction.permissions
+        allowed = guild is None or permissions.administrator or permissions.manage_guild
+
+        async def decide() -> tuple[str, str]:
+            ui = await self._interface_language(interaction)
+            now = reminders.scheduling.clock()
+            text, changed = await reminders.scheduling.timezones.command(
+                place, zone, ui, now, may_change=allowed
+            )
+            if changed and not place.chat:  # the reminder keeps its local time
+                await reminders.zone_changed(who)
+            return text, ui
+
+        text, ui = await self._in_time(
+            interaction, decide(), self._think(interaction, private=True)
+        )
+        await self._notice(interaction, text, ui)
 
     async def tag_choices(
         self, interaction: discord.Interaction[Any], current: str

@@ -30,6 +30,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "ur": "کوئز اور پیغامات کی زبان",
         "ru": "Язык тестов и сообщений",
     },
+    "cmd_remind_option": {
+        "en": "A time as HH:MM (your time zone), or off",
+        "bn": "HH:MM আকারে সময় (আপনার টাইম জোনে), অথবা off",
+        "ur": "HH:MM کی شکل میں وقت (آپ کے ٹائم زون میں)، یا off",
+        "ru": "Время в виде ЧЧ:ММ (по вашему поясу) или off",
+    },
+    "cmd_timezone_option": {
+        "en": "An IANA time zone, like Europe/Berlin (start typing to search)",
+        "bn": "একটি IANA টাইম জোন, যেমন Asia/Dhaka (খুঁজতে লিখতে শুরু করুন)",
+        "ur": "ایک IANA ٹائم زون، جیسے Asia/Karachi (تلاش کے لیے لکھنا شروع کریں)",
+        "ru": "Часовой пояс IANA, например Europe/Moscow (начните вводить для поиска)",
+    },
     "cmd_round": {
         "en": "Play a quiz together in this channel, against the clock",
         "bn": "এই চ্যানেলে সবাই মিলে সময় ধরে কুইজ খেলুন",

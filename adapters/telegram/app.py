@@ -41,6 +41,7 @@ from adapters.telegram.group_rounds import RoundTiming, TelegramRoundDriver
 from adapters.telegram.menu_sync import sync_commands
 from adapters.telegram.messenger import Messenger
 from adapters.telegram.outbox_sender import TelegramSender
+from adapters.telegram.reminders import render_review_due
 from adapters.telegram.rendering import toast
 from adapters.telegram.shared import (
     PLATFORM,
@@ -61,6 +62,7 @@ from bot.engine import QuizEngine
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
 from bot.leaderboard_periods import PeriodLeaderboards
 from bot.rate_limit import CommandRateLimiter
+from bot.review_reminders import REVIEW_DUE, ReviewReminders
 from bot.rounds import GroupRounds, RoundClock
 from bot.scheduling import Scheduling
 
@@ -100,6 +102,7 @@ class TelegramAdapter:
         web: WebMount | None = None,
         message_rate: float = 30.0,
         scheduling: Scheduling | None = None,
+        reminders: ReviewReminders | None = None,
         daily: DailyQuestions | None = None,
         leaderboards: PeriodLeaderboards | None = None,
     ) -> None:
@@ -112,9 +115,10 @@ class TelegramAdapter:
         off, for benchmarks of the software alone); ``scheduling`` is the process's scheduler
         and outbox (the runner's, whose scheduler it runs): the adapter posts Telegram's
         outbox with it. Without one the adapter makes its own on the rounds' storage and
-        clock, and runs its scheduler too; so with ``daily`` (the daily questions, whose
+        clock, and runs its scheduler too; ``reminders``: the review reminders on that
+        scheduling (made here when not given); so with ``daily`` (the daily questions, whose
         posts this process's round driver takes on at once) and ``leaderboards`` (over a
-        period), made on that scheduling when not given."""
+        period)."""
         if config.webhook_url and web is None:
             raise ValueError("webhook mode needs the web server to mount its path on")
         self.engine = engine
@@ -144,7 +148,9 @@ class TelegramAdapter:
         # The outbox: scheduled and queued messages, posted through the rate limiter.
         self.runs_scheduler = scheduling is None
         self.scheduling = scheduling or Scheduling.beside(rounds, round_clock)
+        self.reminders = reminders or ReviewReminders(engine, self.scheduling)
         self.sender = TelegramSender()
+        self.sender.register(REVIEW_DUE, render_review_due)
         self.poster = self.scheduling.poster(self.sender)
         self.daily = daily or DailyQuestions(rounds, self.scheduling)
         self.daily.on_posted(PLATFORM, self.round_driver.ensure)
@@ -156,6 +162,7 @@ class TelegramAdapter:
             self.messenger,
             self.round_driver,
             stats_chart,
+            reminders=self.reminders,
             streaks=self.daily.streaks,
             leaderboards=self.leaderboards,
         )
@@ -206,6 +213,8 @@ class TelegramAdapter:
             "start": self.commands.start,
             "quiz": self.commands.quiz,
             "review": self.commands.review,
+            "remind": self.commands.remind,
+            "timezone": self.commands.timezone,
             "progress": self.commands.progress,
             "leaderboard": self.commands.leaderboard,
             "language": self.commands.language,

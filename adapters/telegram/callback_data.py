@@ -16,6 +16,7 @@ Forms (``v1`` is the version; a new layout gets ``v2`` and old buttons decode to
     v1:m:<p|b>                                        this chat's question mode: polls or buttons
     v1:g:<round>:<question number>:<option index>     answer in a group round (any member)
     v1:p:<quiz id>:<user id>                          pick the quiz of a group round user asked for
+    v1:v                                              start a review (a reminder's button)
 """
 
 from __future__ import annotations
@@ -90,6 +91,11 @@ class PickRound:
     user_id: int  # who asked for the round (the picker is theirs)
 
 
+@dataclass(frozen=True)
+class StartReview:
+    """Start (or resume) the presser's review: the button of a review reminder."""
+
+
 CallbackData = (
     Answer
     | PickQuiz
@@ -100,6 +106,7 @@ CallbackData = (
     | SetMode
     | RoundAnswer
     | PickRound
+    | StartReview
 )
 
 
@@ -139,6 +146,8 @@ def encode(data: CallbackData) -> str:
             _check(QUIZ_ID.fullmatch(quiz_id) is not None, "quiz id")
             _check(0 <= user_id <= MAX_USER_ID, "user id")
             text = f"{VERSION}:p:{quiz_id}:{user_id}"
+        case StartReview():
+            text = f"{VERSION}:v"
     if len(text.encode()) > MAX_BYTES:  # cannot happen within the bounds above; never send it
         raise ValueError(f"callback_data over {MAX_BYTES} bytes: {text!r}")
     return text
@@ -149,6 +158,8 @@ def decode(raw: str | None) -> CallbackData | None:
     if not raw or len(raw.encode()) > MAX_BYTES:
         return None
     parts = raw.split(":")
+    if parts == [VERSION, "v"]:
+        return StartReview()
     if len(parts) < 3 or parts[0] != VERSION:
         return None
     try:

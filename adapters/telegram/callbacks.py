@@ -149,6 +149,15 @@ class Callbacks:
                     )
             case cb.PickRound(quiz_id, _):
                 await self._on_pick_round(context, query, who, quiz_id)
+            case cb.StartReview():
+                await self._on_start_review(context, query)
+
+    async def _on_start_review(self, context: Context, query: CallbackQuery) -> None:
+        """A reminder's Review button: the review starts in the chat the reminder came to."""
+        await query.answer()
+        message = query.message
+        if message is not None:
+            await self.commands.start_review(context, message.chat, query.from_user)
 
     async def _toast_invalid(self, context: Context, query: CallbackQuery) -> None:
         ui = await turn(context).language()

@@ -1,5 +1,6 @@
-"""The slash commands: /start, /quiz (and /quiz group), /review, /progress, /leaderboard,
-/language, /mode, /stop, /help, and the admin commands /reload and /stats.
+"""The slash commands: /start, /quiz (and /quiz group), /review, /remind, /timezone,
+/progress, /leaderboard, /language, /mode, /stop, /help, and the admin commands /reload and
+/stats.
 
 Each handler decodes the command, asks the engine and shows its answer through the
 :class:`~adapters.telegram.messenger.Messenger`. Starting a quiz or a round is shared with the
@@ -44,7 +45,9 @@ from bot.daily.texts import daily_t
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.leaderboard_periods import Period, PeriodLeaderboards, parse_period
+from bot.review_reminders import ReviewReminders
 from bot.rounds import RoundStartOutcome
+from bot.scheduling.timezones import Place
 from bot.stats import QuizStats
 from bot.views import Participant, StartOutcome, StartResult
 
@@ -82,10 +85,13 @@ class Commands:
         round_driver: TelegramRoundDriver,
         stats_chart: StatsChart | None = None,
         *,
+        reminders: ReviewReminders,
         streaks: DailyStreaks,
         leaderboards: PeriodLeaderboards,
     ) -> None:
         self.engine = engine
+        self.reminders = reminders  # review reminders, on the scheduling's time zones
+        self.timezones = reminders.scheduling.timezones
         self.admin_ids = admin_ids  # Telegram user ids, as text
         self.messenger = messenger
         self.round_driver = round_driver
@@ -145,9 +151,51 @@ class Commands:
         if chat is None or user is None:
             return
         quiz_id = context.args[0] if context.args else None
-        result = await self.engine.start_review(participant(user), quiz_id, chat_id=str(chat.id))
+        await self.start_review(context, chat, user, quiz_id)
+
+    async def start_review(
+        self, context: Context, chat: Chat, user: User, quiz_id: str | None = None
+    ) -> None:
+        """/review and a reminder's Review button: the review, or when the next one is due
+        (in the user's time zone)."""
+        who = participant(user)
+        zone = await self.reminders.zone(who)
+        result = await self.engine.start_review(who, quiz_id, chat_id=str(chat.id), zone=zone)
         # The same question messages and buttons as /quiz: answers go through answer_by_position.
         await self.after_start(context, chat, user, result)
+
+    async def remind(self, update: Update, context: Context) -> None:
+        """``/remind HH:MM``, ``/remind off``, ``/remind``: the daily review reminder, which
+        comes as a private message (so it is set in the private chat)."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        ui = await turn(context).language()
+        if chat.type != ChatType.PRIVATE:
+            text = t("remind_private_only", ui)
+        else:
+            argument = context.args[0] if context.args else None
+            text = await self.reminders.command(participant(user), argument, ui)
+        await self.messenger.send(context, chat.id, notice(text, ui))
+
+    async def timezone(self, update: Update, context: Context) -> None:
+        """``/timezone [NAME]``: the user's zone in private, the chat's in a group (which
+        only the chat's admins change)."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return
+        ui = await turn(context).language()
+        in_group = chat.type != ChatType.PRIVATE
+        place = Place(PLATFORM, str(chat.id) if in_group else str(user.id), chat=in_group)
+        argument = " ".join(context.args) if context.args else None
+        allowed = not (in_group and argument) or await self.is_chat_admin(
+            context, chat, user, update.effective_message
+        )
+        now = self.reminders.scheduling.clock()
+        text, changed = await self.timezones.command(place, argument, ui, now, may_change=allowed)
+        if changed and not in_group:  # the reminder keeps its local time in the new zone
+            await self.reminders.zone_changed(participant(user))
+        await self.messenger.send(context, chat.id, notice(text, ui))
 
     async def start_quiz(
         self,

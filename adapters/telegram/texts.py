@@ -14,6 +14,8 @@ COMMANDS = (
     "start",
     "quiz",
     "review",
+    "remind",
+    "timezone",
     "progress",
     "leaderboard",
     "daily",

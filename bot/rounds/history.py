@@ -16,7 +16,7 @@ from datetime import datetime
 
 from bot.catalog import QuizCatalog
 from bot.quiz import Quiz
-from bot.review import next_review
+from bot.review import ReviewScheduler
 from bot.storage import (
     AnswerRecord,
     AttemptKind,
@@ -43,8 +43,10 @@ class RoundHistory:
         attempts: AttemptStore,
         catalog: QuizCatalog,
         clock: Callable[[], datetime],
+        reviews: ReviewScheduler | None = None,
     ) -> None:
         self._rounds = rounds
+        self._reviews = reviews or ReviewScheduler()  # the engine's, so the retention agrees
         self._attempts = attempts
         self._catalog = catalog
         self._clock = clock
@@ -110,7 +112,7 @@ class RoundHistory:
         }
         for answer in mine:
             question_id = round_.question_order[answer.number - 1]
-            review = next_review(
+            review = self._reviews.next_review(
                 scheduled.get(question_id),
                 platform=round_.platform,
                 user_id=user_id,

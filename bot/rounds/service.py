@@ -95,7 +95,9 @@ class GroupRounds:
     ) -> None:
         self.engine = engine
         self.store = storage  # also the driver's: leases, outbox, the open question's message
-        self.history = RoundHistory(storage, storage, self.engine.catalog, self._now)
+        self.history = RoundHistory(
+            storage, storage, self.engine.catalog, self._now, engine.reviews
+        )
         self.streaks = streaks
 
     def _now(self) -> datetime:

@@ -22,9 +22,25 @@ import zoneinfo
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
+from bot.i18n import t
+from bot.local_time import UTC_ZONE, local_text
 from bot.storage.ports import KeyValueStore
 
-DEFAULT_ZONE = zoneinfo.ZoneInfo("UTC")
+__all__ = [
+    "DEFAULT_ZONE",
+    "DeadlineError",
+    "Place",
+    "TimeZones",
+    "at_local",
+    "find_zone",
+    "local_text",
+    "next_local_time",
+    "parse_deadline",
+    "parse_local_time",
+    "zone_names",
+]
+
+DEFAULT_ZONE = UTC_ZONE
 ZONE_EXAMPLE = "Europe/Berlin"  # what a bad name's message suggests
 USER_ZONE_SCOPE = "timezone:user"  # key-value scope: "<platform>:<user id>" -> IANA name
 CHAT_ZONE_SCOPE = "timezone:chat"  # key-value scope: "<platform>:<chat id>" -> IANA name
@@ -45,6 +61,11 @@ END_OF_DAY = time(23, 59)  # a deadline given as a date alone: the end of that l
 def _zone_names() -> dict[str, str]:
     """Every IANA zone name the zone database has, by its lowercase form."""
     return {name.lower(): name for name in zoneinfo.available_timezones()}
+
+
+def zone_names() -> list[str]:
+    """Every IANA zone name, sorted (for autocompletion)."""
+    return sorted(_zone_names().values())
 
 
 def find_zone(name: str) -> zoneinfo.ZoneInfo | None:
@@ -152,12 +173,6 @@ def _local_deadline(text: str, zone: tzinfo) -> datetime:
     return at_local(day, at, zone)
 
 
-def local_text(moment: datetime, zone: zoneinfo.ZoneInfo) -> str:
-    """``moment`` as the clocks of ``zone`` show it, named: ``2026-12-10 18:00 Europe/Berlin``
-    (digits only, so it reads the same in every language)."""
-    return f"{moment.astimezone(zone):%Y-%m-%d %H:%M} {zone.key}"
-
-
 @dataclass(frozen=True)
 class Place:
     """Whose time zone: a user (their private chat) or a chat (a group, a Discord server)."""
@@ -196,3 +211,30 @@ class TimeZones:
     async def set_zone(self, place: Place, zone: zoneinfo.ZoneInfo | None) -> None:
         """Set ``place``'s zone (None: back to UTC)."""
         await self.store.set_value(place.scope, place.key, zone.key if zone else None)
+
+    async def command(
+        self,
+        place: Place,
+        argument: str | None,
+        language: str,
+        now: datetime,
+        *,
+        may_change: bool = True,
+    ) -> tuple[str, bool]:
+        """``/timezone`` on any platform: a name sets ``place``'s zone (refused unless
+        ``may_change``: a chat's zone is its admins'), nothing shows it. The reply in
+        ``language``, and whether the zone changed."""
+        whose = "chat" if place.chat else "user"
+        name = (argument or "").strip()
+        if not name:
+            current = await self.zone(place)
+            shown = f"{now.astimezone(current):%H:%M}"
+            return t(f"timezone_current_{whose}", language, zone=current.key, time=shown), False
+        zone = find_zone(name)
+        if zone is None:
+            return t("timezone_unknown", language, name=name[:64]), False
+        if not may_change:
+            return t("timezone_admins_only", language), False
+        await self.set_zone(place, zone)
+        shown = f"{now.astimezone(zone):%H:%M}"
+        return t(f"timezone_set_{whose}", language, zone=zone.key, time=shown), True

@@ -86,7 +86,7 @@ class AttemptStore(Protocol):
 
         Returns the answer the database holds and whether it is this one (stored now). In the
         same transaction, only when it is stored: with ``finishes`` the attempt is marked
-        completed, and ``review`` updates the question's review schedule (box 0 removes it).
+        completed, and ``review`` updates the question's review card (box 0 removes it).
 
         With ``expected``, the answer is stored only while the attempt is active and the
         database still holds what ``expected`` says; otherwise, unless the question already

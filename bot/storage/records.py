@@ -115,14 +115,15 @@ class ExpectedState:
 
 @dataclass(frozen=True)
 class ReviewItem:
-    """A question a user is due to practise again (Leitner box and due time)."""
+    """A question a user is due to practise again: an FSRS card (see :mod:`bot.review`)."""
 
     platform: str
     user_id: str
     quiz_id: str
     question_id: str
-    box: int  # 1 = practised most often; 0 in an update means mastered: remove it
+    box: int  # the card's FSRS state (1 learning, 2 review, 3 relearning); 0 in an update: remove
     due_at: datetime
+    card: str | None = None  # the card's memory as JSON (stability, difficulty, step, last review)
 
 
 class RoundStatus(enum.StrEnum):

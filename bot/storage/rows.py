@@ -91,6 +91,7 @@ def review_item_from(row: Row) -> ReviewItem:
         row["question_id"],
         row["box"],
         timestamp(row["due_at"]),
+        row["card"],
     )
 
 

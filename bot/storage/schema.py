@@ -255,6 +255,19 @@ MIGRATIONS: list[str | Mapping[Dialect, str]] = [
     );
     CREATE INDEX unreachable_recipients_by_time ON unreachable_recipients (marked_at);
     """,
+    # 9: reviews on FSRS (bot/review.py): review_items.box holds the card's FSRS state (1
+    # learning, 2 review, 3 relearning) and the new card column its memory as JSON ({{ }}
+    # are literal braces). Leitner boxes become cards due when the box was: box 1 (missed)
+    # relearning, boxes 2 to 5 in review with a stability of the box's interval in days.
+    """
+    ALTER TABLE review_items ADD COLUMN card TEXT;
+    UPDATE review_items SET
+        card = '{{"difficulty":5.0,"stability":'
+            || (CASE box WHEN 1 THEN '0.5' WHEN 2 THEN '1.0' WHEN 3 THEN '3.0'
+                WHEN 4 THEN '7.0' ELSE '16.0' END)
+            || ',"step":' || (CASE WHEN box = 1 THEN '0' ELSE 'null' END) || '}}',
+        box = CASE WHEN box = 1 THEN 3 ELSE 2 END;
+    """,
     # Round kinds: a chat's daily question is a round of its own kind, open for hours beside
     # a group round (one active round per chat and kind), its times shown in a time zone.
     """

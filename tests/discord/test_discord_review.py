@@ -60,13 +60,14 @@ async def test_review_plays_the_missed_questions_and_updates_the_schedule(
     assert visible(t("score", "en", correct=2, total=3, percent=67)) in shown
     # No "try again" (it would restart the whole quiz); the other quizzes are offered.
     assert [b["custom_id"] for b in buttons(message)] == ["qz1:o"]
-    # The one missed again is due at once; the two right ones come back in a day.
+    # The one missed again is due at once; the two right ones come back later.
     again = await alice.command("review")
     assert visible(t("review_started", "en", count=1)) in visible(again.last.content)
     final = await alice.press_letter(again.last, pick_letter(quiz, again.last, "en", correct=True))
     assert visible(t("score", "en", correct=1, total=1, percent=100)) in text_of(final.last)
     later = await alice.command("review")
-    assert later.notice == visible(t("review_later", "en", count=1))
+    next_at = visible(t("review_next_at", "en", when="@")).split("@")[0]
+    assert later.notice.startswith(next_at) and later.notice.endswith(" UTC.")
     assert later.interaction.response_type == CHANNEL_MESSAGE
 
 

@@ -56,10 +56,12 @@ async def test_the_commands_as_registered(
         "progress",
         "quiz",
         "reload",
+        "remind",
         "review",
         "round",
         "stats",
         "stop",
+        "timezone",
     ]
     quiz = commands["quiz"]
     assert quiz["name_localizations"]["ru"] == "тест"
@@ -92,6 +94,8 @@ async def test_the_commands_as_registered(
         "помощь",
         "перезагрузка",
         "статистика",
+        "напоминание",
+        "часовой-пояс",
     }
     assert commands["review"]["description_localizations"]["ru"] == "Повторить вопросы с ошибками"
     # Servers and bot DMs, except rounds and the daily question, played in a server channel.

@@ -43,6 +43,8 @@ async def test_commands_are_registered_in_every_language(
         "start",
         "quiz",
         "review",
+        "remind",
+        "timezone",
         "progress",
         "leaderboard",
         "daily",

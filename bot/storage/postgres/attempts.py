@@ -54,11 +54,11 @@ WITH input AS (
     SELECT * FROM unnest(
         $1::bigint[], $2::text[], $3::text[], $4::boolean[], $5::timestamptz[], $6::text[],
         $7::timestamptz[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[],
-        $13::int[], $14::timestamptz[], $15::int[], $16::timestamptz[]
+        $13::int[], $14::timestamptz[], $15::int[], $16::timestamptz[], $17::text[]
     ) WITH ORDINALITY AS t(
         attempt_id, question_id, option_id, correct, answered_at, status,
         finished_at, expected, platform, user_id, quiz_id, language,
-        was_box, was_due, box, due, position
+        was_box, was_due, box, due, card, position
     )
 ), ok AS (
     SELECT i.* FROM input i
@@ -94,10 +94,10 @@ WITH input AS (
     WHERE d.box <= 0 AND r.platform = d.platform AND r.user_id = d.user_id
         AND r.quiz_id = d.quiz_id AND r.question_id = d.question_id
 ), schedule AS (
-    INSERT INTO review_items (platform, user_id, quiz_id, question_id, box, due_at)
-    SELECT platform, user_id, quiz_id, question_id, box, due FROM done WHERE box > 0
+    INSERT INTO review_items (platform, user_id, quiz_id, question_id, box, due_at, card)
+    SELECT platform, user_id, quiz_id, question_id, box, due, card FROM done WHERE box > 0
     ON CONFLICT (platform, user_id, quiz_id, question_id)
-    DO UPDATE SET box = EXCLUDED.box, due_at = EXCLUDED.due_at
+    DO UPDATE SET box = EXCLUDED.box, due_at = EXCLUDED.due_at, card = EXCLUDED.card
 )
 SELECT ins.*, true AS inserted FROM ins
 UNION ALL
@@ -319,7 +319,7 @@ class PostgresAttempts(PostgresPool, AttemptStore, KeyValueStore):
 
     @retrying
     async def _record_answers(self, batch: list[_AnswerWrite]) -> list[asyncpg.Record]:
-        columns: list[list[Any]] = [[] for _ in range(16)]
+        columns: list[list[Any]] = [[] for _ in range(17)]
         for write in batch:
             answer, expected, review = write.answer, write.expected, write.review
             # Whose schedule a review update touches: the guard's user, else the update's own.
@@ -342,6 +342,7 @@ class PostgresAttempts(PostgresPool, AttemptStore, KeyValueStore):
                 was.due_at if was else None,
                 review.box if review else None,
                 review.due_at if review else None,
+                review.card if review else None,
             )
             for column, value in zip(columns, values, strict=True):
                 column.append(value)

@@ -312,10 +312,10 @@ def _save_review(conn: sqlite3.Connection, item: ReviewItem) -> None:
         )
         return
     conn.execute(
-        "INSERT INTO review_items (platform, user_id, quiz_id, question_id, box, due_at) "
-        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (platform, user_id, quiz_id, question_id) "
-        "DO UPDATE SET box = excluded.box, due_at = excluded.due_at",
-        (*key, item.box, _ts(item.due_at)),
+        "INSERT INTO review_items (platform, user_id, quiz_id, question_id, box, due_at, card) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (platform, user_id, quiz_id, question_id) "
+        "DO UPDATE SET box = excluded.box, due_at = excluded.due_at, card = excluded.card",
+        (*key, item.box, _ts(item.due_at), item.card),
     )
 
 
