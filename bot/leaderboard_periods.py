@@ -90,16 +90,19 @@ class PeriodLeaderboards:
         who: Participant,
         *,
         chat_id: str | None,
+        zone_chat: str | None = None,
         quiz_id: str | None = None,
         limit: int = BOARD_TOP,
     ) -> PeriodBoard:
         """This period's best in chat ``chat_id`` of ``who``'s platform (None: a private
-        chat, everyone everywhere, the period in ``who``'s own zone), at one quiz or all."""
+        chat, everyone everywhere, the period in ``who``'s own zone), at one quiz or all;
+        the period in the zone of ``zone_chat`` (the chat's own unless given: a Discord
+        channel keeps its server's)."""
         language = await self.engine.interface_language(who)
         if chat_id is None:
             zone = await self.timezones.of_user(who.platform, who.user_id)
         else:
-            zone = await self.timezones.of_chat(who.platform, chat_id)
+            zone = await self.timezones.of_chat(who.platform, zone_chat or chat_id)
         since = period_start(period, self.engine.clock(), zone)
         query = StandingsQuery(
             platform=who.platform if chat_id is not None else None,

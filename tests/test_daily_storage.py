@@ -157,6 +157,7 @@ async def test_a_setting_is_replaced_and_turned_off_keeping_the_chat_title(
         chat_title="Study group",
         set_by="admin",
         updated_at=T0,
+        zone_chat="server",
     )
     assert await any_storage.daily_setting(PLATFORM, CHAT) is None
     await any_storage.set_daily(setting)

@@ -542,6 +542,9 @@ class QuizHandlers:
             )
             if changed and not place.chat:  # the reminder keeps its local time
                 await reminders.zone_changed(who)
+            daily = self.daily_questions
+            if changed and place.chat and daily is not None:  # so do its daily questions
+                await daily.zone_changed(PLATFORM, place.id)
             return text, ui
 
         text, ui = await self._in_time(
@@ -929,7 +932,11 @@ class QuizHandlers:
             ui = await self._interface_language(interaction)
             if quiz_id is not None and self.engine.catalog.get(quiz_id) is None:
                 return ui, None
-            return ui, await leaderboards.board(period, who, chat_id=here, quiz_id=quiz_id)
+            server = str(interaction.guild_id) if here is not None else None
+            board = await leaderboards.board(
+                period, who, chat_id=here, zone_chat=server, quiz_id=quiz_id
+            )
+            return ui, board
 
         language, found = await self._in_time(
             interaction, board(), self._think(interaction, private=False)
@@ -981,6 +988,7 @@ class QuizHandlers:
                 words,
                 is_chat_admin=may_moderate(interaction),
                 chat_title=f"#{title}" if isinstance(title, str) else None,
+                zone_chat=str(interaction.guild_id),  # a channel keeps its server's zone
             ),
             self._think(interaction, private=False),
         )

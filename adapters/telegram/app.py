@@ -163,7 +163,7 @@ class TelegramAdapter:
             self.round_driver,
             stats_chart,
             reminders=self.reminders,
-            streaks=self.daily.streaks,
+            daily=self.daily,
             leaderboards=self.leaderboards,
         )
         self.daily_commands = DailyCommands(self.daily, self.messenger, self.commands)

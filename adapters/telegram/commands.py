@@ -40,7 +40,7 @@ from adapters.telegram.round_rendering import (
 )
 from adapters.telegram.shared import GROUP_CHATS, PLATFORM, Context, participant, turn
 from adapters.telegram.texts import tt
-from bot.daily.streaks import DailyStreaks
+from bot.daily.service import DailyQuestions
 from bot.daily.texts import daily_t
 from bot.engine import QuizEngine
 from bot.i18n import t
@@ -86,7 +86,7 @@ class Commands:
         stats_chart: StatsChart | None = None,
         *,
         reminders: ReviewReminders,
-        streaks: DailyStreaks,
+        daily: DailyQuestions,
         leaderboards: PeriodLeaderboards,
     ) -> None:
         self.engine = engine
@@ -97,7 +97,7 @@ class Commands:
         self.round_driver = round_driver
         self.rounds = round_driver.rounds  # the rules of group rounds
         self.stats_chart = stats_chart
-        self.streaks = streaks  # in daily questions, for /progress
+        self.daily = daily  # its streaks for /progress, its posts' zone for /timezone
         self.leaderboards = leaderboards  # over a week, a month or all time
 
     async def after_start(
@@ -195,6 +195,8 @@ class Commands:
         text, changed = await self.timezones.command(place, argument, ui, now, may_change=allowed)
         if changed and not in_group:  # the reminder keeps its local time in the new zone
             await self.reminders.zone_changed(participant(user))
+        if changed and in_group:  # so does the group's daily question
+            await self.daily.zone_changed(PLATFORM, str(chat.id))
         await self.messenger.send(context, chat.id, notice(text, ui))
 
     async def start_quiz(
@@ -217,7 +219,7 @@ class Commands:
         report = await self.engine.progress(participant(user))
         # A group shows its own streak; a private chat every chat's the user answered in.
         here = str(chat.id) if chat.type in GROUP_CHATS else None
-        streaks = await self.streaks.of_member(PLATFORM, str(user.id), here)
+        streaks = await self.daily.streaks.of_member(PLATFORM, str(user.id), here)
         await self.messenger.send(context, chat.id, progress_message(report, streaks))
 
     async def language(self, update: Update, context: Context) -> None:

@@ -87,9 +87,12 @@ class DailyQuestions:
         *,
         is_chat_admin: bool,
         chat_title: str | None = None,
+        zone_chat: str | None = None,
     ) -> DailyReply:
         """``/daily [HH:MM [weekdays] [6h] [QUIZ ...] | off]`` in a chat: show the setting, or
-        (a chat admin) set it or turn it off. Bad words change nothing and say why."""
+        (a chat admin) set it or turn it off. Bad words change nothing and say why. The
+        times are in ``zone_chat``'s zone (the chat's own unless given: a Discord channel
+        keeps its server's)."""
         ui = await self.engine.interface_language(who)
         try:
             request = parse_daily(words, lambda word: self.engine.catalog.get(word) is not None)
@@ -106,7 +109,8 @@ class DailyQuestions:
             return DailyReply(DailyOutcome.REFUSED, ui, daily_t("daily_admins_only", ui))
         if request.action is DailyAction.OFF:
             return await self.turn_off(platform, chat_id, who, ui)
-        return await self.turn_on(platform, chat_id, who, request, ui, chat_title)
+        where = (platform, chat_id, zone_chat or chat_id)
+        return await self.turn_on(where, who, request, ui, chat_title)
 
     async def show(self, platform: str, chat_id: str, language: str) -> DailyReply:
         """The chat's setting and its next post, or that it has none."""
@@ -118,13 +122,15 @@ class DailyQuestions:
 
     async def turn_on(
         self,
-        platform: str,
-        chat_id: str,
+        where: tuple[str, str, str],
         who: Participant,
         request: DailyRequest,
         language: str,
         chat_title: str | None,
     ) -> DailyReply:
+        """Keep the setting of chat ``where`` (platform, chat id, the chat whose zone it
+        keeps) and schedule its next post."""
+        platform, chat_id, zone_chat = where
         assert request.at is not None
         if not question_pool(self._quizzes(request.quiz_ids)):
             return DailyReply(
@@ -142,11 +148,10 @@ class DailyQuestions:
             chat_title=chat_title,
             set_by=who.user_id,
             updated_at=self._now(),
+            zone_chat=zone_chat,
         )
         await self.store.set_daily(setting)
-        zone = await self.timezones.of_chat(platform, chat_id)
-        due = self._next_post(setting, zone, self._now())
-        await self.scheduler.schedule(self._job(setting, zone, due), replace=True)
+        zone = await self._reschedule(setting)
         status = await self._status(setting, language, zone)
         notice = daily_t("daily_turned_on", language)
         return DailyReply(DailyOutcome.TURNED_ON, language, notice, status)
@@ -170,10 +175,28 @@ class DailyQuestions:
         await self.store.set_daily(off)
         return DailyReply(DailyOutcome.TURNED_OFF, language, daily_t("daily_turned_off", language))
 
+    async def zone_changed(self, platform: str, zone_chat: str) -> None:
+        """The time zone of ``zone_chat`` changed (``/timezone`` in a group or server): the
+        daily questions keeping it are posted at their local time in the new zone."""
+        for setting in await self.store.daily_settings(platform):
+            if setting.enabled and setting.zone_place == zone_chat:
+                await self._reschedule(setting)
+
+    async def _reschedule(self, setting: DailySetting) -> ZoneInfo:
+        """Schedule the setting's next post from now (replacing the one scheduled); the zone
+        it is in."""
+        zone = await self._zone(setting)
+        due = self._next_post(setting, zone, self._now())
+        await self.scheduler.schedule(self._job(setting, zone, due), replace=True)
+        return zone
+
+    async def _zone(self, setting: DailySetting) -> ZoneInfo:
+        return await self.timezones.of_chat(setting.platform, setting.zone_place)
+
     async def _status(
         self, setting: DailySetting, language: str, zone: ZoneInfo | None = None
     ) -> DailyStatus:
-        zone = zone or await self.timezones.of_chat(setting.platform, setting.chat_id)
+        zone = zone or await self._zone(setting)
         due = self._next_post(setting, zone, self._now())
         titles = tuple(
             prepare(quiz.title.get(language), language)
@@ -226,7 +249,7 @@ class DailyQuestions:
         setting = await self.store.daily_setting(platform, chat_id)
         if setting is None or not setting.enabled:
             return JobOutcome()  # turned off meanwhile: no next post
-        zone = await self.timezones.of_chat(platform, chat_id)
+        zone = await self._zone(setting)
         due = run.job.due_at
         if not self._still_due(setting, zone, due):
             log.info("daily %s:%s: its time or zone changed; rescheduled", platform, chat_id)

@@ -35,6 +35,12 @@ class DailySetting:
     chat_title: str | None  # the chat's name when it was set, to name it in /progress
     set_by: str  # the user id of the admin who set it last
     updated_at: datetime
+    # The chat whose time zone it keeps: itself, or its Discord server.
+    zone_chat: str = ""
+
+    @property
+    def zone_place(self) -> str:
+        return self.zone_chat or self.chat_id
 
 
 @dataclass(frozen=True)
@@ -141,6 +147,7 @@ def daily_setting_from(row: Row) -> DailySetting:
         chat_title=row["chat_title"],
         set_by=row["set_by"],
         updated_at=timestamp(row["updated_at"]),
+        zone_chat=row["zone_chat"],
     )
 
 
@@ -170,5 +177,6 @@ def daily_setting_values(setting: DailySetting) -> tuple[object, ...]:
         setting.close_minutes,
         setting.language,
         setting.chat_title,
+        setting.zone_place,
         setting.set_by,
     )

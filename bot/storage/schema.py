@@ -290,6 +290,7 @@ MIGRATIONS: list[str | Mapping[Dialect, str]] = [
         close_minutes INTEGER NOT NULL,
         language TEXT NOT NULL,
         chat_title TEXT,
+        zone_chat TEXT NOT NULL,
         set_by TEXT NOT NULL,
         updated_at {time} NOT NULL,
         PRIMARY KEY (platform, chat_id)

@@ -19,11 +19,11 @@ from bot.daily.texts import daily_t
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.quiz import Quiz
-from bot.scheduling import Place
 from bot.scheduling.timezones import find_zone
 from bot.storage import SQLiteStorage
 from fakes.discord_api import FakeDiscord, Message
 from fakes.discord_users import (
+    ADMINISTRATOR,
     GUILD_CHANNEL_ID,
     MANAGE_MESSAGES,
     MEMBER_PERMISSIONS,
@@ -140,13 +140,15 @@ async def open_channel(
     make_client: ClientFactory,
     clock: VirtualClock,
     quiz: Quiz,
+    zone: str | None = BERLIN,
 ) -> Channel:
     fake_discord.stamp = clock
     client = await make_client(engine, round_clock=clock)
     assert isinstance(client, QuizClient)
-    place = Place("discord", str(GUILD_CHANNEL_ID), chat=True)
-    await client.scheduling.timezones.set_zone(place, find_zone(BERLIN))
-    return Channel(World(fake_discord, client), clock, quiz)
+    channel = Channel(World(fake_discord, client), clock, quiz)
+    if zone is not None:  # the server's zone, which its channels keep
+        await channel.world.user("Owner", permissions=ADMINISTRATOR).command("timezone", zone=zone)
+    return channel
 
 
 @pytest.fixture
@@ -323,3 +325,22 @@ async def test_leaderboards_over_the_week_the_month_and_ever(channel: Channel) -
     assert "🥇 Asha — 3 right of 3" in private  # in DMs: everyone's
     refused = await dm.command("daily", time="09:00")
     assert refused.last.ephemeral
+
+
+async def test_the_servers_new_zone_moves_the_next_post(
+    fake_discord: FakeDiscord,
+    engine: QuizEngine,
+    make_client: ClientFactory,
+    clock: VirtualClock,
+    quiz: Quiz,
+) -> None:
+    channel = await open_channel(fake_discord, engine, make_client, clock, quiz, zone=None)
+    reply = await channel.moderator.command("daily", time="09:00", quizzes=SEED_QUIZ)
+    assert "Every day at 09:00 (UTC)" in text_of(reply.last)
+    owner = channel.world.user("Owner", permissions=ADMINISTRATOR)
+    await owner.command("timezone", zone=BERLIN)
+    shown = text_of((await channel.world.user("Asha").command("daily")).last)
+    assert "Every day at 09:00 (Europe/Berlin)" in shown
+    assert f"Next question: {stamp(at('2026-03-02 09:00'), 'F')}" in shown
+    await channel.until("2026-03-02 09:00")  # 08:00 UTC
+    assert len(channel.daily_questions()) == 1

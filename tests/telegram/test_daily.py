@@ -17,7 +17,6 @@ from bot.daily.texts import daily_t
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.quiz import Quiz
-from bot.scheduling import Place
 from bot.scheduling.timezones import find_zone
 from bot.storage import SQLiteStorage
 from fakes.clock import ManualClock
@@ -106,13 +105,20 @@ class Daily:
 
 
 async def start(
-    api: FakeBotApi, engine: QuizEngine, seed: Quiz, clock: ManualClock, launch: Launch
+    api: FakeBotApi,
+    engine: QuizEngine,
+    seed: Quiz,
+    clock: ManualClock,
+    launch: Launch,
+    zone: str | None = BERLIN,
 ) -> Daily:
+    """The bot, and the group with its admin, who sets the group's time zone (``zone``)."""
     on_the_clock(api, clock)
     adapter = await launch(engine, round_timing=TIMING, round_clock=clock)
-    zone = find_zone(BERLIN)
-    await adapter.scheduling.timezones.set_zone(Place("telegram", str(GROUP_ID), chat=True), zone)
-    return Daily(api, clock, adapter, seed)
+    daily = Daily(api, clock, adapter, seed)
+    if zone is not None:
+        await daily.say(daily.admin, f"/timezone {zone}")
+    return daily
 
 
 def streak(name: str, rank: str, right: int, answered: int) -> str:
@@ -385,3 +391,26 @@ async def test_leaderboards_count_right_answers_in_the_week_the_month_and_ever(
     assert (await board(SEED_QUIZ))[0].startswith("🏆")
     assert (await board("year"))[-1] == clean(daily_t("period_unknown", "en"))
     assert api.failed_calls() == []
+
+
+async def test_a_new_time_zone_moves_the_next_post_to_the_local_time_there(
+    api: FakeBotApi,
+    round_engine: QuizEngine,
+    seed: Quiz,
+    clock: ManualClock,
+    launch: Launch,
+) -> None:
+    clock.now = datetime(2026, 3, 2, 6, 0, tzinfo=UTC)
+    daily = await start(api, round_engine, seed, clock, launch, zone=None)
+    reply = await daily.say(daily.admin, f"/daily 09:00 {SEED_QUIZ}")
+    assert "Every day at 09:00 (UTC)" in reply  # UTC until the group sets its zone
+    await daily.say(daily.admin, "/timezone Europe/Berlin")
+    shown = await daily.say(daily.admin, "/daily")
+    assert "Every day at 09:00 (Europe/Berlin)" in shown
+    assert shown[-1] == "Next question: 2026-03-02 09:00"
+    mark = len(api.calls)
+    await daily.until("2026-03-02 09:00")  # 08:00 UTC
+    question = await daily.question()
+    assert clean(question.text).endswith("Open until 2026-03-02 21:00 (Europe/Berlin) · Answers: 0")
+    await daily.until("2026-03-02 10:30")  # (09:00 UTC passes: nothing more)
+    assert len(daily.posts_since(mark)) == 1

@@ -44,13 +44,14 @@ class PostgresDaily(PostgresPool, DailyStore):
         async with self._acquire() as conn:
             await conn.execute(
                 "INSERT INTO daily_settings (platform, chat_id, enabled, local_time, "
-                "weekdays_only, quiz_ids, close_minutes, language, chat_title, set_by, "
-                "updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "
+                "weekdays_only, quiz_ids, close_minutes, language, chat_title, zone_chat, "
+                "set_by, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "
                 "ON CONFLICT (platform, chat_id) DO UPDATE SET enabled = EXCLUDED.enabled, "
                 "local_time = EXCLUDED.local_time, weekdays_only = EXCLUDED.weekdays_only, "
                 "quiz_ids = EXCLUDED.quiz_ids, close_minutes = EXCLUDED.close_minutes, "
                 "language = EXCLUDED.language, "
                 "chat_title = coalesce(EXCLUDED.chat_title, daily_settings.chat_title), "
+                "zone_chat = EXCLUDED.zone_chat, "
                 "set_by = EXCLUDED.set_by, updated_at = EXCLUDED.updated_at",
                 *daily_setting_values(setting),
                 setting.updated_at,

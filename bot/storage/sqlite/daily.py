@@ -39,13 +39,14 @@ class SQLiteDaily(SQLiteWriter, DailyStore):
         def op(conn: sqlite3.Connection) -> None:
             conn.execute(
                 "INSERT INTO daily_settings (platform, chat_id, enabled, local_time, "
-                "weekdays_only, quiz_ids, close_minutes, language, chat_title, set_by, "
-                "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "weekdays_only, quiz_ids, close_minutes, language, chat_title, zone_chat, "
+                "set_by, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (platform, chat_id) DO UPDATE SET enabled = excluded.enabled, "
                 "local_time = excluded.local_time, weekdays_only = excluded.weekdays_only, "
                 "quiz_ids = excluded.quiz_ids, close_minutes = excluded.close_minutes, "
                 "language = excluded.language, "
                 "chat_title = coalesce(excluded.chat_title, daily_settings.chat_title), "
+                "zone_chat = excluded.zone_chat, "
                 "set_by = excluded.set_by, updated_at = excluded.updated_at",
                 (*daily_setting_values(setting), _ts(setting.updated_at)),
             )
