@@ -6,9 +6,7 @@ window, /daily off, the daylight-saving rule, /progress and the leaderboards ove
 
 from __future__ import annotations
 
-import asyncio
-import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -19,7 +17,6 @@ from bot.daily.texts import daily_t
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.quiz import Quiz
-from bot.scheduling.timezones import find_zone
 from bot.storage import SQLiteStorage
 from fakes.discord_api import FakeDiscord, Message
 from fakes.discord_users import (
@@ -37,28 +34,14 @@ from fakes.discord_users import (
     visible,
 )
 from tests.conftest import SEED_QUIZ
+from tests.daily_harness import BERLIN, at, run_until, settle, streak
 from tests.discord.discord_harness import VirtualClock
 
 TITLE = "Checkpoint sharding and resumable training"
-BERLIN = "Europe/Berlin"
-STEP = timedelta(minutes=30)
-
-
-def at(text: str) -> datetime:
-    """A moment given as Berlin's local time, ``2026-03-02 09:00``."""
-    zone = find_zone(BERLIN)
-    assert zone is not None
-    return datetime.fromisoformat(text).replace(tzinfo=zone).astimezone(UTC)
 
 
 def stamp(moment: datetime, style: str) -> str:
     return f"<t:{int(moment.timestamp())}:{style}>"
-
-
-def streak(name: str, rank: str, right: int, answered: int) -> str:
-    right_text = daily_t("streak_right", "en", count=right)
-    answered_text = daily_t("streak_answered", "en", count=answered)
-    return f"{rank} {name} — {right_text} · {answered_text}"
 
 
 class Channel:
@@ -75,27 +58,16 @@ class Channel:
         assert isinstance(self.world.client, QuizClient)
         return self.world.client
 
-    async def settle(self, seconds: float = 10.0) -> None:
-        """Until the round driver, the scheduler and the outbox wait for the clock."""
-        deadline = time.monotonic() + seconds
-        calm = 0
-        while calm < 3:
-            await asyncio.sleep(0.005)
-            quiet = self.client.round_driver.settled() and self.client.scheduling.settled()
-            calm = calm + 1 if quiet else 0
-            assert time.monotonic() < deadline, "the bot did not settle"
+    def quiet(self) -> bool:
+        return self.client.round_driver.settled() and self.client.scheduling.settled()
+
+    async def settle(self) -> None:
+        await settle(self.quiet)
 
     async def until(self, moment: str) -> None:
-        """Let time run to ``moment`` (Berlin), stopping at every job's due time."""
-        target = at(moment)
-        await self.settle()
-        while self.clock() < target:
-            step = min(target, self.clock() + STEP)
-            due = await self.client.scheduling.storage.next_job_due()
-            if due is not None and self.clock() < due < step:
-                step = due
-            self.clock.advance((step - self.clock()).total_seconds())
-            await self.settle()
+        """Let time run to ``moment`` (Berlin)."""
+        storage = self.client.scheduling.storage
+        await run_until(self.clock, at(moment), self.quiet, storage.next_job_due)
 
     def messages(self) -> list[Message]:
         return self.world.fake.channel_messages(GUILD_CHANNEL_ID)

@@ -6,9 +6,7 @@ weekdays only, a bot down past the question's window, /daily off, the daylight-s
 
 from __future__ import annotations
 
-import asyncio
-import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 from adapters.telegram import TelegramAdapter
@@ -17,25 +15,16 @@ from bot.daily.texts import daily_t
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.quiz import Quiz
-from bot.scheduling.timezones import find_zone
 from bot.storage import SQLiteStorage
 from fakes.clock import ManualClock
 from fakes.telegram_bot_api import FakeBotApi, StoredMessage
 from fakes.telegram_chatter import Chatter, button_for, clean, find_question
 from tests.conftest import SEED_QUIZ
+from tests.daily_harness import BERLIN, at, run_until, settle, streak
 from tests.telegram.conftest import Launch
 from tests.telegram.rounds_harness import GROUP_ID, TIMING, Room, lines_of, member, on_the_clock
 
 TITLE = "Checkpoint sharding and resumable training"
-BERLIN = "Europe/Berlin"
-STEP = timedelta(minutes=30)
-
-
-def at(text: str) -> datetime:
-    """A moment given as Berlin's local time, ``2026-03-02 09:00``."""
-    zone = find_zone(BERLIN)
-    assert zone is not None
-    return datetime.fromisoformat(text).replace(tzinfo=zone).astimezone(UTC)
 
 
 class Daily:
@@ -56,28 +45,16 @@ class Daily:
     def chatter(self, number: int, name: str) -> Chatter:
         return Chatter(self.api, member(self.api, number, name), self.group)
 
-    async def settle(self, seconds: float = 10.0) -> None:
-        """Until the round driver, the scheduler and the outbox wait for the clock."""
-        deadline = time.monotonic() + seconds
-        calm = 0
-        while calm < 3:
-            await asyncio.sleep(0.005)
-            quiet = self.adapter.round_driver.settled() and self.adapter.scheduling.settled()
-            calm = calm + 1 if quiet else 0
-            assert time.monotonic() < deadline, "the bot did not settle"
+    def quiet(self) -> bool:
+        return self.adapter.round_driver.settled() and self.adapter.scheduling.settled()
+
+    async def settle(self) -> None:
+        await settle(self.quiet)
 
     async def until(self, moment: str) -> None:
-        """Let time run to ``moment`` (Berlin), what falls due on the way happening when it
-        falls due: the clock stops at every job's due time, and at least every half hour."""
-        target = at(moment)
-        await self.settle()
-        while self.clock() < target:
-            step = min(target, self.clock() + STEP)
-            due = await self.adapter.scheduling.storage.next_job_due()
-            if due is not None and self.clock() < due < step:
-                step = due
-            self.clock.advance((step - self.clock()).total_seconds())
-            await self.settle()
+        """Let time run to ``moment`` (Berlin)."""
+        storage = self.adapter.scheduling.storage
+        await run_until(self.clock, at(moment), self.quiet, storage.next_job_due)
 
     async def say(self, who: Chatter, text: str) -> list[str]:
         """What the bot answers ``who``'s message, line by line."""
@@ -119,12 +96,6 @@ async def start(
     if zone is not None:
         await daily.say(daily.admin, f"/timezone {zone}")
     return daily
-
-
-def streak(name: str, rank: str, right: int, answered: int) -> str:
-    right_text = daily_t("streak_right", "en", count=right)
-    answered_text = daily_t("streak_answered", "en", count=answered)
-    return f"{rank} {name} — {right_text} · {answered_text}"
 
 
 async def test_a_daily_question_is_posted_answered_revealed_and_streaks_grow(
