@@ -13,7 +13,17 @@ import traceback
 from collections.abc import Callable
 from pathlib import Path
 
-from bench import ROOT, answers, closed_loop, discord, group, memory, startup, telegram
+from bench import (
+    ROOT,
+    answers,
+    closed_loop,
+    discord,
+    group,
+    memory,
+    reminders,
+    startup,
+    telegram,
+)
 from bench.report import (
     STATUS_ERROR,
     Json,
@@ -26,7 +36,7 @@ from bench.report import (
     write_readme,
 )
 
-ALL = ("a", "b", "c", "d", "e", "f", "g", "h")
+ALL = ("a", "b", "c", "d", "e", "f", "g", "h", "i")
 TITLES = {
     "a": "Engine + SQLite: answers",
     "b": telegram.TITLE,
@@ -36,6 +46,7 @@ TITLES = {
     "f": closed_loop.TITLE,
     "g": discord.TITLE,
     "h": group.TITLE,
+    "i": reminders.TITLE,
 }
 
 
@@ -70,9 +81,7 @@ def parser() -> argparse.ArgumentParser:
         description="quizbot benchmarks; every figure is a ratio to a baseline run alongside.",
     )
     p.add_argument("--quick", action="store_true", help="small sizes, for CI")
-    p.add_argument(
-        "--only", type=_only, default=ALL, metavar="a,b,c,d,e,f,g,h", help="benchmarks to run"
-    )
+    p.add_argument("--only", type=_only, default=ALL, metavar="a,b,...,i", help="benchmarks to run")
     p.add_argument(
         "--out",
         type=Path,
@@ -133,6 +142,13 @@ def parser() -> argparse.ArgumentParser:
         help="members pressing one round question at once in h (default 200; quick 30)",
     )
     p.add_argument(
+        "--reminder-users",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="review reminders falling due at once in i (default 1000; quick 90)",
+    )
+    p.add_argument(
         "--profile",
         type=Path,
         default=None,
@@ -179,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         "f": lambda: closed_loop.run(args.quick, progress, args.tmp_dir, args.loop_users),
         "g": lambda: discord.run(args.quick, progress, args.tmp_dir, args.discord_users),
         "h": lambda: group.run(args.quick, progress, args.tmp_dir, args.group_users),
+        "i": lambda: reminders.run(args.quick, progress, args.tmp_dir, args.reminder_users),
     }
     machine = machine_info()
     sections: list[Json] = []
@@ -209,6 +226,7 @@ def main(argv: list[str] | None = None) -> int:
                 "telegram_users": telegram.sizes(args.quick, args.telegram_users).users,
                 "discord_users": discord.sizes(args.quick, args.discord_users).users,
                 "group_users": group.sizes(args.quick, args.group_users).users,
+                "reminder_users": reminders.sizes(args.quick, args.reminder_users),
                 "seconds": round(time.perf_counter() - began, 1),
             },
             sections,

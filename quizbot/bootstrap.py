@@ -65,7 +65,8 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
     try:
         engine = QuizEngine(catalog, storage, reviews=ReviewScheduler(settings.review_retention))
         rounds = GroupRounds(engine, storage)
-        scheduling = Scheduling(storage, SystemClock(engine.clock))
+        clock = SystemClock(engine.clock)
+        scheduling = Scheduling.leased(storage, clock, settings.claim_lease_seconds)
         reminders = ReviewReminders(engine, scheduling)  # registers its job kind, once
         daily = DailyQuestions(rounds, scheduling)  # (its reveals' streaks go to the rounds)
         leaderboards = PeriodLeaderboards.beside(engine, scheduling)

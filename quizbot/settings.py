@@ -74,6 +74,8 @@ class Settings:
     database_timeout: float = 5.0
     # FSRS's desired retention for reviews: the chance to still know a question when due.
     review_retention: float = 0.9
+    # How long a replica holds a claimed job or outgoing message before another may take it.
+    claim_lease_seconds: float = 60.0
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -143,6 +145,7 @@ class Settings:
             )
         database_timeout = _seconds("DATABASE_TIMEOUT", get("DATABASE_TIMEOUT") or "5", 0.5, 60)
         retention = _retention(get("REVIEW_RETENTION"))
+        claim_lease = _seconds("CLAIM_LEASE_SECONDS", get("CLAIM_LEASE_SECONDS") or "60", 5, 600)
         return cls(
             database_url=database_url,
             quiz_dir=quiz_dir,
@@ -165,6 +168,7 @@ class Settings:
             round_lease_seconds=lease,
             database_timeout=database_timeout,
             review_retention=retention,
+            claim_lease_seconds=claim_lease,
         )
 
 

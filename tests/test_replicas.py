@@ -407,7 +407,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def start_replica(api: FakeBotApi, url: str, quiz_dir: Path, log: Path) -> Replica:
+async def start_replica(
+    api: FakeBotApi, url: str, quiz_dir: Path, log: Path, extra_env: dict[str, str] | None = None
+) -> Replica:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_BOT_TOKEN",)}
     env |= {
@@ -421,7 +423,7 @@ async def start_replica(api: FakeBotApi, url: str, quiz_dir: Path, log: Path) ->
         "ROUND_LEASE_SECONDS": str(LEASE_SECONDS),
         "LOG_LEVEL": "INFO",
         "PYTHONPATH": str(ROOT),
-    }
+    } | (extra_env or {})
     with log.open("wb") as out:
         process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "quizbot", "run", cwd=ROOT, env=env, stdout=out, stderr=out

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime, time, timedelta
+from typing import cast
 
 from bot.scheduling import (
     JobOutcome,
@@ -269,3 +270,20 @@ async def until(condition: object, within: float = 5.0) -> None:
     while not condition():
         assert loop.time() < deadline, "never settled"
         await asyncio.sleep(0.005)
+
+
+def test_the_claim_lease_comes_from_the_environment() -> None:
+    import pytest
+
+    from quizbot.settings import ConfigError, Settings
+    from tests.conftest import QUIZ_DIR
+
+    base = {"QUIZ_DIR": str(QUIZ_DIR)}
+    assert Settings.from_env(base).claim_lease_seconds == 60
+    assert Settings.from_env(base | {"CLAIM_LEASE_SECONDS": "20"}).claim_lease_seconds == 20
+    with pytest.raises(ConfigError) as error:
+        Settings.from_env(base | {"CLAIM_LEASE_SECONDS": "1"})
+    assert error.value.variable == "CLAIM_LEASE_SECONDS"
+    clock = ManualClock(T0)
+    timing = Scheduling.leased(cast(Storage, None), clock, 30).poster_timing
+    assert timing is not None and (timing.lease, timing.send_timeout, timing.margin) == (30, 15, 5)

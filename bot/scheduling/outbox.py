@@ -38,6 +38,7 @@ from typing import Protocol
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language
 from bot.rounds.clock import RoundClock
 from bot.scheduling.reachability import Reachability
+from bot.scheduling.waking import WakingLoop
 from bot.storage.scheduling import OutgoingMessage, SchedulingStore
 
 log = logging.getLogger("quizbot.outbox")
@@ -102,8 +103,8 @@ def recipient_language(message: OutgoingMessage) -> str:
 class PosterTiming:
     """An outbox poster's pace, in seconds (counts are messages)."""
 
-    lease: float = 120.0  # a claimed message is this replica's this long
-    send_timeout: float = 60.0  # one send, waiting for the rate limiter included
+    lease: float = 60.0  # a claimed message is this replica's this long
+    send_timeout: float = 30.0  # one send, waiting for the rate limiter included
     max_sleep: float = 5.0  # at most this long between looks at the database
     batch: int = 100  # messages claimed at once
     per_target: int = 3  # of them, at most this many to one recipient
@@ -113,7 +114,7 @@ class PosterTiming:
     margin: float = 10.0  # a claim with less than this left is not used for a send
 
 
-class OutboxPoster:
+class OutboxPoster(WakingLoop):
     """Posts one platform's outbox through its :class:`Sender`, in the background."""
 
     def __init__(
@@ -126,64 +127,19 @@ class OutboxPoster:
         owner: str,
         timing: PosterTiming | None = None,
     ) -> None:
+        self.timing = timing or PosterTiming()
+        super().__init__(clock, self.timing.max_sleep, f"{sender.platform}-outbox")
         self.store = store
         self.sender = sender
         self.platform = sender.platform
-        self.clock = clock
         self.reachability = reachability
         self.owner = owner
-        self.timing = timing or PosterTiming()
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._sleeping_until: datetime | None = None
 
-    def wake(self) -> None:
-        """Look at the outbox now (messages were queued)."""
-        self._wake.set()
+    async def step(self) -> int:
+        return await self.post_due()
 
-    def start(self) -> None:
-        if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._loop(), name=f"{self.platform}-outbox")
-
-    async def stop(self) -> None:
-        """Stop posting; messages claimed and not sent are taken over once their lease runs
-        out (by another replica, or this one after a restart)."""
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
-
-    def settled(self) -> bool:
-        """Whether the loop waits for the clock with nothing to do before then."""
-        until = self._sleeping_until
-        return (
-            self._task is not None
-            and until is not None
-            and until > self.clock()
-            and not self._wake.is_set()
-        )
-
-    async def _loop(self) -> None:
-        while True:
-            self._wake.clear()
-            try:
-                if await self.post_due():
-                    continue  # there may be more
-                due = await self.store.next_message_due(self.platform)
-            except Exception:
-                log.warning(
-                    "%s: posting the outbox failed: trying again", self.platform, exc_info=True
-                )
-                due = None
-            now = self.clock()
-            until = now + timedelta(seconds=self.timing.max_sleep)
-            if due is not None and now < due < until:
-                until = due
-            self._sleeping_until = until
-            try:
-                await self.clock.sleep(until, self._wake)
-            finally:
-                self._sleeping_until = None
+    async def next_due(self) -> datetime | None:
+        return await self.store.next_message_due(self.platform)
 
     async def post_due(self) -> int:
         """Claim the messages due now and send them (one batch); how many were claimed."""

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.rounds.clock import RoundClock
+from bot.scheduling.waking import WakingLoop
 from bot.storage.scheduling import Job, NewJob, NewMessage, SchedulingStore
 
 log = logging.getLogger("quizbot.scheduler")
@@ -78,7 +79,7 @@ class SchedulerTiming:
     retry_base: float = 30.0  # the first retry's delay, doubled after each failure
 
 
-class Scheduler:
+class Scheduler(WakingLoop):
     """Runs the jobs registered per kind, on one storage shared by every replica."""
 
     def __init__(
@@ -89,15 +90,12 @@ class Scheduler:
         owner: str,
         timing: SchedulerTiming | None = None,
     ) -> None:
-        self.store = store
-        self.clock = clock
-        self.owner = owner  # this process on claims: host, pid and a random part
         self.timing = timing or SchedulerTiming()
+        super().__init__(clock, self.timing.max_sleep, "scheduler")
+        self.store = store
+        self.owner = owner  # this process on claims: host, pid and a random part
         self._handlers: dict[str, JobHandler] = {}
         self._listeners: list[Listener] = []  # told when a completion queued messages
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._sleeping_until: datetime | None = None
         self._chores: list[Callable[[], Awaitable[None]]] = []  # run on every wake
 
     # -- what features use ------------------------------------------------------------------
@@ -135,6 +133,19 @@ class Scheduler:
         self._chores.append(chore)
 
     # -- running ----------------------------------------------------------------------------
+
+    async def step(self) -> int:
+        return await self.run_due()
+
+    async def next_due(self) -> datetime | None:
+        return await self.store.next_job_due()
+
+    async def chores(self) -> None:
+        for chore in self._chores:
+            try:
+                await chore()
+            except Exception:
+                log.warning("a scheduler chore failed", exc_info=True)
 
     async def run_due(self) -> int:
         """Claim the jobs due now and run them (one batch); how many were claimed."""
@@ -178,55 +189,3 @@ class Scheduler:
             log.warning("job %s failed: retried in %g s", job.key, delay, exc_info=error)
         with contextlib.suppress(Exception):
             await self.store.release_job(job, retry_at, repr(error), self.clock())
-
-    def start(self) -> None:
-        """Run due jobs in the background until :meth:`stop`."""
-        if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._loop(), name="scheduler")
-
-    async def stop(self) -> None:
-        """Stop the loop (a run in progress is cancelled; its job runs again elsewhere once
-        its lease runs out, or at once here after a restart of the loop)."""
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            await asyncio.gather(task, return_exceptions=True)
-
-    def wake(self) -> None:
-        self._wake.set()
-
-    def settled(self) -> bool:
-        """Whether the loop waits for the clock with nothing to do before then (what tests
-        driving a virtual clock wait for)."""
-        until = self._sleeping_until
-        return (
-            self._task is not None
-            and until is not None
-            and until > self.clock()
-            and not self._wake.is_set()
-        )
-
-    async def _loop(self) -> None:
-        while True:
-            self._wake.clear()
-            for chore in self._chores:
-                try:
-                    await chore()
-                except Exception:
-                    log.warning("a scheduler chore failed", exc_info=True)
-            try:
-                if await self.run_due():
-                    continue  # more may be due
-                due = await self.store.next_job_due()
-            except Exception:
-                log.warning("running due jobs failed: trying again", exc_info=True)
-                due = None
-            now = self.clock()
-            until = now + timedelta(seconds=self.timing.max_sleep)
-            if due is not None and now < due < until:  # (a due job not ours: the bound)
-                until = due
-            self._sleeping_until = until
-            try:
-                await self.clock.sleep(until, self._wake)
-            finally:
-                self._sleeping_until = None

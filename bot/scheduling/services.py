@@ -28,6 +28,8 @@ class Scheduling:
         scheduler_timing: SchedulerTiming | None = None,
         poster_timing: PosterTiming | None = None,
     ) -> None:
+        """``scheduler_timing`` and ``poster_timing``: the paces (see :meth:`leased` for
+        both from one claim lease)."""
         self.storage = storage
         self.clock = clock
         self.owner = owner or default_owner()
@@ -37,6 +39,17 @@ class Scheduling:
         self.scheduler.every_wake(self.reachability.refresh)
         self.poster_timing = poster_timing
         self.posters: list[OutboxPoster] = []
+
+    @classmethod
+    def leased(cls, storage: Storage, clock: RoundClock, lease: float) -> Scheduling:
+        """Jobs and outgoing messages claimed for ``lease`` seconds (``CLAIM_LEASE_SECONDS``):
+        a run and a send each get half of it, and a send is not started in its last sixth."""
+        return cls(
+            storage,
+            clock,
+            scheduler_timing=SchedulerTiming(lease=lease),
+            poster_timing=PosterTiming(lease=lease, send_timeout=lease / 2, margin=lease / 6),
+        )
 
     @classmethod
     def beside(cls, rounds: GroupRounds, clock: RoundClock | None = None) -> Scheduling:

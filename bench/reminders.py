@@ -1,0 +1,190 @@
+"""(i) Telegram outbox: a burst of N review reminders falling due at the same moment.
+
+What is measured
+    The real Telegram adapter (in this process, production rate limiter: 30 messages a second,
+    python-telegram-bot's AIORateLimiter under our fair pacer) long-polling the fake Bot API of
+    ``fakes/telegram_bot_api.py``, on a temporary SQLite database. N users each missed a
+    question and set a review reminder, all due at the same moment. From the scheduler's start:
+    the jobs run (each counts the user's due reviews and queues one ``review-due`` message in
+    the outbox), the poster claims and sends them; the clock stops when the fake has every
+    reminder. Figure: messages/s from the 30th send to the last (Telegram, and the limiter,
+    let a first burst of 30 through at once; the pace is what follows), by the fake's clock.
+
+Baseline
+    Telegram's own limit, 30 messages a second to different chats: the outbox should send at
+    that pace (not faster: the platform would answer 429; not much slower). Checks: every
+    user got exactly one reminder, the fake refused no call, and every outbox row is sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from bench import QUIZ_DIR, SEED_QUIZ
+from bench.report import STATUS_OK, Json, check, figure, section
+
+TITLE = "Telegram outbox: a burst of review reminders due at once (baseline: Telegram's 30/s)"
+CAP = 30.0  # Telegram's messages a second to different chats, what the rate limiter keeps
+FIRST_USER_ID = 900_000
+
+
+def sizes(quick: bool, users: int | None = None) -> int:
+    return users or (90 if quick else 1000)
+
+
+async def seed_reminders(
+    storage: Any, catalog: Any, clock: Callable[[], datetime], users: int
+) -> None:
+    """Every user missed the seed quiz's first question and has a reminder due now."""
+    from bot.engine import QuizEngine
+    from bot.review_reminders import REMINDER_JOB, reminder_key
+    from bot.storage.scheduling import NewJob
+    from bot.views import Participant
+
+    engine = QuizEngine(catalog, storage, clock=clock)
+    quiz = catalog.get(SEED_QUIZ)
+
+    async def one(user_id: int) -> None:
+        who = Participant("telegram", str(user_id), f"U{user_id}", "en")
+        start = await engine.start(who, SEED_QUIZ)
+        shown = start.question
+        assert shown is not None
+        question = quiz.question(shown.question_id)
+        wrong = next(o.id for o in question.options if o.id != question.correct_option_id)
+        await engine.answer_by_option(who, shown.attempt_id, question.id, wrong)
+        payload = {"platform": "telegram", "user_id": str(user_id), "at": "09:00"}
+        job = NewJob(REMINDER_JOB, reminder_key("telegram", str(user_id)), clock(), payload)
+        await storage.schedule_job(job, clock())
+
+    ids = range(FIRST_USER_ID, FIRST_USER_ID + users)
+    for chunk in range(0, users, 200):
+        await asyncio.gather(*(one(user_id) for user_id in ids[chunk : chunk + 200]))
+
+
+async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -> Json:
+    from adapters.telegram import TelegramAdapter
+    from bot.catalog import QuizCatalog
+    from bot.engine import QuizEngine
+    from bot.rounds import GroupRounds
+    from bot.storage import SQLiteStorage
+    from fakes.telegram_bot_api import TOKEN, FakeBotApi
+    from fakes.telegram_chatter import clean
+    from quizbot.runner import telegram_config
+    from quizbot.settings import Settings
+
+    api = FakeBotApi()
+    await api.start()
+    for user_id in range(FIRST_USER_ID, FIRST_USER_ID + users):
+        api.private_chat(api.user(user_id, f"U{user_id}"))
+    storage = SQLiteStorage(workdir / "bench.db")
+    await storage.open()
+    catalog, _ = QuizCatalog.from_paths([QUIZ_DIR])
+    # The jobs fall due an hour ago, as after a restart; the bot's clock is the real one.
+    due_clock = lambda: datetime.now(UTC) - timedelta(hours=1)  # noqa: E731
+    progress(f"i: seeding {users} users with a reminder due")
+    await seed_reminders(storage, catalog, due_clock, users)
+    engine = QuizEngine(catalog, storage)
+    settings = Settings(quiz_dir=QUIZ_DIR, telegram_token=TOKEN, telegram_api_base_url=api.base_url)
+    adapter = TelegramAdapter(engine, GroupRounds(engine, storage), telegram_config(settings))
+    from bot.i18n import t
+
+    text = clean(t("review_due", "en", count=1))
+    try:
+        progress(f"i: {users} reminders fall due")
+        began = time.perf_counter()
+        await adapter.start()  # its scheduler and poster start with it
+        while True:
+            sent = [
+                c
+                for c in api.calls
+                if c.method == "sendMessage" and clean(c.params.get("text")) == text
+            ]
+            if len(sent) >= users or time.perf_counter() - began > users / CAP * 4 + 60:
+                break
+            await asyncio.sleep(0.05)
+        elapsed = time.perf_counter() - began
+        await asyncio.sleep(1.0)  # a duplicate, if any, has time to show
+    finally:
+        await adapter.stop()
+        outbox = await storage.outgoing_messages("review-due:")
+        await storage.close()
+        await api.close()
+    calls = [
+        c
+        for c in api.calls
+        if c.method == "sendMessage" and c.ok and clean(c.params.get("text")) == text
+    ]
+    delivered = Counter(int(c.params["chat_id"]) for c in calls)
+    # Telegram (and the limiter) allow a first burst of 30 at once; the pace is what follows.
+    burst = int(CAP)
+    steady = calls[burst - 1 :] if len(calls) > burst else []
+    span = steady[-1].at - steady[0].at if len(steady) > 1 else 0.0
+    return {
+        "users": users,
+        "seconds": elapsed,
+        "overall_per_s": len(calls) / elapsed if elapsed else 0.0,
+        "messages_per_s": (len(steady) - 1) / span if span else 0.0,
+        "users_reminded": len(delivered),
+        "duplicates": sum(n - 1 for n in delivered.values()),
+        "outbox_sent": sum(1 for m in outbox if m.status.value == "sent"),
+        "outbox_rows": len(outbox),
+        "failed_calls": len(api.failed_calls()),
+    }
+
+
+def run(
+    quick: bool,
+    progress: Callable[[str], None],
+    tmp_root: str | None = None,
+    users: int | None = None,
+) -> Json:
+    n = sizes(quick, users)
+    workdir = Path(tempfile.mkdtemp(prefix="quizbot-bench-reminders-", dir=tmp_root))
+    try:
+        r = asyncio.run(_measure(n, workdir, progress))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    rate = r["messages_per_s"]
+    met = rate >= 0.9 * CAP and rate <= 1.1 * CAP
+    figures = [
+        figure(
+            "reminders.messages_per_s",
+            f"{n} review reminders due at once: messages/s after the first 30",
+            "messages/s",
+            rate,
+            CAP,
+            "Telegram's cap",
+            higher_is_better=True,
+            target="0.9x to 1.1x the cap",
+            met=met,
+            verdict="met" if met else "MISSED",
+        ),
+        figure(
+            "reminders.delivered",
+            f"{n} review reminders due at once: users reminded",
+            "users",
+            float(r["users_reminded"]),
+            float(n),
+            "users",
+            higher_is_better=True,
+            target="all, once each",
+            met=r["users_reminded"] == n and r["duplicates"] == 0,
+            verdict="met" if r["users_reminded"] == n and r["duplicates"] == 0 else "MISSED",
+        ),
+    ]
+    checks = [
+        check("reminders: every user reminded", n, r["users_reminded"]),
+        check("reminders: nobody reminded twice", 0, r["duplicates"]),
+        check("reminders: every outbox row sent", r["outbox_rows"], r["outbox_sent"]),
+        check("reminders: no call the fake refused", 0, r["failed_calls"]),
+    ]
+    note = "in-process bot, production rate limiter; from the scheduler's start to the last send"
+    return section("i", TITLE, STATUS_OK, note=note, figures=figures, details=r, checks=checks)
