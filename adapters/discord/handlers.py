@@ -992,6 +992,8 @@ class QuizHandlers:
             ),
             self._think(interaction, private=False),
         )
+        if reply.key in TEXTS:  # said in Discord's words
+            reply = replace(reply, notice=text(reply.key, reply.language))
         if reply.outcome is DailyOutcome.REFUSED:
             await self._notice(interaction, reply.notice, reply.language)
             return

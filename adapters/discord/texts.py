@@ -150,6 +150,35 @@ STRINGS: dict[str, dict[str, str]] = {
         "ur": "اب تک",
         "ru": "За всё время",
     },
+    # The daily question's notices in Discord's words (options, not typed words; the members
+    # who may manage messages, not a chat's admins): same keys as bot/daily/texts.py.
+    "daily_none": {
+        "en": "No daily question in this channel. A member who can manage messages turns it "
+        "on with /daily time:09:00 (weekdays for Monday to Friday only, quizzes to choose them).",
+        "bn": "এই চ্যানেলে দৈনিক প্রশ্ন চালু নেই। বার্তা পরিচালনার অনুমতি থাকা সদস্য "
+        "/daily time:09:00 দিয়ে এটি চালু করতে পারেন (শুধু সোম থেকে শুক্রের জন্য weekdays, "
+        "নির্দিষ্ট কুইজের জন্য quizzes)।",
+        "ur": "اس چینل میں روزانہ سوال بند ہے۔ پیغامات کا انتظام کرنے والا رکن اسے "
+        "/daily time:09:00 سے شروع کر سکتا ہے (صرف پیر سے جمعہ کے لیے weekdays، "
+        "مخصوص کوئزز کے لیے quizzes)۔",
+        "ru": "В этом канале нет вопроса дня. Участник с правом управлять сообщениями "
+        "включает его командой /daily time:09:00 (weekdays — только по будням, "
+        "quizzes — выбрать тесты).",
+    },
+    "daily_admins_only": {
+        "en": "Only members who can manage messages in this channel can change the daily question.",
+        "bn": "শুধু এই চ্যানেলে বার্তা পরিচালনার অনুমতি থাকা সদস্যরাই দৈনিক প্রশ্ন বদলাতে পারেন।",
+        "ur": "روزانہ سوال صرف وہ اراکین بدل سکتے ہیں جو اس چینل میں "
+        "پیغامات کا انتظام کر سکتے ہیں۔",
+        "ru": "Менять вопрос дня могут только участники с правом управлять сообщениями "
+        "в этом канале.",
+    },
+    "daily_bad_time": {
+        "en": "Give the time as HH:MM, for example /daily time:09:00 (or time:off to stop).",
+        "bn": "সময় HH:MM আকারে দিন, যেমন /daily time:09:00 (বন্ধ করতে time:off)।",
+        "ur": "وقت HH:MM کی صورت میں لکھیں، مثلاً /daily time:09:00 (بند کرنے کے لیے time:off)۔",
+        "ru": "Укажите время в виде ЧЧ:ММ, например /daily time:09:00 (а time:off — выключить).",
+    },
     "daily_server_only": {
         "en": "The daily question is for server channels: type /daily there.",
         "bn": "দৈনিক প্রশ্ন সার্ভারের চ্যানেলের জন্য: সেখানে /daily লিখুন।",

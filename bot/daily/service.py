@@ -97,16 +97,14 @@ class DailyQuestions:
         try:
             request = parse_daily(words, lambda word: self.engine.catalog.get(word) is not None)
         except DailyRequestError as error:
-            notice = (
-                self.engine.unknown_quiz_notice(error.unknown_quiz, ui)
-                if error.unknown_quiz is not None
-                else daily_t(error.key, ui)
-            )
+            if error.unknown_quiz is None:
+                return _said(DailyOutcome.REFUSED, ui, error.key)
+            notice = self.engine.unknown_quiz_notice(error.unknown_quiz, ui)
             return DailyReply(DailyOutcome.REFUSED, ui, notice)
         if request.action is DailyAction.SHOW:
             return await self.show(platform, chat_id, ui)
         if not is_chat_admin:
-            return DailyReply(DailyOutcome.REFUSED, ui, daily_t("daily_admins_only", ui))
+            return _said(DailyOutcome.REFUSED, ui, "daily_admins_only")
         if request.action is DailyAction.OFF:
             return await self.turn_off(platform, chat_id, who, ui)
         where = (platform, chat_id, zone_chat or chat_id)
@@ -116,7 +114,7 @@ class DailyQuestions:
         """The chat's setting and its next post, or that it has none."""
         setting = await self.store.daily_setting(platform, chat_id)
         if setting is None or not setting.enabled:
-            return DailyReply(DailyOutcome.SHOWN, language, daily_t("daily_none", language))
+            return _said(DailyOutcome.SHOWN, language, "daily_none")
         status = await self._status(setting, language)
         return DailyReply(DailyOutcome.SHOWN, language, status=status)
 
@@ -133,9 +131,7 @@ class DailyQuestions:
         platform, chat_id, zone_chat = where
         assert request.at is not None
         if not question_pool(self._quizzes(request.quiz_ids)):
-            return DailyReply(
-                DailyOutcome.REFUSED, language, daily_t("daily_no_questions", language)
-            )
+            return _said(DailyOutcome.REFUSED, language, "daily_no_questions")
         setting = DailySetting(
             platform=platform,
             chat_id=chat_id,
@@ -153,8 +149,7 @@ class DailyQuestions:
         await self.store.set_daily(setting)
         zone = await self._reschedule(setting)
         status = await self._status(setting, language, zone)
-        notice = daily_t("daily_turned_on", language)
-        return DailyReply(DailyOutcome.TURNED_ON, language, notice, status)
+        return _said(DailyOutcome.TURNED_ON, language, "daily_turned_on", status)
 
     async def turn_off(
         self, platform: str, chat_id: str, who: Participant, language: str
@@ -163,7 +158,7 @@ class DailyQuestions:
         setting = await self.store.daily_setting(platform, chat_id)
         await self.scheduler.cancel(job_key(platform, chat_id))
         if setting is None or not setting.enabled:
-            return DailyReply(DailyOutcome.TURNED_OFF, language, daily_t("daily_none", language))
+            return _said(DailyOutcome.TURNED_OFF, language, "daily_none")
         off = DailySetting(
             **{
                 **setting.__dict__,
@@ -173,7 +168,7 @@ class DailyQuestions:
             }
         )
         await self.store.set_daily(off)
-        return DailyReply(DailyOutcome.TURNED_OFF, language, daily_t("daily_turned_off", language))
+        return _said(DailyOutcome.TURNED_OFF, language, "daily_turned_off")
 
     async def zone_changed(self, platform: str, zone_chat: str) -> None:
         """The time zone of ``zone_chat`` changed (``/timezone`` in a group or server): the
@@ -347,3 +342,10 @@ class DailyQuestions:
         )
         if previous is not None:
             await self.rounds.close(previous.id, previous.current)
+
+
+def _said(
+    outcome: DailyOutcome, language: str, key: str, status: DailyStatus | None = None
+) -> DailyReply:
+    """A reply whose notice is the daily string ``key``."""
+    return DailyReply(outcome, language, daily_t(key, language), status, key)

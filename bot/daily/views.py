@@ -40,6 +40,9 @@ class DailyReply:
     language: str
     notice: str = ""
     status: DailyStatus | None = None
+    # The daily string the notice is (empty: another notice), so that a platform whose
+    # commands are typed otherwise can say it in its own words.
+    key: str = ""
 
 
 @dataclass(frozen=True)

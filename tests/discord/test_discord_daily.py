@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from adapters.discord import QuizClient
+from adapters.discord.texts import text
 from bot.catalog import QuizCatalog
 from bot.daily.texts import daily_t
 from bot.engine import QuizEngine
@@ -140,9 +141,9 @@ async def test_a_daily_question_is_posted_answered_revealed_and_streaks_grow(
     world = channel.world
     asha, boris, chen = world.user("Asha"), world.user("Boris"), world.user("Chen")
     refused = await asha.command("daily", time="09:00")
-    assert visible(refused.notice) == daily_t("daily_admins_only", "en")
+    assert visible(refused.notice) == visible(text("daily_admins_only", "en"))
     shown = await asha.command("daily")
-    assert daily_t("daily_none", "en") in visible(text_of(shown.last))
+    assert visible(text("daily_none", "en")) in visible(text_of(shown.last))  # in Discord's words
     turned_on = await channel.moderator.command(
         "daily", time="09:00", weekdays=False, hours=12, quizzes=SEED_QUIZ
     )
