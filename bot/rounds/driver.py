@@ -582,7 +582,9 @@ class RoundDriver(abc.ABC, Generic[L]):
             round_ = await self.store.get_round(round_id)
             if round_ is not None and round_.status is RoundStatus.ACTIVE:
                 starter = Participant(self.platform, round_.starter_id)
-                await rounds.stop(self.platform, round_.chat_id, starter, is_chat_admin=True)
+                await rounds.stop(
+                    self.platform, round_.chat_id, starter, is_chat_admin=True, kind=round_.kind
+                )
             await self.forget(round_id)
         except Exception:
             self.log.exception("%s: could not end round %s", self.platform, round_id)

@@ -430,12 +430,18 @@ class GroupRounds:
         return await self.history.copy(round_id)
 
     async def stop(
-        self, platform: str, chat_id: str, who: Participant, *, is_chat_admin: bool = False
+        self,
+        platform: str,
+        chat_id: str,
+        who: Participant,
+        *,
+        is_chat_admin: bool = False,
+        kind: RoundKind = RoundKind.GROUP,
     ) -> RoundEnd | str:
-        """End the chat's round early (its starter or a chat admin); the scoreboard so far,
-        or a notice saying why not."""
+        """End the chat's round (of ``kind``: its group round, unless told) early (its starter
+        or a chat admin); the scoreboard so far, or a notice saying why not."""
         ui = await self.engine.interface_language(who)
-        round_ = await self.running(platform, chat_id)
+        round_ = await self.running(platform, chat_id, kind)
         if round_ is None:
             return t("round_none", ui)
         if who.user_id != round_.starter_id and not is_chat_admin:
@@ -466,9 +472,11 @@ class GroupRounds:
             chat_id=round_.chat_id,
         )
 
-    async def running(self, platform: str, chat_id: str) -> RoundRecord | None:
-        """The chat's active round, or None."""
-        return await self.store.active_round(platform, chat_id)
+    async def running(
+        self, platform: str, chat_id: str, kind: RoundKind = RoundKind.GROUP
+    ) -> RoundRecord | None:
+        """The chat's active round of ``kind`` (its group round, unless told), or None."""
+        return await self.store.active_round(platform, chat_id, kind)
 
     async def due(self, platform: str | None = None) -> list[tuple[int, int]]:
         """(round id, question number) of every open question whose time is up (on
