@@ -3,7 +3,7 @@ Telegram messages.
 
 Pure functions like :mod:`adapters.telegram.round_rendering`. Telegram has no timestamps that
 each client shows in its own zone, so times are written in the chat's zone and named
-(``2026-03-02 21:00``, the zone beside it).
+(``2026-03-02 21:00 Europe/Berlin``, as :func:`bot.local_time.local_text` writes them).
 
 A daily question is open for hours, so its message shows when it closes instead of a
 countdown: it changes only with the answer count, and the round driver refreshes it at most
@@ -30,6 +30,7 @@ from bot.daily.texts import daily_t
 from bot.daily.views import DailyReply
 from bot.i18n import t
 from bot.leaderboard_periods import PeriodBoard
+from bot.local_time import UTC_ZONE, local_text
 from bot.presenters import (
     daily_right_lines,
     daily_status_lines,
@@ -37,15 +38,17 @@ from bot.presenters import (
     period_title,
 )
 from bot.rounds import RoundQuestion, RoundReveal
+from bot.scheduling.timezones import find_zone
 
 
-def local_time(moment: datetime, zone: str) -> str:
-    """``2026-03-02 21:00``: ``moment`` as the clocks of ``zone`` show it."""
-    return f"{moment.astimezone(ZoneInfo(zone)):%Y-%m-%d %H:%M}"
+def zone_named(name: str) -> ZoneInfo:
+    """The zone ``name`` names (UTC should the zone database no longer know it)."""
+    return find_zone(name) or UTC_ZONE
 
 
 def local_date(moment: datetime, zone: str) -> str:
-    return f"{moment.astimezone(ZoneInfo(zone)):%Y-%m-%d}"
+    """``2026-03-02``: the date the clocks of ``zone`` show at ``moment``."""
+    return f"{moment.astimezone(zone_named(zone)):%Y-%m-%d}"
 
 
 # -- the question --------------------------------------------------------------------------
@@ -63,12 +66,12 @@ def daily_body(question: RoundQuestion) -> str:
 
 
 def daily_status(question: RoundQuestion, answered: int, *, closed: bool) -> str:
-    """``🕘 Open until 2026-03-02 21:00 (Europe/Berlin) · Answers: 3``, the closed line after."""
+    """``🕘 Open until 2026-03-02 21:00 Europe/Berlin · Answers: 3``, the closed line after."""
     lang = question.language
     count = t("round_answers_count", lang, count=answered)
     if closed:
         return esc(f"⌛ {t('round_closed', lang)} · {count}")
-    until = f"{local_time(question.deadline, question.time_zone)} ({question.time_zone})"
+    until = local_text(question.deadline, zone_named(question.time_zone))
     return esc(f"{daily_t('daily_open_until', lang, time=until)} · {count}")
 
 
@@ -113,7 +116,7 @@ def daily_reply(reply: DailyReply) -> str:
     if status is not None:
 
         def when(moment: datetime) -> str:
-            return local_time(moment, status.zone)
+            return local_text(moment, zone_named(status.zone))
 
         lines += [""] if lines else []
         lines.append(wrap_lines("b", esc(daily_t("daily_title", lang))))
@@ -128,7 +131,7 @@ def period_board_message(board: PeriodBoard) -> str:
     """A leaderboard over a period: its heading, then the best members."""
 
     def when(moment: datetime) -> str:
-        return f"{local_date(moment, board.zone)} ({board.zone})"
+        return f"{local_date(moment, board.zone)} {board.zone}"
 
     title, *rest = period_title(board, when=when)
     lines = [wrap_lines("b", esc(title)), *map(esc, rest), ""]

@@ -16,10 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from zoneinfo import ZoneInfo
 
 from bot.daily.views import ChatStreak
+from bot.local_time import UTC_ZONE
 from bot.rounds.views import MemberStreak
+from bot.scheduling.timezones import find_zone
 from bot.storage import RoundRecord
 from bot.storage.daily import DailyDay, DailyStore
 
@@ -91,7 +92,7 @@ class DailyStreaks:
     ) -> tuple[MemberStreak, ...]:
         """The streaks up to the daily question ``round_`` (later days left out, so a reveal
         posted late reads as it did when the question closed)."""
-        zone = ZoneInfo(round_.time_zone or "UTC")
+        zone = find_zone(round_.time_zone or "UTC") or UTC_ZONE
         # The question's day is its scheduled one, at most a window before it opened.
         up_to = (round_.question_started_at.astimezone(zone) + timedelta(days=1)).date()
         members = list(dict.fromkeys(user_ids))

@@ -43,7 +43,7 @@ def test_the_question_shows_when_it_closes_in_the_chats_zone_not_a_countdown() -
     shown, entities = parse_html(daily_live(asked, 3, closed=False, with_body=True))
     assert shown.startswith("☀️ Daily question · Quiz")
     assert "Is <b>this</b> & that?" in shown
-    assert shown.endswith("🕘 Open until 2026-03-02 21:00 (Europe/Berlin) · Answers: 3")
+    assert shown.endswith("🕘 Open until 2026-03-02 21:00 Europe/Berlin · Answers: 3")
     assert {e["type"] for e in entities} == {"bold"}
     closed, _ = parse_html(daily_live(asked, 7, closed=True, with_body=True))
     assert closed.endswith("⌛ Time is up for this question. · Answers: 7")
@@ -95,7 +95,7 @@ def test_the_setting_and_a_period_board_are_escaped_and_split_when_long() -> Non
         "Monday to Friday at 09:00 (Europe/Berlin)",
         "Questions from: Quiz <1>",
         "Each question stays open 90 minutes",
-        "Next question: 2026-03-02 09:00",
+        "Next question: 2026-03-02 09:00 Europe/Berlin",
     ]
     lines = tuple(PeriodLine(n + 1, f"u{n}", "N" * 200, 100 - n, 120) for n in range(300))
     board = PeriodBoard(Period.WEEK, NOW, "Europe/Berlin", "Quiz <1>", lines, "ru", here=True)
@@ -104,7 +104,7 @@ def test_the_setting_and_a_period_board_are_escaped_and_split_when_long() -> Non
     assert len(texts) > 1 and all(len(text) <= MAX_MESSAGE for text in texts)
     assert texts[0].split("\n")[:3] == [
         "🏆 Лучшие за неделю",
-        "(с 2026-03-02 (Europe/Berlin) · участники этого чата)",
+        "(с 2026-03-02 Europe/Berlin · участники этого чата)",
         "Тест: Quiz <1>",
     ]
     assert "🥇 " + "N" * 63 + "… — 100 верных из 120" in texts[0]
