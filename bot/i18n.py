@@ -543,10 +543,16 @@ STRINGS: dict[str, dict[str, Template]] = {
         "ru": "Как пользоваться ботом",
     },
     "cmd_leaderboard": {
-        "en": "Best scores (in a group: of its members)",
-        "bn": "সেরা স্কোর (গ্রুপে: সেই গ্রুপের সদস্যদের)",
-        "ur": "بہترین اسکور (گروپ میں: اس کے اراکین کے)",
-        "ru": "Лучшие результаты (в группе — её участников)",
+        "en": "Best scores; week, month or all: most right answers",
+        "bn": "সেরা স্কোর; week, month বা all: সবচেয়ে বেশি সঠিক উত্তর",
+        "ur": "بہترین اسکور؛ week، month یا all: سب سے زیادہ درست جوابات",
+        "ru": "Лучшие результаты; week, month или all: больше всех верных ответов",
+    },
+    "cmd_daily": {
+        "en": "A question every day in this chat (admins set it)",
+        "bn": "এই চ্যাটে প্রতিদিন একটি প্রশ্ন (অ্যাডমিনরা সেট করেন)",
+        "ur": "اس چیٹ میں روزانہ ایک سوال (ایڈمن طے کرتے ہیں)",
+        "ru": "Вопрос каждый день в этом чате (настраивают админы)",
     },
     "cmd_progress": {
         "en": "Your attempts and scores",

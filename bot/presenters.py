@@ -8,10 +8,14 @@ Each function returns plain lines in the requested language; adapters only add t
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 
+from bot.daily.texts import daily_t
+from bot.daily.views import ChatStreak, DailyStatus
 from bot.i18n import t
+from bot.leaderboard_periods import PeriodBoard
 from bot.library_texts import library_t
-from bot.rounds.views import Leaderboard, LeaderboardLine, ScoreLine
+from bot.rounds.views import Leaderboard, LeaderboardLine, MemberStreak, RoundReveal, ScoreLine
 from bot.stats import QuizStats
 from bot.text_direction import prepare
 from bot.views import ProgressReport
@@ -144,3 +148,91 @@ def leaderboard_lines(
     if board is None or not board.lines:
         return [t("leaderboard_empty", language)]
     return [leaderboard_line(line, board.total, name=name) for line in board.lines]
+
+
+# -- the daily question, streaks and leaderboards over a period ----------------------------
+
+When = Callable[[datetime], str]  # a moment as a platform shows it (local text, a timestamp)
+
+
+def daily_status_lines(status: DailyStatus, language: str, *, when: When) -> list[str]:
+    """A chat's daily question: when, from which quizzes, open how long, the next post."""
+    key = "daily_weekdays" if status.weekdays_only else "daily_every_day"
+    lines = [daily_t(key, language, time=f"{status.at:%H:%M}", zone=status.zone)]
+    if status.quiz_titles:
+        lines.append(daily_t("daily_from", language, titles=", ".join(status.quiz_titles)))
+    else:
+        lines.append(daily_t("daily_from_all", language))
+    hours, minutes = divmod(status.close_minutes, 60)
+    if minutes:
+        lines.append(daily_t("daily_open_minutes", language, count=status.close_minutes))
+    else:
+        lines.append(daily_t("daily_open_for", language, count=hours))
+    lines.append(daily_t("daily_next", language, when=when(status.next_post)))
+    return lines
+
+
+def streak_text(streak: MemberStreak, language: str) -> str:
+    """``🔥 5 right in a row · answered 7 days in a row``."""
+    right = daily_t("streak_right", language, count=streak.right)
+    return f"{right} · {daily_t('streak_answered', language, count=streak.answered)}"
+
+
+def daily_right_lines(
+    reveal: RoundReveal,
+    language: str,
+    *,
+    top: int = SCOREBOARD_TOP,
+    name: Callable[[str], str] = str,
+) -> list[str]:
+    """Under a daily question's reveal: who got it right, the longest streaks first (then the
+    fastest), each with their streaks; the first ``top``, then how many more."""
+    right = [line for line in reveal.scoreboard if line.score > 0]
+    if not right:
+        return [daily_t("daily_nobody_right", language)]
+    streaks = {s.user_id: s for s in reveal.streaks}
+    fallback = MemberStreak("", 1, 1)
+    right.sort(key=lambda line: (-streaks.get(line.user_id, fallback).right, line.total_ms))
+    lines = [daily_t("daily_right", language, count=len(right))]
+    for rank, line in enumerate(right[:top], start=1):
+        who = f"{MEDALS.get(rank, f'{rank}.')} {name(member_name(line.name))}"
+        lines.append(f"{who} — {streak_text(streaks.get(line.user_id, fallback), language)}")
+    if len(right) > top:
+        lines.append(t("round_more", language, count=len(right) - top))
+    return lines
+
+
+def chat_streak_lines(streaks: Sequence[ChatStreak], language: str) -> list[str]:
+    """``/progress``: the member's streak in each chat's daily questions (named by the chat's
+    title when known)."""
+    lines = []
+    for chat in streaks:
+        title = chat.chat_title or daily_t("streaks_this_chat", language)
+        lines.append(f"{member_name(title)}: {streak_text(chat.streak, language)}")
+    return lines
+
+
+def period_title(board: PeriodBoard, *, when: When) -> list[str]:
+    """A leaderboard's heading over a period: which period (since when, in which zone), whose
+    (this chat's members, or everyone), of which quiz."""
+    lang = board.language
+    lines = [daily_t(f"period_{board.period.value}", lang)]
+    scope = t("leaderboard_here" if board.here else "leaderboard_everyone", lang)
+    if board.since is not None:
+        scope = f"{daily_t('period_since', lang, when=when(board.since))} · {scope}"
+    lines.append(f"({scope})")
+    if board.quiz_title:
+        lines.append(daily_t("period_quiz", lang, title=board.quiz_title))
+    return lines
+
+
+def period_lines(board: PeriodBoard, *, name: Callable[[str], str] = str) -> list[str]:
+    """``🥇 Asha — 12 right of 15`` per member, or that nobody answered in the period."""
+    lang = board.language
+    if not board.lines:
+        return [daily_t("period_empty", lang)]
+    return [
+        f"{MEDALS.get(line.rank, f'{line.rank}.')} {name(member_name(line.name))} — "
+        + daily_t("period_score", lang, count=line.right, answered=line.answered)
+        for line in board.lines
+    ]

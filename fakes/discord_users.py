@@ -352,8 +352,7 @@ class Player:
             "name": name,
             "type": 1,
             "options": [
-                {"name": k, "type": 4 if isinstance(v, int) else 3, "value": v}
-                for k, v in options.items()
+                {"name": k, "type": _option_type(v), "value": v} for k, v in options.items()
             ],
         }
         return self.payload(APPLICATION_COMMAND, data)
@@ -470,3 +469,11 @@ class Player:
 
     async def press_letter(self, message: Message, letter: str) -> Exchange:
         return await self.press(message, button_for(message, letter)["custom_id"])
+
+
+def _option_type(value: str | int) -> int:
+    """The application command option type Discord sends for a value: boolean (5),
+    integer (4) or string (3)."""
+    if isinstance(value, bool):
+        return 5
+    return 4 if isinstance(value, int) else 3

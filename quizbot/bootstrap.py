@@ -10,7 +10,9 @@ from dataclasses import dataclass
 
 from bot.assignments import Assignments
 from bot.catalog import QuizCatalog
+from bot.daily.service import DailyQuestions
 from bot.engine import QuizEngine
+from bot.leaderboard_periods import PeriodLeaderboards
 from bot.quiz_check import FileCheck
 from bot.quiz_loader import LoadReport
 from bot.review import ReviewScheduler
@@ -27,7 +29,8 @@ log = logging.getLogger("quizbot")
 @dataclass
 class App:
     """A running engine and what runs beside it (group rounds, scheduling, review reminders,
-    assignments), with their catalog, storage and the report of publishing QUIZ_DIR."""
+    assignments, daily questions, leaderboards over a period), with their catalog, storage
+    and the report of publishing QUIZ_DIR."""
 
     settings: Settings
     catalog: QuizCatalog
@@ -38,12 +41,14 @@ class App:
     scheduling: Scheduling
     reminders: ReviewReminders
     assignments: Assignments
+    daily: DailyQuestions
+    leaderboards: PeriodLeaderboards
 
 
 @asynccontextmanager
 async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncIterator[App]:
     """Open the storage, publish QUIZ_DIR's new quizzes to its library and build the engine
-    (serving the library), the group rounds and the assignments; close the storage at the end.
+    (serving the library) and the services beside it; close the storage at the end.
 
     Broken quiz files are logged and publish nothing (a quiz's version already published
     stays served). A PostgreSQL
@@ -80,8 +85,20 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
         reminders = ReviewReminders(engine, scheduling)  # registers its job kind, once
         before = settings.assignment_reminders
         assignments = Assignments(engine, scheduling, reminders=before)  # its job kinds too
+        daily = DailyQuestions(rounds, scheduling)  # (its reveals' streaks go to the rounds)
+        leaderboards = PeriodLeaderboards.beside(engine, scheduling)
         yield App(
-            settings, catalog, storage, engine, rounds, report, scheduling, reminders, assignments
+            settings,
+            catalog,
+            storage,
+            engine,
+            rounds,
+            report,
+            scheduling,
+            reminders,
+            assignments,
+            daily,
+            leaderboards,
         )
     finally:
         await storage.close()

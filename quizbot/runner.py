@@ -10,7 +10,9 @@ import sys
 from typing import TYPE_CHECKING, Protocol, TextIO
 
 from bot.assignments import Assignments
+from bot.daily.service import DailyQuestions
 from bot.engine import QuizEngine
+from bot.leaderboard_periods import PeriodLeaderboards
 from bot.review_reminders import ReviewReminders
 from bot.rounds import GroupRounds
 from bot.scheduling import Scheduling
@@ -75,9 +77,12 @@ def telegram_adapter(
     scheduling: Scheduling | None = None,
     reminders: ReviewReminders | None = None,
     assignments: Assignments | None = None,
+    daily: DailyQuestions | None = None,
+    leaderboards: PeriodLeaderboards | None = None,
 ) -> TelegramAdapter:
     """The Telegram bot of ``quizbot run``: its config, the /stats chart, the round lease,
-    the process's scheduling (whose outbox it posts for Telegram), the assignments."""
+    the process's scheduling (whose outbox it posts for Telegram), the assignments, daily
+    questions and leaderboards over a period."""
     from adapters.telegram import TelegramAdapter
     from adapters.telegram.group_rounds import RoundTiming
     from quizbot.charts import render_stats_png
@@ -92,6 +97,8 @@ def telegram_adapter(
         scheduling=scheduling,
         reminders=reminders,
         assignments=assignments,
+        daily=daily,
+        leaderboards=leaderboards,
     )
 
 
@@ -103,9 +110,12 @@ def discord_adapter(
     scheduling: Scheduling | None = None,
     reminders: ReviewReminders | None = None,
     assignments: Assignments | None = None,
+    daily: DailyQuestions | None = None,
+    leaderboards: PeriodLeaderboards | None = None,
 ) -> DiscordAdapter:
     """The Discord bot of ``quizbot run``, with the /stats chart, the process's scheduling
-    (whose outbox it posts for Discord) and the assignments."""
+    (whose outbox it posts for Discord), the assignments, daily questions and leaderboards
+    over a period."""
     from adapters.discord import DiscordAdapter
     from quizbot.charts import render_stats_png
 
@@ -117,6 +127,8 @@ def discord_adapter(
         scheduling=scheduling,
         reminders=reminders,
         assignments=assignments,
+        daily=daily,
+        leaderboards=leaderboards,
     )
 
 
@@ -148,7 +160,7 @@ async def run_bots(
         watch = asyncio.create_task(app.engine.library.watch(), name="quiz-library-watch")
         stack.callback(watch.cancel)
         adapters: list[ChatAdapter] = []
-        scheduling = app.scheduling
+        scheduling, daily, boards = app.scheduling, app.daily, app.leaderboards
         if settings.telegram_token:
             adapters.append(
                 telegram_adapter(
@@ -159,6 +171,8 @@ async def run_bots(
                     scheduling=scheduling,
                     reminders=app.reminders,
                     assignments=app.assignments,
+                    daily=daily,
+                    leaderboards=boards,
                 )
             )
         if settings.discord_token:
@@ -170,6 +184,8 @@ async def run_bots(
                     scheduling=scheduling,
                     reminders=app.reminders,
                     assignments=app.assignments,
+                    daily=daily,
+                    leaderboards=boards,
                 )
             )
         started: list[ChatAdapter] = []

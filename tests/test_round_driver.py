@@ -31,8 +31,10 @@ from bot.storage import (
     AttemptKind,
     AttemptStatus,
     ExpectedState,
+    NewRound,
     OutboxKind,
     ReviewItem,
+    RoundKind,
     RoundStatus,
     SQLiteStorage,
 )
@@ -382,6 +384,38 @@ async def test_an_error_is_retried_later_and_a_fatal_one_ends_the_round(
     assert not driver.running(question.round_id)
     round_ = await rounds_beside(engine).store.get_round(question.round_id)
     assert round_ is not None and round_.status is RoundStatus.STOPPED
+
+
+async def test_a_daily_question_that_cannot_post_ends_itself_not_the_group_round(
+    engine: QuizEngine, catalog: QuizCatalog, clock: ManualClock, driver: Recorder
+) -> None:
+    group = await start(engine)  # a group round runs in the chat too
+    quiz = catalog.get(SEED_QUIZ)
+    assert quiz is not None
+    store = rounds_beside(engine).store
+    daily, _ = await store.create_round(
+        NewRound(
+            platform=PLATFORM,
+            chat_id=CHAT,
+            quiz_id=quiz.id,
+            starter_id="admin",
+            language="en",
+            question_order=(quiz.questions[0].id,),
+            option_order={},
+            time_limit_seconds=12 * 3600,
+            started_at=clock(),
+            kind=RoundKind.DAILY,
+        )
+    )
+    question = await rounds_beside(engine).question_of(daily)
+    assert question is not None
+    driver.failures.append(Gone("the bot was removed from the chat"))
+    driver.ensure(question)
+    await settle(driver)
+    ended = await store.get_round(daily.id)
+    assert ended is not None and ended.status is RoundStatus.STOPPED
+    still = await store.get_round(group.round_id)
+    assert still is not None and still.status is RoundStatus.ACTIVE
 
 
 async def test_an_answer_to_a_round_no_task_runs_picks_it_up(

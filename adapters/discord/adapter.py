@@ -29,14 +29,16 @@ from adapters.discord.assignments import AssignmentHandlers
 from adapters.discord.buttons import DYNAMIC_ITEMS, is_known_custom_id
 from adapters.discord.commands import build_tree
 from adapters.discord.config import DiscordConfig
-from adapters.discord.group_rounds import DiscordRoundDriver, RoundClock, RoundTiming
+from adapters.discord.group_rounds import PLATFORM, DiscordRoundDriver, RoundClock, RoundTiming
 from adapters.discord.handlers import DEFER_AFTER, QuizHandlers, StatsChart
 from adapters.discord.outbox_sender import DiscordSender
 from adapters.discord.reminders import render_review_due
 from adapters.discord.sync import sync_if_changed
 from adapters.discord.translator import QuizTranslator
 from bot.assignments import Assignments
+from bot.daily.service import DailyQuestions
 from bot.engine import QuizEngine
+from bot.leaderboard_periods import PeriodLeaderboards
 from bot.rate_limit import CommandRateLimiter
 from bot.review_reminders import REVIEW_DUE, ReviewReminders
 from bot.rounds import GroupRounds
@@ -67,10 +69,14 @@ class QuizClient(discord.AutoShardedClient):
         scheduling: Scheduling | None = None,
         assignments: Assignments | None = None,
         reminders: ReviewReminders | None = None,
+        daily: DailyQuestions | None = None,
+        leaderboards: PeriodLeaderboards | None = None,
         **options: Any,
     ) -> None:
         """``assignments``, when given, adds /assign, /assignments and /report, the Start
-        button under an assignment and its reminders' rendering."""
+        button under an assignment and its reminders' rendering. ``scheduling``, ``daily`` and
+        ``leaderboards``: the process's (the runner's), else made here on the rounds' storage
+        and clock (see TelegramAdapter)."""
         # No privileged intents: interactions arrive regardless. The guilds intent keeps
         # discord.py's channel cache (and its startup warning) sane; DM messages carry the
         # files admins upload (a DM's content and attachments need no privileged intent).
@@ -92,6 +98,8 @@ class QuizClient(discord.AutoShardedClient):
         self.sender = DiscordSender(self)
         self.sender.register(REVIEW_DUE, render_review_due)
         self.poster = self.scheduling.poster(self.sender)
+        self.daily = daily or DailyQuestions(rounds, self.scheduling)
+        self.daily.on_posted(PLATFORM, self.round_driver.ensure)
         handling: dict[str, Any] = {
             "defer_after": defer_after,
             "limiter": limiter,
@@ -99,6 +107,8 @@ class QuizClient(discord.AutoShardedClient):
             "stats_chart": stats_chart,
             "scheduling": self.scheduling,
             "reminders": self.reminders,
+            "daily": self.daily,
+            "leaderboards": leaderboards or PeriodLeaderboards.beside(engine, self.scheduling),
         }
         self.assignments = assignments
         if assignments is None:
@@ -178,9 +188,11 @@ class DiscordAdapter:
         scheduling: Scheduling | None = None,
         assignments: Assignments | None = None,
         reminders: ReviewReminders | None = None,
+        daily: DailyQuestions | None = None,
+        leaderboards: PeriodLeaderboards | None = None,
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``;
-        ``scheduling``: the process's scheduler and outbox (see :class:`QuizClient`);
+        ``scheduling``, ``daily``, ``leaderboards``: the process's (see :class:`QuizClient`);
         ``assignments``: the assignments beside the engine."""
         self.config = config
         self.client = QuizClient(
@@ -193,6 +205,8 @@ class DiscordAdapter:
             scheduling=scheduling,
             assignments=assignments,
             reminders=reminders,
+            daily=daily,
+            leaderboards=leaderboards,
         )
         self._gateway: asyncio.Task[None] | None = None
         self._failure: asyncio.Future[BaseException] | None = None

@@ -1,9 +1,10 @@
 """The slash commands: ``/quiz [quiz] [tag]``, ``/review [quiz]``, ``/remind [time]``,
-``/timezone [zone]``,
-``/round [quiz] [seconds] [tag]``, ``/leaderboard [quiz]``, ``/progress``, ``/language``,
-``/stop``, ``/help``, for bot admins ``/reload``, ``/stats [quiz]``, ``/quizzes``,
-``/unpublish quiz`` and ``/upload file [format]``, and the assignments' ``/assign set quiz
-deadline``, ``/assign cancel id``, ``/assignments`` and ``/report [which]``.
+``/timezone [zone]``, ``/round [quiz] [seconds] [tag]``,
+``/daily [time] [weekdays] [hours] [quizzes]``, ``/leaderboard [quiz] [period]``,
+``/progress``, ``/language``, ``/stop``, ``/help``, for bot admins ``/reload``,
+``/stats [quiz]``, ``/quizzes``, ``/unpublish quiz`` and ``/upload file [format]``, and the
+assignments' ``/assign set quiz deadline``, ``/assign cancel id``, ``/assignments`` and
+``/report [which]``.
 
 ``/round`` is a command of its own rather than an option of ``/quiz``: it is found in the
 command list under its own description, takes its own options (the time per question, which
@@ -28,6 +29,7 @@ from adapters.discord.assignments import AssignmentHandlers
 from adapters.discord.handlers import QuizHandlers, zone_choices
 from adapters.discord.translator import description, name
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LANGUAGES
+from bot.leaderboard_periods import Period
 from bot.rounds import MAX_TIME_LIMIT, MIN_TIME_LIMIT
 from bot.uploads import UPLOAD_FORMATS
 
@@ -106,13 +108,56 @@ async def round_callback(
     await handlers_for(interaction).round(interaction, quiz, seconds, tag)
 
 
-@app_commands.describe(quiz=description("cmd_quiz_option"))
-@app_commands.rename(quiz=name("leaderboard.quiz"))
+def _period(value: str) -> app_commands.Choice[str]:
+    label = description(f"period_choice_{value}")
+    return app_commands.Choice(name=label, value=value)
+
+
+@app_commands.describe(
+    quiz=description("cmd_quiz_option"), period=description("cmd_leaderboard_period")
+)
+@app_commands.rename(quiz=name("leaderboard.quiz"), period=name("leaderboard.period"))
 @app_commands.autocomplete(quiz=quiz_autocomplete)
+@app_commands.choices(period=[_period(period.value) for period in Period])
 async def leaderboard_callback(
-    interaction: discord.Interaction[Any], quiz: str | None = None
+    interaction: discord.Interaction[Any],
+    quiz: str | None = None,
+    period: app_commands.Choice[str] | None = None,
 ) -> None:
-    await handlers_for(interaction).leaderboard(interaction, quiz)
+    chosen = Period(period.value) if period is not None else None
+    await handlers_for(interaction).leaderboard(interaction, quiz, chosen)
+
+
+async def quizzes_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    return await handlers_for(interaction).quiz_list_choices(interaction, current)
+
+
+Hours = app_commands.Range[int, 1, 24]
+
+
+@app_commands.describe(
+    time=description("cmd_daily_time"),
+    weekdays=description("cmd_daily_weekdays"),
+    hours=description("cmd_daily_hours"),
+    quizzes=description("cmd_daily_quizzes"),
+)
+@app_commands.rename(
+    time=name("daily.time"),
+    weekdays=name("daily.weekdays"),
+    hours=name("daily.hours"),
+    quizzes=name("daily.quizzes"),
+)
+@app_commands.autocomplete(quizzes=quizzes_autocomplete)
+async def daily_callback(
+    interaction: discord.Interaction[Any],
+    time: str | None = None,
+    weekdays: bool = False,
+    hours: Hours | None = None,
+    quizzes: str | None = None,
+) -> None:
+    await handlers_for(interaction).daily(interaction, time, weekdays, hours, quizzes)
 
 
 @app_commands.default_permissions(administrator=True)
@@ -265,6 +310,7 @@ CALLBACKS: dict[str, Any] = {
     "remind": remind_callback,
     "timezone": timezone_callback,
     "round": round_callback,
+    "daily": daily_callback,
     "leaderboard": leaderboard_callback,
     "progress": progress_callback,
     "language": language_callback,
@@ -278,7 +324,10 @@ CALLBACKS: dict[str, Any] = {
 }
 
 # Commands that make sense in servers only (the tree allows servers and DMs with the bot).
-SERVER_ONLY = {"round": app_commands.AppCommandContext(guild=True, dm_channel=False)}
+SERVER_ONLY = {
+    command: app_commands.AppCommandContext(guild=True, dm_channel=False)
+    for command in ("round", "daily")
+}
 
 
 def make_commands() -> list[app_commands.Command[Any, ..., None]]:

@@ -51,13 +51,14 @@ import io
 import logging
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import discord
 from discord import app_commands
 
 from adapters.discord import buttons, images, rendering, typed_answers
+from adapters.discord.daily_rendering import daily_reply_pages, period_board_pages
 from adapters.discord.group_rounds import PLATFORM, DiscordRoundDriver
 from adapters.discord.reports import reload_pages, stats_pages
 from adapters.discord.round_rendering import announcement, ending_pages, leaderboard_pages
@@ -67,8 +68,12 @@ from adapters.discord.translator import localize_commands
 from adapters.discord.uploads import DiscordUploads
 from bot import markup
 from bot.bank_texts import normalize_tag
+from bot.daily.request import OFF_WORDS
+from bot.daily.service import DailyQuestions
+from bot.daily.views import ChatStreak, DailyOutcome
 from bot.engine import QuizEngine
 from bot.i18n import t
+from bot.leaderboard_periods import Period, PeriodBoard, PeriodLeaderboards
 from bot.library_texts import library_t, listing_lines
 from bot.local_time import UTC_ZONE
 from bot.quiz_loader import LoadReport
@@ -89,6 +94,7 @@ from bot.views import (
     AnswerFeedback,
     AnswerOutcome,
     Participant,
+    ProgressReport,
     QuestionView,
     QuizResult,
     StartOutcome,
@@ -235,6 +241,8 @@ class QuizHandlers:
         stats_chart: StatsChart | None = None,
         scheduling: Scheduling | None = None,
         reminders: ReviewReminders | None = None,
+        daily: DailyQuestions | None = None,
+        leaderboards: PeriodLeaderboards | None = None,
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``;
         ``scheduling``: the outbox's, whose unreachable marks a user's interaction clears;
@@ -242,6 +250,8 @@ class QuizHandlers:
         self.engine = engine
         self.scheduling = scheduling
         self.reminders = reminders
+        self.daily_questions = daily  # /daily, and the streaks /progress shows
+        self.leaderboards = leaderboards  # /leaderboard over a period
         self.round_driver = round_driver
         self.rounds = round_driver.rounds  # the rules of group rounds
         self.defer_after = defer_after
@@ -536,6 +546,9 @@ class QuizHandlers:
             )
             if changed and not place.chat:  # the reminder keeps its local time
                 await reminders.zone_changed(who)
+            daily = self.daily_questions
+            if changed and place.chat and daily is not None:  # so do its daily questions
+                await daily.zone_changed(PLATFORM, place.id)
             return text, ui
 
         text, ui = await self._in_time(
@@ -693,13 +706,21 @@ class QuizHandlers:
 
     @handled()
     async def progress(self, interaction: discord.Interaction[Any]) -> None:
-        """``/progress``: attempts and scores per quiz."""
+        """``/progress``: attempts and scores per quiz, and the streaks in daily questions
+        (in a server channel, its own; in DMs, every channel's)."""
         who = participant(interaction)
-        report = await self._in_time(
-            interaction, self.engine.progress(who), self._think(interaction)
-        )
-        if report.quizzes:
-            messages = _pages_to_messages(rendering.progress_pages(report))
+        here = str(interaction.channel_id) if interaction.guild_id is not None else None
+
+        async def gather() -> tuple[ProgressReport, list[ChatStreak]]:
+            report = await self.engine.progress(who)
+            if self.daily_questions is None:
+                return report, []
+            streaks = self.daily_questions.streaks
+            return report, await streaks.of_member(PLATFORM, who.user_id, here)
+
+        report, streaks = await self._in_time(interaction, gather(), self._think(interaction))
+        if report.quizzes or streaks:
+            messages = _pages_to_messages(rendering.progress_pages(report, streaks))
         else:
             notice = say(interaction, t("no_progress", report.language), report.language)
             messages = [Outgoing(content=notice)]
@@ -873,11 +894,17 @@ class QuizHandlers:
         return True
 
     @handled()
-    async def leaderboard(self, interaction: discord.Interaction[Any], query: str | None) -> None:
-        """``/leaderboard [quiz]``: this channel's best members (in a server) and everyone's,
-        for one quiz or every quiz anyone completed."""
+    async def leaderboard(
+        self, interaction: discord.Interaction[Any], query: str | None, period: Period | None = None
+    ) -> None:
+        """``/leaderboard [quiz] [period]``: this channel's best members (in a server) and
+        everyone's, for one quiz or every quiz anyone completed; with a period, who answered
+        most right in it (in the channel's time zone)."""
         who = participant(interaction)
         quiz_id = await self._resolve_quiz(interaction, query)
+        if period is not None and self.leaderboards is not None:
+            await self._period_board(interaction, who, period, quiz_id)
+            return
         here = str(interaction.channel_id) if interaction.guild_id is not None else None
 
         async def boards() -> tuple[str, Boards | None]:
@@ -911,6 +938,107 @@ class QuizHandlers:
         else:
             pages = leaderboard_pages(found, language)
             await self._reply(interaction, _pages_to_messages(pages), private=False)
+
+    async def _period_board(
+        self,
+        interaction: discord.Interaction[Any],
+        who: Participant,
+        period: Period,
+        quiz_id: str | None,
+    ) -> None:
+        assert self.leaderboards is not None
+        leaderboards = self.leaderboards
+        here = str(interaction.channel_id) if interaction.guild_id is not None else None
+
+        async def board() -> tuple[str, PeriodBoard | None]:
+            ui = await self._interface_language(interaction)
+            if quiz_id is not None and self.engine.catalog.get(quiz_id) is None:
+                return ui, None
+            server = str(interaction.guild_id) if here is not None else None
+            board = await leaderboards.board(
+                period, who, chat_id=here, zone_chat=server, quiz_id=quiz_id
+            )
+            return ui, board
+
+        language, found = await self._in_time(
+            interaction, board(), self._think(interaction, private=False)
+        )
+        if found is None:
+            assert quiz_id is not None
+            await self._notice(
+                interaction, self.engine.unknown_quiz_notice(quiz_id, language), language
+            )
+            return
+        pages = period_board_pages(found)
+        await self._reply(interaction, _pages_to_messages(pages), private=False)
+
+    # -- the daily question ---------------------------------------------------------------
+
+    @handled()
+    async def daily(
+        self,
+        interaction: discord.Interaction[Any],
+        time: str | None,
+        weekdays: bool = False,
+        hours: int | None = None,
+        quizzes: str | None = None,
+    ) -> None:
+        """``/daily [time] [weekdays] [hours] [quizzes]`` in a server channel: its daily
+        question, shown to anyone; set (``time``) or turned off (``off``) by a member who may
+        manage messages there, as ``/stop`` decides who controls a channel's round."""
+        daily = self.daily_questions
+        if interaction.guild_id is None or interaction.channel_id is None or daily is None:
+            await self._notice_in_time(interaction, "daily_server_only")
+            return
+        words = [time or ""]
+        words += ["weekdays"] if weekdays else []
+        words += [f"{hours}h"] if hours is not None else []
+        words += (quizzes or "").split()
+        if not any(words):
+            words = []
+        setting = bool(words) and (time or "").strip().lower() not in OFF_WORDS
+        if setting and not can_run_round(interaction):
+            await self._notice_in_time(interaction, "round_no_permission")
+            return
+        title = getattr(interaction.channel, "name", None)
+        reply = await self._in_time(
+            interaction,
+            daily.command(
+                PLATFORM,
+                str(interaction.channel_id),
+                participant(interaction),
+                words,
+                is_chat_admin=may_moderate(interaction),
+                chat_title=f"#{title}" if isinstance(title, str) else None,
+                zone_chat=str(interaction.guild_id),  # a channel keeps its server's zone
+            ),
+            self._think(interaction, private=False),
+        )
+        if reply.key in TEXTS:  # said in Discord's words
+            reply = replace(reply, notice=text(reply.key, reply.language))
+        if reply.outcome is DailyOutcome.REFUSED:
+            await self._notice(interaction, reply.notice, reply.language)
+            return
+        notice = localize_commands(reply.notice, interaction.locale)
+        pages = daily_reply_pages(replace(reply, notice=notice))
+        await self._reply(interaction, _pages_to_messages(pages), private=False)
+
+    async def quiz_list_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """Autocomplete for ``/daily``'s quizzes: the words typed so far, and the last one
+        completed to each quiz id containing it (not chosen yet)."""
+        words = current.split()
+        done, last = (words, "") if current.endswith(" ") or not words else (words[:-1], words[-1])
+        needle = last.casefold()
+        choices = []
+        for quiz in self.engine.catalog.all():
+            if quiz.id in done or needle not in quiz.id:
+                continue
+            value = " ".join([*done, quiz.id])
+            if len(value) <= rendering.CHOICE_NAME_LIMIT:
+                choices.append(app_commands.Choice(name=value, value=value))
+        return choices[: rendering.CHOICES_LIMIT]
 
     # -- bot admins -----------------------------------------------------------------------
 

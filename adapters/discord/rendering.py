@@ -30,8 +30,10 @@ from adapters.discord.translator import (
     localize_commands,
 )
 from bot import markup
+from bot.daily.texts import daily_t
+from bot.daily.views import ChatStreak
 from bot.i18n import t
-from bot.presenters import progress_lines
+from bot.presenters import chat_streak_lines, progress_lines
 from bot.text_direction import LRI, PDI, RLM, is_rtl, paragraph
 from bot.views import (
     AnswerFeedback,
@@ -392,13 +394,19 @@ def result_pages(result: QuizResult) -> list[Page]:
     )
 
 
-def progress_pages(report: ProgressReport) -> list[Page]:
-    """Per quiz: attempts, best and last score, and any attempt in progress."""
+def progress_pages(report: ProgressReport, streaks: Sequence[ChatStreak] = ()) -> list[Page]:
+    """Per quiz: attempts, best and last score, and any attempt in progress (or that there is
+    none yet); then the streaks in the daily questions of each channel answered in."""
     lang = report.language
-    lines = progress_lines(report)
+    lines = progress_lines(report) or [t("no_progress", lang)]
     body = "\n".join(f"• {md(line)}" for line in lines)
+    sections = [Section(paragraph(body, lang))]
+    if streaks:
+        streak_lines = "\n".join(f"• {md(line)}" for line in chat_streak_lines(streaks, lang))
+        name = paragraph(daily_t("streaks_title", lang), lang)
+        sections.append(Section(paragraph(streak_lines, lang), name))
     return pack(
-        [Section(paragraph(body, lang))],
+        sections,
         colour=INFO_COLOUR,
         title=paragraph(t("progress_title", lang), lang),
         rtl=is_rtl(lang),

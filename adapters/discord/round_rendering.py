@@ -25,30 +25,46 @@ from adapters.discord.rendering import (
 )
 from adapters.discord.texts import text
 from bot import markup
+from bot.daily.texts import daily_t
 from bot.i18n import t
-from bot.presenters import SCOREBOARD_TOP, leaderboard_lines, score_lines
+from bot.presenters import SCOREBOARD_TOP, daily_right_lines, leaderboard_lines, score_lines
 from bot.rounds import Leaderboard, RoundEnd, RoundQuestion, RoundReveal
+from bot.storage import RoundKind
 from bot.text_direction import LRI, PDI, is_rtl, paragraph
 from bot.views import progress_bar
 
 RANKING_TOP = 50  # lines of the final ranking
-_SLOT = "\ue000"  # stands for a timestamp while the text around it is prepared
+SLOT = "\ue000"  # stands for a timestamp while the text around it is prepared
+
+
+def timestamp(when: datetime, language: str, style: str = "R") -> str:
+    """A Discord timestamp each client shows in its own zone and language: ``R`` "in 25
+    seconds" (live), ``t`` "21:00", ``F`` "Monday, 2 March 2026 09:00", ``D`` the date."""
+    stamp = f"<t:{int(when.timestamp())}:{style}>"
+    return f"{LRI}{stamp}{PDI}" if is_rtl(language) else stamp
 
 
 def relative_time(when: datetime, language: str) -> str:
     """A Discord timestamp shown as "in 25 seconds" in the reader's client language."""
-    stamp = f"<t:{int(when.timestamp())}:R>"
-    return f"{LRI}{stamp}{PDI}" if is_rtl(language) else stamp
+    return timestamp(when, language)
+
+
+def with_stamp(prepared: str, stamp: str) -> str:
+    """A text prepared with :data:`SLOT` in place of a timestamp, the timestamp put in: done
+    after the text is prepared, since prepare() would isolate the timestamp's Latin letters
+    and break its markup."""
+    return prepared.replace(SLOT, stamp)
 
 
 def closes_text(question: RoundQuestion) -> str:
-    """The status line of an open question: when it closes."""
+    """The status line of an open question: when it closes (a daily question: the local
+    time, and how long until then)."""
     lang = question.language
-    # Filled in after text() prepares the line: prepare() would isolate the timestamp's
-    # Latin letters and break its markup.
-    return text("round_closes", lang, when=_SLOT).replace(
-        _SLOT, relative_time(question.deadline, lang)
-    )
+    deadline = question.deadline
+    if question.kind is RoundKind.DAILY:
+        until = f"{timestamp(deadline, lang, 't')} ({timestamp(deadline, lang)})"
+        return with_stamp(daily_t("daily_open_until", lang, time=SLOT), until)
+    return with_stamp(text("round_closes", lang, when=SLOT), relative_time(deadline, lang))
 
 
 def round_question_pages(question: RoundQuestion, answered: int, status: str) -> list[Page]:
@@ -58,6 +74,8 @@ def round_question_pages(question: RoundQuestion, answered: int, status: str) ->
     options = "\n".join(f"**{o.letter}.** {mdx(o.text)}" for o in question.options)
     progress = t("question_progress", lang, number=question.number, total=question.total)
     heading = f"{progress}  {progress_bar(question.number - 1, question.total)}"
+    if question.kind is RoundKind.DAILY:
+        heading = daily_t("daily_title", lang)
     pages = pack(
         [Section(paragraph(mdx(question.text), lang)), Section(paragraph(options, lang))],
         colour=QUESTION_COLOUR,
@@ -90,12 +108,18 @@ def reveal_pages(reveal: RoundReveal) -> list[Page]:
                 paragraph(mdx(reveal.explanation), lang), paragraph(t("explanation", lang), lang)
             )
         )
+    answer = t("correct_answer", lang, answer=reveal.correct_option.letter)
+    if reveal.kind is RoundKind.DAILY:  # who got it right, with their streaks
+        heading, *right = daily_right_lines(reveal, lang, name=md)
+        body = "\n".join(right) if right else heading
+        sections.append(Section(paragraph(body, lang), paragraph(heading, lang) if right else None))
+        title = paragraph(f"{daily_t('daily_reveal', lang)} · {answer}", lang)
+        return pack(sections, colour=RIGHT_COLOUR, title=title, rtl=reveal.rtl)
     scores = "\n".join(
         score_lines(reveal.scoreboard, lang, out_of=reveal.number, top=SCOREBOARD_TOP, name=md)
     )
     sections.append(Section(paragraph(scores, lang), paragraph(t("scoreboard", lang), lang)))
     progress = t("question_progress", lang, number=reveal.number, total=reveal.total)
-    answer = t("correct_answer", lang, answer=reveal.correct_option.letter)
     return pack(
         sections,
         colour=RIGHT_COLOUR,

@@ -127,6 +127,89 @@ STRINGS: dict[str, dict[str, str]] = {
         "ur": "👥 سب نے جواب دے دیا۔",
         "ru": "👥 Ответили все.",
     },
+    "cmd_daily_time": {
+        "en": "HH:MM in this channel's time zone, or off",
+        "bn": "এই চ্যানেলের সময় অঞ্চলে HH:MM, অথবা off",
+        "ur": "اس چینل کے ٹائم زون میں HH:MM، یا off",
+        "ru": "ЧЧ:ММ по часовому поясу канала, или off",
+    },
+    "cmd_daily_weekdays": {
+        "en": "Monday to Friday only",
+        "bn": "শুধু সোমবার থেকে শুক্রবার",
+        "ur": "صرف پیر سے جمعہ تک",
+        "ru": "Только с понедельника по пятницу",
+    },
+    "cmd_daily_hours": {
+        "en": "Hours each question stays open (1–24, default 12)",
+        "bn": "প্রতিটি প্রশ্ন কত ঘণ্টা খোলা থাকবে (১–২৪, সাধারণত ১২)",
+        "ur": "ہر سوال کتنے گھنٹے کھلا رہے (1–24، عام طور پر 12)",
+        "ru": "Сколько часов открыт каждый вопрос (1–24, по умолчанию 12)",
+    },
+    "cmd_daily_quizzes": {
+        "en": "Quiz ids separated by spaces (empty: every quiz)",
+        "bn": "স্পেস দিয়ে আলাদা কুইজ আইডি (খালি: সব কুইজ)",
+        "ur": "خالی جگہ سے الگ کوئز آئی ڈیز (خالی: تمام کوئزز)",
+        "ru": "Идентификаторы тестов через пробел (пусто: все тесты)",
+    },
+    "cmd_leaderboard_period": {
+        "en": "Who answered most right this week, this month or ever",
+        "bn": "এই সপ্তাহে, এই মাসে বা সব সময়ে কে সবচেয়ে বেশি সঠিক উত্তর দিয়েছেন",
+        "ur": "اس ہفتے، اس مہینے یا اب تک سب سے زیادہ درست جواب کس نے دیے",
+        "ru": "Кто больше всех ответил верно за неделю, за месяц или за всё время",
+    },
+    "period_choice_week": {
+        "en": "This week",
+        "bn": "এই সপ্তাহ",
+        "ur": "یہ ہفتہ",
+        "ru": "Эта неделя",
+    },
+    "period_choice_month": {
+        "en": "This month",
+        "bn": "এই মাস",
+        "ur": "یہ مہینہ",
+        "ru": "Этот месяц",
+    },
+    "period_choice_all": {
+        "en": "All time",
+        "bn": "সব সময়",
+        "ur": "اب تک",
+        "ru": "За всё время",
+    },
+    # The daily question's notices in Discord's words (options, not typed words; the members
+    # who may manage messages, not a chat's admins): same keys as bot/daily/texts.py.
+    "daily_none": {
+        "en": "No daily question in this channel. A member who can manage messages turns it "
+        "on with /daily time:09:00 (weekdays for Monday to Friday only, quizzes to choose them).",
+        "bn": "এই চ্যানেলে দৈনিক প্রশ্ন চালু নেই। বার্তা পরিচালনার অনুমতি থাকা সদস্য "
+        "/daily time:09:00 দিয়ে এটি চালু করতে পারেন (শুধু সোম থেকে শুক্রের জন্য weekdays, "
+        "নির্দিষ্ট কুইজের জন্য quizzes)।",
+        "ur": "اس چینل میں روزانہ سوال بند ہے۔ پیغامات کا انتظام کرنے والا رکن اسے "
+        "/daily time:09:00 سے شروع کر سکتا ہے (صرف پیر سے جمعہ کے لیے weekdays، "
+        "مخصوص کوئزز کے لیے quizzes)۔",
+        "ru": "В этом канале нет вопроса дня. Участник с правом управлять сообщениями "
+        "включает его командой /daily time:09:00 (weekdays — только по будням, "
+        "quizzes — выбрать тесты).",
+    },
+    "daily_admins_only": {
+        "en": "Only members who can manage messages in this channel can change the daily question.",
+        "bn": "শুধু এই চ্যানেলে বার্তা পরিচালনার অনুমতি থাকা সদস্যরাই দৈনিক প্রশ্ন বদলাতে পারেন।",
+        "ur": "روزانہ سوال صرف وہ اراکین بدل سکتے ہیں جو اس چینل میں "
+        "پیغامات کا انتظام کر سکتے ہیں۔",
+        "ru": "Менять вопрос дня могут только участники с правом управлять сообщениями "
+        "в этом канале.",
+    },
+    "daily_bad_time": {
+        "en": "Give the time as HH:MM, for example /daily time:09:00 (or time:off to stop).",
+        "bn": "সময় HH:MM আকারে দিন, যেমন /daily time:09:00 (বন্ধ করতে time:off)।",
+        "ur": "وقت HH:MM کی صورت میں لکھیں، مثلاً /daily time:09:00 (بند کرنے کے لیے time:off)۔",
+        "ru": "Укажите время в виде ЧЧ:ММ, например /daily time:09:00 (а time:off — выключить).",
+    },
+    "daily_server_only": {
+        "en": "The daily question is for server channels: type /daily there.",
+        "bn": "দৈনিক প্রশ্ন সার্ভারের চ্যানেলের জন্য: সেখানে /daily লিখুন।",
+        "ur": "روزانہ سوال سرور کے چینلز کے لیے ہے: وہاں /daily لکھیں۔",
+        "ru": "Вопрос дня — для каналов сервера: введите там /daily.",
+    },
     "reload_more": {
         "en": "…and {count} more: run quizbot validate for the full list.",
         "bn": "…এবং আরও {count}টি: পুরো তালিকার জন্য quizbot validate চালান।",

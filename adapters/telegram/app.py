@@ -38,6 +38,7 @@ from adapters.telegram.budget import BudgetedRateLimiter, ChatBudget
 from adapters.telegram.callbacks import Callbacks
 from adapters.telegram.commands import Commands, StatsChart
 from adapters.telegram.config import TelegramConfig, WebMount
+from adapters.telegram.daily_commands import DailyCommands
 from adapters.telegram.group_rounds import RoundTiming, TelegramRoundDriver
 from adapters.telegram.menu_sync import sync_commands
 from adapters.telegram.messenger import Messenger
@@ -60,8 +61,10 @@ from adapters.telegram.update_processor import PerUserUpdateProcessor
 from adapters.telegram.uploads import TelegramUploads
 from adapters.telegram.webhook import TelegramWebhook, WebhookReplies
 from bot.assignments import Assignments
+from bot.daily.service import DailyQuestions
 from bot.engine import QuizEngine
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
+from bot.leaderboard_periods import PeriodLeaderboards
 from bot.rate_limit import CommandRateLimiter
 from bot.review_reminders import REVIEW_DUE, ReviewReminders
 from bot.rounds import GroupRounds, RoundClock
@@ -107,6 +110,8 @@ class TelegramAdapter:
         assignments: Assignments | None = None,
         scheduling: Scheduling | None = None,
         reminders: ReviewReminders | None = None,
+        daily: DailyQuestions | None = None,
+        leaderboards: PeriodLeaderboards | None = None,
     ) -> None:
         """``stats_chart`` (optional) renders a quiz's statistics as a PNG for /stats;
         ``limiter`` caps each user's commands (so one user cannot spend the bot's sending
@@ -119,7 +124,10 @@ class TelegramAdapter:
         outbox with it. Without one the adapter makes its own on the rounds' storage and
         clock, and runs its scheduler too; ``reminders``: the review reminders on that
         scheduling (made here when not given). ``assignments``, when given, adds /assign,
-        /assignments and /report (and records the members seen in groups)."""
+        /assignments and /report (and records the members seen in groups); ``daily`` (the
+        daily questions, whose posts this process's round driver takes on at once) and
+        ``leaderboards`` (over a period).
+        """
         if config.webhook_url and web is None:
             raise ValueError("webhook mode needs the web server to mount its path on")
         self.engine = engine
@@ -153,6 +161,9 @@ class TelegramAdapter:
         self.sender = TelegramSender()
         self.sender.register(REVIEW_DUE, render_review_due)
         self.poster = self.scheduling.poster(self.sender)
+        self.daily = daily or DailyQuestions(rounds, self.scheduling)
+        self.daily.on_posted(PLATFORM, self.round_driver.ensure)
+        self.leaderboards = leaderboards or PeriodLeaderboards.beside(engine, self.scheduling)
         self.messenger = Messenger(engine)
         self.commands = Commands(
             engine,
@@ -162,7 +173,10 @@ class TelegramAdapter:
             stats_chart,
             reminders=self.reminders,
             assignments=assignments is not None,
+            daily=self.daily,
+            leaderboards=self.leaderboards,
         )
+        self.daily_commands = DailyCommands(self.daily, self.messenger)
         self.callbacks = Callbacks(engine, self.messenger, self.commands, self.round_driver)
         self.typed = TypedAnswers(engine, self.messenger)
         self.uploads = TelegramUploads(engine, self.messenger, config.admin_ids)
@@ -229,6 +243,7 @@ class TelegramAdapter:
             "stats": self.commands.stats,
             "quizzes": self.commands.quizzes,
             "unpublish": self.commands.unpublish,
+            "daily": self.daily_commands.daily_command,
         }
         # Group -1 runs first on every update: who sent it and the command budget, once.
         application.add_handler(TypeHandler(Update, self._before_handlers), group=-1)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from telegram import Chat, Update, User
 from telegram.constants import ChatType
 
+from adapters.telegram.daily_rendering import period_board_message
 from adapters.telegram.group_rounds import TelegramRoundDriver
 from adapters.telegram.messenger import CHAT_MODE_SCOPE, Messenger
 from adapters.telegram.rendering import (
@@ -44,15 +45,18 @@ from adapters.telegram.shared import (
     turn,
 )
 from adapters.telegram.texts import tt
+from bot.daily.service import DailyQuestions
+from bot.daily.texts import daily_t
 from bot.engine import QuizEngine
 from bot.i18n import t
+from bot.leaderboard_periods import Period, PeriodLeaderboards, parse_period
 from bot.library_texts import library_t, listing_lines
 from bot.quoting import quote
 from bot.review_reminders import ReviewReminders
 from bot.rounds import RoundStartOutcome
 from bot.scheduling.timezones import Place
 from bot.stats import QuizStats
-from bot.views import StartOutcome, StartResult
+from bot.views import Participant, StartOutcome, StartResult
 
 log = logging.getLogger("quizbot.telegram")
 
@@ -89,6 +93,8 @@ class Commands:
         *,
         reminders: ReviewReminders,
         assignments: bool = False,
+        daily: DailyQuestions,
+        leaderboards: PeriodLeaderboards,
     ) -> None:
         """``assignments``: /help lists the assignment commands."""
         self.engine = engine
@@ -100,6 +106,8 @@ class Commands:
         self.round_driver = round_driver
         self.rounds = round_driver.rounds  # the rules of group rounds
         self.stats_chart = stats_chart
+        self.daily = daily  # its streaks for /progress, its posts' zone for /timezone
+        self.leaderboards = leaderboards  # over a week, a month or all time
 
     async def after_start(
         self, context: Context, chat: Chat, user: User, result: StartResult
@@ -196,6 +204,8 @@ class Commands:
         text, changed = await self.timezones.command(place, argument, ui, now, may_change=allowed)
         if changed and not in_group:  # the reminder keeps its local time in the new zone
             await self.reminders.zone_changed(participant(user))
+        if changed and in_group:  # so does the group's daily question
+            await self.daily.zone_changed(PLATFORM, str(chat.id))
         await self.messenger.send(context, chat.id, notice(text, ui))
 
     async def start_quiz(
@@ -216,7 +226,10 @@ class Commands:
         if chat is None or user is None:
             return
         report = await self.engine.progress(participant(user))
-        await self.messenger.send(context, chat.id, progress_message(report))
+        # A group shows its own streak; a private chat every chat's the user answered in.
+        here = str(chat.id) if chat.type in GROUP_CHATS else None
+        streaks = await self.daily.streaks.of_member(PLATFORM, str(user.id), here)
+        await self.messenger.send(context, chat.id, progress_message(report, streaks))
 
     async def language(self, update: Update, context: Context) -> None:
         chat, user = update.effective_chat, update.effective_user
@@ -276,17 +289,24 @@ class Commands:
         await self.messenger.send(context, chat.id, shown)
 
     async def leaderboard(self, update: Update, context: Context) -> None:
-        """In a group, its members' best scores; in a private chat, everyone's."""
+        """In a group, its members' best scores; in a private chat, everyone's. With a
+        period (``week``, ``month``, ``all``): who answered most right in it."""
         chat, user = update.effective_chat, update.effective_user
         if chat is None or user is None:
             return
         who = participant(user)
+        args = list(context.args or [])
+        period = parse_period(args[0]) if args else None
+        if period is not None:
+            await self._period_board(context, chat, who, period, args[1:])
+            return
         ui = await turn(context).language()
         here = chat.type != ChatType.PRIVATE
-        named = context.args[0] if context.args else None
+        named = args[0] if args else None
         if named is not None and self.engine.catalog.get(named) is None:
             unknown = self.engine.unknown_quiz_notice(named, ui)
-            await self.messenger.send(context, chat.id, notice(unknown, ui))
+            hint = daily_t("period_unknown", ui)
+            await self.messenger.send(context, chat.id, notice(f"{unknown}\n{hint}", ui))
             return
         quiz_ids = [named] if named else [q.id for q in self.engine.catalog.all()]
         boards = []
@@ -303,6 +323,21 @@ class Commands:
             await self.messenger.send(context, chat.id, notice(t("leaderboard_empty", ui), ui))
             return
         await self.messenger.send(context, chat.id, leaderboard_message(boards, ui, here=here))
+
+    async def _period_board(
+        self, context: Context, chat: Chat, who: Participant, period: Period, rest: list[str]
+    ) -> None:
+        """``/leaderboard week|month|all [quiz]``: this group's (in a private chat,
+        everyone's) most right answers in the period, in the chat's time zone."""
+        named = rest[0] if rest else None
+        if named is not None and self.engine.catalog.get(named) is None:
+            ui = await turn(context).language()
+            unknown = self.engine.unknown_quiz_notice(named, ui)
+            await self.messenger.send(context, chat.id, notice(unknown, ui))
+            return
+        here = str(chat.id) if chat.type != ChatType.PRIVATE else None
+        board = await self.leaderboards.board(period, who, chat_id=here, quiz_id=named)
+        await self.messenger.send(context, chat.id, period_board_message(board))
 
     def _is_admin(self, user: User) -> bool:
         return str(user.id) in self.admin_ids

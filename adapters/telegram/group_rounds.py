@@ -32,6 +32,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from adapters.telegram.budget import ChatBudget
+from adapters.telegram.daily_rendering import daily_body, daily_live, daily_live_fits, daily_reveal
 from adapters.telegram.photos import Photos, caption_fits
 from adapters.telegram.rendering import split_html
 from adapters.telegram.round_rendering import (
@@ -54,6 +55,7 @@ from bot.rounds import (
     SystemClock,
     message_scope,
 )
+from bot.storage import RoundKind
 from bot.text_direction import paragraph
 
 log = logging.getLogger("quizbot.telegram")
@@ -131,8 +133,12 @@ class TelegramRoundDriver(RoundDriver[_Live]):
         return _Live(question)
 
     def _text(self, live: _Live, answered: int, seconds_left: float | None) -> str:
+        question = live.question
+        if question.kind is RoundKind.DAILY:  # open for hours: when it closes, no countdown
+            closed = seconds_left is None
+            return daily_live(question, answered, closed=closed, with_body=live.with_body)
         shown = None if seconds_left is None else _seconds(seconds_left)
-        return round_live(live.question, answered, shown, with_body=live.with_body)
+        return round_live(question, answered, shown, with_body=live.with_body)
 
     def content(self, live: _Live, answered: int, seconds_left: float) -> str:
         return fingerprint(self._text(live, answered, seconds_left))
@@ -144,8 +150,9 @@ class TelegramRoundDriver(RoundDriver[_Live]):
 
     async def post_question(self, live: _Live, answered: int, seconds_left: float) -> int | None:
         question, chat_id = live.question, int(live.question.chat_id)
-        live.with_body = round_live_fits(question)
-        body = paragraph(round_body(question), question.language)
+        daily = question.kind is RoundKind.DAILY
+        live.with_body = daily_live_fits(question) if daily else round_live_fits(question)
+        body = paragraph(daily_body(question) if daily else round_body(question), question.language)
         if question.image is not None and await self._post_image(question, body):
             live.with_body = False
         elif not live.with_body:
@@ -175,8 +182,8 @@ class TelegramRoundDriver(RoundDriver[_Live]):
     async def post_reveal(self, reveal: RoundReveal, dedupe: str = "") -> int | None:
         # Telegram has no idempotency key: a post the outbox repeats after a crash between
         # Telegram's reply and marking it sent shows twice (at least once, never lost).
-        posted = await self._post(reveal.round_id, int(reveal.chat_id), round_reveal(reveal))
-        return _message_id(posted)
+        html = daily_reveal(reveal) if reveal.kind is RoundKind.DAILY else round_reveal(reveal)
+        return _message_id(await self._post(reveal.round_id, int(reveal.chat_id), html))
 
     async def post_end(self, end: RoundEnd, dedupe: str = "") -> int | None:
         return _message_id(await self._post(end.round_id, int(end.chat_id), round_end(end)))

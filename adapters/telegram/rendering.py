@@ -18,8 +18,10 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from adapters.telegram import callback_data as cb
 from adapters.telegram.texts import command_descriptions, tt
 from bot import markup
+from bot.daily.texts import daily_t
+from bot.daily.views import ChatStreak
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LANGUAGES, t
-from bot.presenters import progress_lines
+from bot.presenters import chat_streak_lines, progress_lines
 from bot.text_direction import RLM, is_rtl, paragraph, strip_controls
 from bot.views import (
     AnswerFeedback,
@@ -447,14 +449,21 @@ def help_message(language: str, *, admin: bool = False, assignments: bool = Fals
     return _direction("\n".join(lines), language)
 
 
-def progress_message(report: ProgressReport) -> str:
-    """Per quiz: completed attempts with best and last score, and an attempt in progress."""
+def progress_message(report: ProgressReport, streaks: Sequence[ChatStreak] = ()) -> str:
+    """Per quiz: completed attempts with best and last score, and an attempt in progress;
+    then the streaks in daily questions, if any."""
     lang = report.language
     if not report.quizzes:
-        return _direction(esc(t("no_progress", lang)), lang)
-    lines = [f"<b>{esc(t('progress_title', lang))}</b>", ""]
-    lines += ["• " + esc(line) for line in progress_lines(report)]
-    return _direction("\n".join(lines), lang)
+        shown = _direction(esc(t("no_progress", lang)), lang)
+    else:
+        lines = [f"<b>{esc(t('progress_title', lang))}</b>", ""]
+        lines += ["• " + esc(line) for line in progress_lines(report)]
+        shown = _direction("\n".join(lines), lang)
+    if not streaks:
+        return shown
+    lines = [f"<b>{esc(daily_t('streaks_title', lang))}</b>"]
+    lines += ["• " + esc(line) for line in chat_streak_lines(streaks, lang)]
+    return shown + "\n\n" + _direction("\n".join(lines), lang)
 
 
 def language_picker(language: str, user_id: int) -> Rendered:

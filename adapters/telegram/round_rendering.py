@@ -111,17 +111,12 @@ def round_live(
 # -- reveal and ending -----------------------------------------------------------------------
 
 
-def round_reveal(reveal: RoundReveal, top: int = SCOREBOARD_TOP) -> str:
-    """The closed question: its answer and why, how many chose each option, the top 10."""
+def reveal_body(reveal: RoundReveal) -> list[str]:
+    """A closed question's lines under its heading: the question, its answer and why, how
+    many chose each option (a group round's reveal and a daily question's share them)."""
     lang = reveal.language
-    label = t("question_progress", lang, number=reveal.number, total=reveal.total)
     answer = t("correct_answer", lang, answer=option_line(reveal.correct_option))
-    lines = [
-        wrap_lines("b", esc(f"📣 {label}")),
-        rich(reveal.question_text),
-        "",
-        rich(answer, "b"),
-    ]
+    lines = [rich(reveal.question_text), "", rich(answer, "b")]
     if reveal.explanation:
         lines.append(f"<b>{esc(t('explanation', lang))}:</b> {rich(reveal.explanation)}")
     lines.append("")
@@ -130,6 +125,14 @@ def round_reveal(reveal: RoundReveal, top: int = SCOREBOARD_TOP) -> str:
     for count in reveal.counts:
         mark = "✅" if count.correct else "▫️"
         lines.append(rich(f"{mark} {option_line(count.option)} — {count.count}"))
+    return lines
+
+
+def round_reveal(reveal: RoundReveal, top: int = SCOREBOARD_TOP) -> str:
+    """The closed question: its answer and why, how many chose each option, the top 10."""
+    lang = reveal.language
+    label = t("question_progress", lang, number=reveal.number, total=reveal.total)
+    lines = [wrap_lines("b", esc(f"📣 {label}")), *reveal_body(reveal)]
     lines += ["", f"<b>{esc(t('scoreboard', lang))}</b>"]
     lines += map(esc, score_lines(reveal.scoreboard, lang, out_of=reveal.number, top=top))
     return direction("\n".join(lines), lang)

@@ -19,6 +19,7 @@ COMMANDS = (
     "timezone",
     "progress",
     "leaderboard",
+    "daily",
     "language",
     "stop",
     "mode",

@@ -16,10 +16,12 @@ from bot.rounds.service import (
     MIN_TIME_LIMIT,
     GroupRounds,
     RoundsStorage,
+    StreakSource,
 )
 from bot.rounds.views import (
     Leaderboard,
     LeaderboardLine,
+    MemberStreak,
     OptionCount,
     RoundAnswerOutcome,
     RoundAnswerResult,
@@ -40,6 +42,7 @@ __all__ = [
     "LeaderboardLine",
     "LeaseLost",
     "LiveQuestion",
+    "MemberStreak",
     "OptionCount",
     "RoundAnswerOutcome",
     "RoundAnswerResult",
@@ -54,6 +57,7 @@ __all__ = [
     "RoundTiming",
     "RoundsStorage",
     "ScoreLine",
+    "StreakSource",
     "SystemClock",
     "message_scope",
 ]

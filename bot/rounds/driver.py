@@ -9,7 +9,8 @@ runs one task per round this process drives, which for each question:
    key-value table);
 2. refreshes that message (countdown, answer count) at most once every
    :attr:`RoundTiming.edit_interval`, and only when it would show something new, so a burst of
-   answers becomes one edit;
+   answers becomes one edit (a daily question, open for hours, shows when it closes instead
+   of a countdown and is refreshed at most every :attr:`RoundTiming.daily_refresh`);
 3. closes the question when its time is up, or early once everyone taking part answered it
    (:meth:`RoundDriver.on_answer`), takes its buttons off and posts the reveal; after the last
    question, the final ranking. The next question follows after the pause.
@@ -56,7 +57,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from bot.rounds.clock import RoundClock, SystemClock
 from bot.rounds.service import GroupRounds
 from bot.rounds.views import RoundEnd, RoundQuestion, RoundReveal
-from bot.storage import OutboxEntry, OutboxKind, RoundStatus
+from bot.storage import OutboxEntry, OutboxKind, RoundKind, RoundStatus
 from bot.views import Participant
 
 KEEPER = 0  # the lease keeper's key among the sleepers (round ids start at 1)
@@ -86,6 +87,9 @@ class RoundTiming:
     retry: float = 5.0  # after an unexpected error, carry on with the round this much later
     lease: float = 15.0  # a round's driver holds it this long, renewed every third of it
     poll: float = 2.0  # how often the open question's answers are read (other replicas')
+    # A daily question is open for hours and shows when it closes, not a countdown: its
+    # message is refreshed (the answer count) and its answers read at most this often.
+    daily_refresh: float = 900.0
 
 
 @dataclass
@@ -478,8 +482,7 @@ class RoundDriver(abc.ABC, Generic[L]):
         """Wait for the deadline or an early close, refreshing the question's message at most
         once an interval and only when it would show something new: answers in between are
         coalesced into one refresh."""
-        interval = timedelta(seconds=self.timing.edit_interval)
-        poll = timedelta(seconds=self.timing.poll)
+        interval, poll = self._pace(live.question)
         deadline = live.question.deadline
         while True:
             live.wake.clear()
@@ -501,6 +504,14 @@ class RoundDriver(abc.ABC, Generic[L]):
                 due = now + interval  # nothing new yet: a countdown may change by then
             until = min(deadline, due) if self._news(live, due) else deadline
             await self._sleep(live, min(until, live.polled + poll))
+
+    def _pace(self, question: RoundQuestion) -> tuple[timedelta, timedelta]:
+        """How often the open question's message may be refreshed, and how often its answers
+        are read: a daily question, open for hours, far less often than a round's."""
+        if question.kind is RoundKind.DAILY:
+            slow = timedelta(seconds=self.timing.daily_refresh)
+            return slow, slow
+        return timedelta(seconds=self.timing.edit_interval), timedelta(seconds=self.timing.poll)
 
     async def _poll(self, live: L) -> None:
         """Read the open question's answers: presses other replicas took count too, and it
@@ -571,7 +582,9 @@ class RoundDriver(abc.ABC, Generic[L]):
             round_ = await self.store.get_round(round_id)
             if round_ is not None and round_.status is RoundStatus.ACTIVE:
                 starter = Participant(self.platform, round_.starter_id)
-                await rounds.stop(self.platform, round_.chat_id, starter, is_chat_admin=True)
+                await rounds.stop(
+                    self.platform, round_.chat_id, starter, is_chat_admin=True, kind=round_.kind
+                )
             await self.forget(round_id)
         except Exception:
             self.log.exception("%s: could not end round %s", self.platform, round_id)

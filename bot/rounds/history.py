@@ -26,6 +26,7 @@ from bot.storage import (
     NewAttempt,
     OutboxKind,
     RoundAnswer,
+    RoundKind,
     RoundRecord,
     RoundStatus,
     RoundStore,
@@ -98,7 +99,7 @@ class RoundHistory:
             question_order=round_.question_order,
             option_order=round_.option_order,
             started_at=round_.started_at,
-            kind=AttemptKind.ROUND,
+            kind=attempt_kind(round_),
             quiz_version=round_.quiz_version,
         )
         attempt, created = await store.create_attempt(new)
@@ -136,11 +137,17 @@ def _by_member(answers: list[RoundAnswer]) -> dict[str, list[RoundAnswer]]:
     return by_user
 
 
+def attempt_kind(round_: RoundRecord) -> AttemptKind:
+    """The kind of attempt a member's copy of ``round_`` is: a group round counts as their
+    own play, a daily question only on the chat's leaderboards (and in reviews)."""
+    return AttemptKind.DAILY if round_.kind is RoundKind.DAILY else AttemptKind.ROUND
+
+
 def copied_from(attempt: AttemptRecord, round_: RoundRecord) -> bool:
-    """Whether ``attempt`` is (the start of) a member's copy of ``round_``: a round attempt
-    at its quiz, in its chat, begun when the round began."""
+    """Whether ``attempt`` is (the start of) a member's copy of ``round_``: an attempt of the
+    round's kind at its quiz, in its chat, begun when the round began."""
     return (
-        attempt.kind is AttemptKind.ROUND
+        attempt.kind is attempt_kind(round_)
         and attempt.platform == round_.platform
         and attempt.quiz_id == round_.quiz_id
         and attempt.chat_id == round_.chat_id

@@ -19,6 +19,7 @@ quiz and language are (public operations) and keeps rounds on its own storage po
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Protocol
@@ -32,6 +33,7 @@ from bot.rounds.history import RoundHistory
 from bot.rounds.views import (
     Leaderboard,
     LeaderboardLine,
+    MemberStreak,
     OptionCount,
     RoundAnswerOutcome,
     RoundAnswerResult,
@@ -50,6 +52,7 @@ from bot.storage import (
     NewRound,
     OutboxKind,
     RoundAnswer,
+    RoundKind,
     RoundRecord,
     RoundStatus,
     RoundStore,
@@ -71,16 +74,32 @@ class RoundsStorage(RoundStore, AttemptStore, KeyValueStore, Protocol):
     shows a round's open question."""
 
 
+class StreakSource(Protocol):
+    """Where the streaks on a daily question's reveal come from (the daily questions keep
+    them: :class:`bot.daily.streaks.DailyStreaks`)."""
+
+    async def streaks_at(
+        self, round_: RoundRecord, user_ids: Sequence[str]
+    ) -> tuple[MemberStreak, ...]:
+        """The streaks of ``user_ids`` up to the daily question ``round_``."""
+        ...
+
+
 class GroupRounds:
     """Shared rounds in group chats: started, answered and closed here, driven over time by a
-    platform's :class:`~bot.rounds.driver.RoundDriver`."""
+    platform's :class:`~bot.rounds.driver.RoundDriver`. A chat's daily question is a round of
+    its own kind (one question, open for hours), opened by :mod:`bot.daily`; its reveal
+    carries the members' streaks from ``streaks``."""
 
-    def __init__(self, engine: QuizEngine, storage: RoundsStorage) -> None:
+    def __init__(
+        self, engine: QuizEngine, storage: RoundsStorage, *, streaks: StreakSource | None = None
+    ) -> None:
         self.engine = engine
         self.store = storage  # also the driver's: leases, outbox, the open question's message
         self.history = RoundHistory(
             storage, storage, self.engine.catalog, self._now, engine.reviews
         )
+        self.streaks = streaks
 
     def _now(self) -> datetime:
         return self.engine.clock()
@@ -111,6 +130,8 @@ class GroupRounds:
             deadline=round_.deadline,
             time_limit_seconds=round_.time_limit_seconds,
             image=image_view(question.image, lang) if question.image is not None else None,
+            kind=round_.kind,
+            time_zone=round_.time_zone or "UTC",
         )
 
     async def _quiz_of(self, round_: RoundRecord | None) -> Quiz | None:
@@ -118,6 +139,14 @@ class GroupRounds:
         if round_ is None:
             return None
         return await self.engine.catalog.pinned(round_.quiz_id, round_.quiz_version)
+
+    async def question_of(self, round_: RoundRecord) -> RoundQuestion | None:
+        """The open question of an active round as the chat sees it, on the quiz version the
+        round plays; None when that is gone (or the round is over)."""
+        quiz = await self._quiz_of(round_)
+        if quiz is None or round_.status is not RoundStatus.ACTIVE:
+            return None
+        return self._question(round_, quiz, round_.current)
 
     async def start(
         self,
@@ -310,7 +339,8 @@ class GroupRounds:
             await self.history.copy_now(round_id)
         answers = await self.store.round_answers(round_id)
         post_id = next((e.id for e in queued if e.kind is OutboxKind.REVEAL), None)
-        return self._reveal(after, quiz, number, answers, post_id=post_id)
+        streaks = await self._streaks(after, answers)
+        return self._reveal(after, quiz, number, answers, post_id=post_id, streaks=streaks)
 
     async def reveal(self, round_id: int, number: int) -> RoundReveal | None:
         """The reveal of question ``number`` once it closed (the same whenever it is asked:
@@ -322,7 +352,18 @@ class GroupRounds:
             return None
         if round_.status is RoundStatus.ACTIVE and round_.current <= number:
             return None
-        return self._reveal(round_, quiz, number, answers)
+        streaks = await self._streaks(round_, answers)
+        return self._reveal(round_, quiz, number, answers, streaks=streaks)
+
+    async def _streaks(
+        self, round_: RoundRecord, answers: list[RoundAnswer]
+    ) -> tuple[MemberStreak, ...]:
+        """A daily question's answerers' streaks up to it (one more round trip); nothing for
+        a group round."""
+        if round_.kind is not RoundKind.DAILY or self.streaks is None or not answers:
+            return ()
+        members = list(dict.fromkeys(a.user_id for a in answers))
+        return await self.streaks.streaks_at(round_, members)
 
     def _reveal(
         self,
@@ -332,6 +373,7 @@ class GroupRounds:
         answers: list[RoundAnswer],
         *,
         post_id: int | None = None,
+        streaks: tuple[MemberStreak, ...] = (),
     ) -> RoundReveal:
         """Question ``number``'s reveal from the round as it is after the close."""
         total = len(round_.question_order)
@@ -365,6 +407,11 @@ class GroupRounds:
             next_question=next_question,
             finished=finished,
             post_id=post_id,
+            kind=round_.kind,
+            quiz_title=view.quiz_title,
+            opened_at=view.opens_at,
+            time_zone=view.time_zone,
+            streaks=streaks,
         )
 
     async def open_question(self, round_id: int) -> RoundQuestion | None:
@@ -392,12 +439,18 @@ class GroupRounds:
         return await self.history.copy(round_id)
 
     async def stop(
-        self, platform: str, chat_id: str, who: Participant, *, is_chat_admin: bool = False
+        self,
+        platform: str,
+        chat_id: str,
+        who: Participant,
+        *,
+        is_chat_admin: bool = False,
+        kind: RoundKind = RoundKind.GROUP,
     ) -> RoundEnd | str:
-        """End the chat's round early (its starter or a chat admin); the scoreboard so far,
-        or a notice saying why not."""
+        """End the chat's round (of ``kind``: its group round, unless told) early (its starter
+        or a chat admin); the scoreboard so far, or a notice saying why not."""
         ui = await self.engine.interface_language(who)
-        round_ = await self.running(platform, chat_id)
+        round_ = await self.running(platform, chat_id, kind)
         if round_ is None:
             return t("round_none", ui)
         if who.user_id != round_.starter_id and not is_chat_admin:
@@ -428,9 +481,11 @@ class GroupRounds:
             chat_id=round_.chat_id,
         )
 
-    async def running(self, platform: str, chat_id: str) -> RoundRecord | None:
-        """The chat's active round, or None."""
-        return await self.store.active_round(platform, chat_id)
+    async def running(
+        self, platform: str, chat_id: str, kind: RoundKind = RoundKind.GROUP
+    ) -> RoundRecord | None:
+        """The chat's active round of ``kind`` (its group round, unless told), or None."""
+        return await self.store.active_round(platform, chat_id, kind)
 
     async def due(self, platform: str | None = None) -> list[tuple[int, int]]:
         """(round id, question number) of every open question whose time is up (on

@@ -8,12 +8,14 @@ import enum
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.storage import RoundKind
 from bot.views import ImageView, OptionView, QuizSummary
 
 
 @dataclass(frozen=True)
 class RoundQuestion:
-    """The open question of a round, as everyone in the chat sees it."""
+    """The open question of a round, as everyone in the chat sees it. A daily question
+    (``kind``) is open for hours: it shows when it closes, in ``time_zone``, not a countdown."""
 
     round_id: int
     platform: str
@@ -30,6 +32,8 @@ class RoundQuestion:
     deadline: datetime
     time_limit_seconds: int
     image: ImageView | None = None  # shown once with the question
+    kind: RoundKind = RoundKind.GROUP
+    time_zone: str = "UTC"
 
 
 class RoundStartOutcome(enum.StrEnum):
@@ -77,6 +81,16 @@ class ScoreLine:
 
 
 @dataclass(frozen=True)
+class MemberStreak:
+    """A member's run of daily questions in a chat, up to one of them: how many in a row they
+    answered right, and how many in a row they answered at all."""
+
+    user_id: str
+    right: int
+    answered: int
+
+
+@dataclass(frozen=True)
 class OptionCount:
     option: OptionView
     count: int
@@ -104,6 +118,12 @@ class RoundReveal:
     # The outbox entry owing this reveal's post, when it comes from the close that queued it
     # (its closer posts it then); None when rebuilt later (the outbox says what is owed).
     post_id: int | None = None
+    kind: RoundKind = RoundKind.GROUP
+    quiz_title: str = ""
+    opened_at: datetime | None = None  # when the question opened (a daily question's day)
+    time_zone: str = "UTC"
+    # A daily question's: the streak of each member who answered it, up to it (by user id).
+    streaks: tuple[MemberStreak, ...] = ()
 
 
 @dataclass(frozen=True)

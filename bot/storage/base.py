@@ -6,10 +6,12 @@ import abc
 
 from bot.storage.assignments import AssignmentStore
 from bot.storage.chat_members import ChatMemberStore
+from bot.storage.daily import DailyStore
 from bot.storage.image_store import ImageStore
 from bot.storage.library import LibraryStore
 from bot.storage.ports import AttemptStore, KeyValueStore, RoundStore
 from bot.storage.scheduling import SchedulingStore
+from bot.storage.standings import StandingsStore
 
 
 class StorageError(Exception):
@@ -30,10 +32,12 @@ class Storage(
     SchedulingStore,
     AssignmentStore,
     ChatMemberStore,
+    DailyStore,
+    StandingsStore,
 ):
     """Durable state: every port (:mod:`bot.storage.ports`, and those in modules named after
-    them: images, the quiz library, scheduling, assignments, chat members) plus the
-    connection's lifecycle.
+    them: images, the quiz library, scheduling, assignments, chat members, the daily question,
+    standings over a period) plus the connection's lifecycle.
 
     Every write method returns only after its change is committed, so whatever the engine
     acknowledges to a user survives a crash. Uniqueness (one answer per question, one active

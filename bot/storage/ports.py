@@ -28,6 +28,7 @@ from bot.storage.records import (
     OutboxEntry,
     ReviewItem,
     RoundAnswer,
+    RoundKind,
     RoundProgress,
     RoundRecord,
     RoundStatus,
@@ -141,7 +142,8 @@ class RoundStore(Protocol):
 
     @abc.abstractmethod
     async def create_round(self, new: NewRound) -> tuple[RoundRecord, bool]:
-        """Start a round at question 1, or return the chat's active round (created=False)."""
+        """Start a round at question 1, or return the chat's active round of the same kind
+        (created=False)."""
 
     @abc.abstractmethod
     async def get_round(self, round_id: int) -> RoundRecord | None: ...
@@ -161,7 +163,10 @@ class RoundStore(Protocol):
         one round trip (one snapshot); no answers when there is no such round."""
 
     @abc.abstractmethod
-    async def active_round(self, platform: str, chat_id: str) -> RoundRecord | None: ...
+    async def active_round(
+        self, platform: str, chat_id: str, kind: RoundKind = RoundKind.GROUP
+    ) -> RoundRecord | None:
+        """The chat's active round of ``kind`` (a group round, unless asked otherwise)."""
 
     @abc.abstractmethod
     async def rounds_due(self, now: datetime) -> list[RoundRecord]:
@@ -210,8 +215,9 @@ class RoundStore(Protocol):
 
         With ``next_opens`` the round moves to the next question (opening then, closing at
         ``next_deadline``); without, it is finished. In the same transaction the outbox gets
-        a ``reveal`` entry (and, when finished, an ``end`` entry and a ``history`` entry: the
-        members' answers are owed to their own history). Returns the entries queued, in that
+        a ``reveal`` entry (and, when finished, an ``end`` entry, except for a daily question,
+        whose reveal is its end, and a ``history`` entry: the members' answers are owed to
+        their own history). Returns the entries queued, in that
         order; an empty tuple, and nothing written, when the question was not open: exactly
         one close of a question succeeds.
         """

@@ -12,6 +12,9 @@ class AttemptKind(enum.StrEnum):
     QUIZ = "quiz"  # a run through a quiz: counts for scores and statistics
     REVIEW = "review"  # spaced-repetition practice of missed questions: does not
     ROUND = "round"  # a member's share of a group round: counts as their own play
+    # A member's answer to a chat's daily question: counts on the chat's leaderboards and
+    # in reviews, not as a run through the quiz (progress, best scores, statistics).
+    DAILY = "daily"
 
 
 class AttemptStatus(enum.StrEnum):
@@ -131,6 +134,13 @@ class RoundStatus(enum.StrEnum):
     STOPPED = "stopped"
 
 
+class RoundKind(enum.StrEnum):
+    """A chat can have one active round of each kind at once."""
+
+    GROUP = "group"  # started by a member, question after question against a countdown
+    DAILY = "daily"  # the chat's daily question: one question, open for hours
+
+
 @dataclass(frozen=True)
 class NewRound:
     """A group round about to start in a chat: one quiz played together, question by question."""
@@ -145,6 +155,8 @@ class NewRound:
     time_limit_seconds: int
     started_at: datetime
     quiz_version: int = 1  # the library version it plays, to its end
+    kind: RoundKind = RoundKind.GROUP
+    time_zone: str | None = None  # the IANA zone its times are shown in (daily questions)
 
 
 @dataclass(frozen=True)
@@ -167,6 +179,8 @@ class RoundRecord:
     started_at: datetime
     finished_at: datetime | None
     quiz_version: int = 1  # the library version it plays, to its end
+    kind: RoundKind = RoundKind.GROUP
+    time_zone: str | None = None
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from bot.storage.records import (
     OutboxKind,
     ReviewItem,
     RoundAnswer,
+    RoundKind,
     RoundRecord,
     RoundStatus,
     UserRecord,
@@ -114,6 +115,8 @@ def round_from(row: Row) -> RoundRecord:
         started_at=timestamp(row["started_at"]),
         finished_at=optional_timestamp(row["finished_at"]),
         quiz_version=row["quiz_version"],
+        kind=RoundKind(row["kind"]),
+        time_zone=row["time_zone"],
     )
 
 

@@ -360,6 +360,48 @@ MIGRATIONS: list[str | Mapping[Dialect, str]] = [
         PRIMARY KEY (assignment_id, attempt_id)
     );
     """,
+    # 15: round kinds: a chat's daily question is a round of its own kind, open for hours beside
+    # a group round (one active round per chat and kind), its times shown in a time zone.
+    """
+    ALTER TABLE rounds ADD COLUMN kind TEXT NOT NULL DEFAULT 'group';
+    ALTER TABLE rounds ADD COLUMN time_zone TEXT;
+    DROP INDEX one_active_round_per_chat;
+    CREATE UNIQUE INDEX one_active_round_per_chat_and_kind ON rounds (platform, chat_id, kind)
+        WHERE status = 'active';
+    """,
+    # 16: the daily question: each chat's setting, one post per chat and local day (with the
+    # round that asks it), and the attempts of a chat found by chat for its leaderboards.
+    """
+    CREATE TABLE daily_settings (
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        enabled {bool} NOT NULL,
+        local_time TEXT NOT NULL,
+        weekdays_only {bool} NOT NULL,
+        quiz_ids TEXT NOT NULL,
+        close_minutes INTEGER NOT NULL,
+        language TEXT NOT NULL,
+        chat_title TEXT,
+        zone_chat TEXT NOT NULL,
+        set_by TEXT NOT NULL,
+        updated_at {time} NOT NULL,
+        PRIMARY KEY (platform, chat_id)
+    );
+    CREATE TABLE daily_posts (
+        id {id},
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        day TEXT NOT NULL,
+        cycle INTEGER NOT NULL,
+        quiz_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        round_id {ref} NOT NULL REFERENCES rounds (id),
+        due_at {time} NOT NULL
+    );
+    CREATE UNIQUE INDEX daily_posts_once ON daily_posts (platform, chat_id, day);
+    CREATE INDEX daily_posts_by_round ON daily_posts (round_id);
+    CREATE INDEX attempts_by_chat ON attempts (platform, chat_id);
+    """,
 ]
 
 

@@ -53,6 +53,7 @@ async def test_the_commands_as_registered(
     assert sorted(commands) == [
         "assign",
         "assignments",
+        "daily",
         "help",
         "language",
         "leaderboard",
@@ -93,6 +94,7 @@ async def test_the_commands_as_registered(
         "тест",
         "повтор",
         "раунд",
+        "вопрос_дня",
         "рейтинг",
         "прогресс",
         "язык",
@@ -110,10 +112,21 @@ async def test_the_commands_as_registered(
         "часовой-пояс",
     }
     assert commands["review"]["description_localizations"]["ru"] == "Повторить вопросы с ошибками"
-    # Servers and bot DMs, except rounds and assignments, which belong to a server channel.
-    in_servers = {"round", "assign", "assignments"}
+    # Servers and bot DMs, except rounds, the daily question and assignments, which belong to
+    # a server channel.
+    in_servers = {"round", "daily", "assign", "assignments"}
     assert all(commands[n]["contexts"] == [0] for n in in_servers)
     assert all(c["contexts"] == [0, 1] for n, c in commands.items() if n not in in_servers)
+    time, weekdays, hours, quizzes = commands["daily"]["options"]
+    assert (time["type"], time["required"], weekdays["type"]) == (3, False, 5)
+    assert (hours["type"], hours["min_value"], hours["max_value"]) == (4, 1, 24)
+    assert quizzes["autocomplete"] is True and quizzes["name_localizations"]["ru"] == "тесты"
+    _, period = commands["leaderboard"]["options"]
+    assert [(c["value"], c["name_localizations"]["ru"]) for c in period["choices"]] == [
+        ("week", "Эта неделя"),
+        ("month", "Этот месяц"),
+        ("all", "За всё время"),
+    ]
     quiz_option, seconds, round_tag = commands["round"]["options"]
     assert quiz_option["autocomplete"] is True and round_tag["autocomplete"] is True
     assert (seconds["type"], seconds["min_value"], seconds["max_value"]) == (4, 5, 600)

@@ -47,6 +47,7 @@ async def test_commands_are_registered_in_every_language(
         "timezone",
         "progress",
         "leaderboard",
+        "daily",
         "language",
         "stop",
         "mode",

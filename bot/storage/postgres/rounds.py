@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from datetime import datetime, timedelta
 
+import asyncpg
+
 from bot.storage.base import StorageError
 from bot.storage.ports import RoundStore
 from bot.storage.postgres.pool import PostgresPool, retrying
@@ -13,6 +15,7 @@ from bot.storage.records import (
     OutboxEntry,
     OutboxKind,
     RoundAnswer,
+    RoundKind,
     RoundProgress,
     RoundRecord,
     RoundStatus,
@@ -86,16 +89,18 @@ SELECT
 
 
 # Close a round's open question ({change}: move on, or finish) and queue the outbox entries
-# ({kinds}, in order) it owes, in one statement; no row when the question was not open.
+# ({kinds}, in order) it owes, in one statement; no row when the question was not open. A
+# daily question is a round of one question: its reveal is its end, so it owes no ranking.
 CLOSE_QUESTION = """
 WITH closed AS (
     UPDATE rounds SET {change}
     WHERE id = $1 AND status = 'active' AND current = $2
-    RETURNING id, platform, chat_id
+    RETURNING id, platform, chat_id, kind
 )
 INSERT INTO round_outbox (round_id, number, kind, platform, chat_id, created_at)
 SELECT c.id, $2, k.kind, c.platform, c.chat_id, $3
 FROM closed c, unnest({kinds}) WITH ORDINALITY AS k(kind, position)
+WHERE NOT (k.kind = 'end' AND c.kind = 'daily')
 ORDER BY k.position
 RETURNING *
 """
@@ -107,34 +112,7 @@ class PostgresRounds(PostgresPool, RoundStore):
     @retrying
     async def create_round(self, new: NewRound) -> tuple[RoundRecord, bool]:
         async with self._acquire() as conn, conn.transaction():
-            row = await conn.fetchrow(
-                "INSERT INTO rounds (platform, chat_id, quiz_id, starter_id, language, "
-                "question_order, option_order, time_limit_seconds, status, current, "
-                "question_started_at, deadline, started_at, quiz_version) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', 1, $9, $10, $9, $11) "
-                "ON CONFLICT (platform, chat_id) WHERE status = 'active' DO NOTHING RETURNING *",
-                new.platform,
-                new.chat_id,
-                new.quiz_id,
-                new.starter_id,
-                new.language,
-                json.dumps(list(new.question_order)),
-                json.dumps({k: list(v) for k, v in new.option_order.items()}),
-                new.time_limit_seconds,
-                new.started_at,
-                new.started_at + timedelta(seconds=new.time_limit_seconds),
-                new.quiz_version,
-            )
-            if row is not None:
-                return round_from(row), True
-            existing = await conn.fetchrow(
-                "SELECT * FROM rounds WHERE platform = $1 AND chat_id = $2 AND status = 'active'",
-                new.platform,
-                new.chat_id,
-            )
-            if existing is None:
-                raise StorageError("the chat's round changed while starting; retry")
-            return round_from(existing), False
+            return await insert_round(conn, new)
 
     @retrying
     async def get_round(self, round_id: int) -> RoundRecord | None:
@@ -164,11 +142,15 @@ class PostgresRounds(PostgresPool, RoundStore):
         return round_from(json.loads(round_)), [round_answer_from(a) for a in answers]
 
     @retrying
-    async def active_round(self, platform: str, chat_id: str) -> RoundRecord | None:
+    async def active_round(
+        self, platform: str, chat_id: str, kind: RoundKind = RoundKind.GROUP
+    ) -> RoundRecord | None:
         rows = await self._fetch(
-            "SELECT * FROM rounds WHERE platform = $1 AND chat_id = $2 AND status = 'active'",
+            "SELECT * FROM rounds WHERE platform = $1 AND chat_id = $2 AND kind = $3 "
+            "AND status = 'active'",
             platform,
             chat_id,
+            kind.value,
         )
         return round_from(rows[0]) if rows else None
 
@@ -331,3 +313,40 @@ class PostgresRounds(PostgresPool, RoundStore):
             "SELECT * FROM round_outbox WHERE round_id = $1 ORDER BY id", round_id
         )
         return [outbox_entry_from(r) for r in rows]
+
+
+async def insert_round(conn: asyncpg.Connection, new: NewRound) -> tuple[RoundRecord, bool]:
+    """Start a round at question 1 (in the caller's transaction), or return the chat's active
+    round of that kind (created=False)."""
+    row = await conn.fetchrow(
+        "INSERT INTO rounds (platform, chat_id, quiz_id, starter_id, language, "
+        "question_order, option_order, time_limit_seconds, status, current, "
+        "question_started_at, deadline, started_at, kind, time_zone, quiz_version) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'active', 1, $9, $10, $9, $11, $12, $13) "
+        "ON CONFLICT (platform, chat_id, kind) WHERE status = 'active' DO NOTHING RETURNING *",
+        new.platform,
+        new.chat_id,
+        new.quiz_id,
+        new.starter_id,
+        new.language,
+        json.dumps(list(new.question_order)),
+        json.dumps({k: list(v) for k, v in new.option_order.items()}),
+        new.time_limit_seconds,
+        new.started_at,
+        new.started_at + timedelta(seconds=new.time_limit_seconds),
+        new.kind.value,
+        new.time_zone,
+        new.quiz_version,
+    )
+    if row is not None:
+        return round_from(row), True
+    existing = await conn.fetchrow(
+        "SELECT * FROM rounds WHERE platform = $1 AND chat_id = $2 AND kind = $3 "
+        "AND status = 'active'",
+        new.platform,
+        new.chat_id,
+        new.kind.value,
+    )
+    if existing is None:
+        raise StorageError("the chat's round changed while starting; retry")
+    return round_from(existing), False

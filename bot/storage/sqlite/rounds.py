@@ -14,6 +14,7 @@ from bot.storage.records import (
     OutboxEntry,
     OutboxKind,
     RoundAnswer,
+    RoundKind,
     RoundProgress,
     RoundRecord,
     RoundStatus,
@@ -53,38 +54,7 @@ class SQLiteRounds(SQLiteWriter, RoundStore):
 
     async def create_round(self, new: NewRound) -> tuple[RoundRecord, bool]:
         def op(conn: sqlite3.Connection) -> tuple[RoundRecord, bool]:
-            cur = conn.execute(
-                "SELECT * FROM rounds WHERE platform = ? AND chat_id = ? AND status = 'active'",
-                (new.platform, new.chat_id),
-            )
-            existing = cur.fetchone()
-            if existing is not None:
-                return round_from(existing), False
-            started = _ts(new.started_at)
-            deadline = _ts(new.started_at + timedelta(seconds=new.time_limit_seconds))
-            cur = conn.execute(
-                "INSERT INTO rounds (platform, chat_id, quiz_id, starter_id, language, "
-                "question_order, option_order, time_limit_seconds, status, current, "
-                "question_started_at, deadline, started_at, quiz_version) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', 1, ?, ?, ?, ?) RETURNING *",
-                (
-                    new.platform,
-                    new.chat_id,
-                    new.quiz_id,
-                    new.starter_id,
-                    new.language,
-                    json.dumps(list(new.question_order)),
-                    json.dumps({k: list(v) for k, v in new.option_order.items()}),
-                    new.time_limit_seconds,
-                    started,
-                    deadline,
-                    started,
-                    new.quiz_version,
-                ),
-            )
-            row = cur.fetchone()
-            assert row is not None
-            return round_from(row), True
+            return insert_round(conn, new)
 
         result: tuple[RoundRecord, bool] = await self._write(op)
         return result
@@ -125,10 +95,13 @@ class SQLiteRounds(SQLiteWriter, RoundStore):
 
         return await self._read(read)
 
-    async def active_round(self, platform: str, chat_id: str) -> RoundRecord | None:
+    async def active_round(
+        self, platform: str, chat_id: str, kind: RoundKind = RoundKind.GROUP
+    ) -> RoundRecord | None:
         rows = await self._fetchall(
-            "SELECT * FROM rounds WHERE platform = ? AND chat_id = ? AND status = 'active'",
-            (platform, chat_id),
+            "SELECT * FROM rounds WHERE platform = ? AND chat_id = ? AND kind = ? "
+            "AND status = 'active'",
+            (platform, chat_id, kind.value),
         )
         return round_from(rows[0]) if rows else None
 
@@ -225,11 +198,14 @@ class SQLiteRounds(SQLiteWriter, RoundStore):
                     "deadline = ? WHERE id = ? AND status = 'active' AND current = ?"
                 )
                 params = (_ts(next_opens), _ts(next_deadline), round_id, number)
-            if conn.execute(sql, params).rowcount != 1:
+            closed = conn.execute(sql + " RETURNING kind", params).fetchone()
+            if closed is None:
                 return ()
             kinds = [OutboxKind.REVEAL]
             if next_opens is None:  # the round is over: its ranking, its members' history
                 kinds += [OutboxKind.END, OutboxKind.HISTORY]
+                if closed["kind"] == RoundKind.DAILY:  # one question: its reveal is its end
+                    kinds.remove(OutboxKind.END)
             queued = []
             for kind in kinds:
                 row = conn.execute(
@@ -301,6 +277,44 @@ class SQLiteRounds(SQLiteWriter, RoundStore):
             "SELECT * FROM round_outbox WHERE round_id = ? ORDER BY id", (round_id,)
         )
         return [outbox_entry_from(r) for r in rows]
+
+
+def insert_round(conn: sqlite3.Connection, new: NewRound) -> tuple[RoundRecord, bool]:
+    """Start a round at question 1 (in the caller's transaction), or return the chat's active
+    round of that kind (created=False)."""
+    existing = conn.execute(
+        "SELECT * FROM rounds WHERE platform = ? AND chat_id = ? AND kind = ? "
+        "AND status = 'active'",
+        (new.platform, new.chat_id, new.kind.value),
+    ).fetchone()
+    if existing is not None:
+        return round_from(existing), False
+    started = _ts(new.started_at)
+    deadline = _ts(new.started_at + timedelta(seconds=new.time_limit_seconds))
+    row = conn.execute(
+        "INSERT INTO rounds (platform, chat_id, quiz_id, starter_id, language, "
+        "question_order, option_order, time_limit_seconds, status, current, "
+        "question_started_at, deadline, started_at, kind, time_zone, quiz_version) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', 1, ?, ?, ?, ?, ?, ?) RETURNING *",
+        (
+            new.platform,
+            new.chat_id,
+            new.quiz_id,
+            new.starter_id,
+            new.language,
+            json.dumps(list(new.question_order)),
+            json.dumps({k: list(v) for k, v in new.option_order.items()}),
+            new.time_limit_seconds,
+            started,
+            deadline,
+            started,
+            new.kind.value,
+            new.time_zone,
+            new.quiz_version,
+        ),
+    ).fetchone()
+    assert row is not None
+    return round_from(row), True
 
 
 def _progress(row: sqlite3.Row) -> RoundProgress:
