@@ -6,6 +6,7 @@ window, the daylight-saving rule, several replicas)."""
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time, timedelta
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -19,7 +20,7 @@ from bot.daily.texts import DAILY_STRINGS, daily_t
 from bot.daily.views import DailyOutcome
 from bot.engine import QuizEngine
 from bot.i18n import SUPPORTED_LANGUAGES
-from bot.rounds import GroupRounds, RoundQuestion
+from bot.rounds import GroupRounds, RoundQuestion, RoundReveal
 from bot.scheduling import Place, Scheduling
 from bot.scheduling.timezones import find_zone
 from bot.storage import RoundKind, RoundStatus, Storage
@@ -27,6 +28,7 @@ from bot.storage.daily import DailyDay
 from bot.views import Participant
 from fakes.clock import ManualClock
 from tests.conftest import SEED_QUIZ, OpenStorage
+from tests.library_quizzes import FIRST, question, quiz_yaml, write_quiz
 
 PLATFORM, CHAT = "chat", "room"
 ADMIN = Participant(PLATFORM, "admin", "Admin", "en")
@@ -318,3 +320,33 @@ def test_a_week_starts_on_monday_and_a_month_on_the_first_at_local_midnight() ->
     )
     assert period_start(Period.ALL, sunday_night, BERLIN) is None
     assert parse_period(" Month ") is Period.MONTH and parse_period("year") is None
+
+
+async def test_the_question_of_the_day_plays_the_quiz_version_it_was_posted_on(
+    any_storage: Storage, clock: ManualClock, tmp_path: Path
+) -> None:
+    """A daily question posted from version 2 is revealed from version 2, although version 3,
+    published while it is open, removes that question."""
+    folder = tmp_path / "quizzes"
+    write_quiz(folder, FIRST)
+    world = World(QuizCatalog(paths=[folder]), any_storage, clock, "r1")
+    await world.engine.library.publish_quiz_dir()
+    write_quiz(folder, quiz_yaml("Library quiz", question("q1", "b", "First, v2?")))
+    assert (await world.engine.library.publish_quiz_dir()).publications[0].version.version == 2
+    await world.daily.command(PLATFORM, CHAT, ADMIN, ["09:00", "library-quiz"], is_chat_admin=True)
+    clock.advance(3 * 3600)  # 09:00 UTC: posted
+    assert await world.run() == 1
+    (posted,) = world.posted
+    assert posted.text == "First, v2?"
+    running = await any_storage.active_round(PLATFORM, CHAT, RoundKind.DAILY)
+    assert running is not None and running.quiz_version == 2
+
+    write_quiz(folder, quiz_yaml("Library quiz", question("q9", "c", "Ninth?")))  # q1 gone
+    assert (await world.engine.library.publish_quiz_dir()).publications[0].version.version == 3
+    member = Participant(PLATFORM, "m", "M", "en")
+    pressed = next(n for n, option in enumerate(posted.options) if option.id == "b")
+    await world.rounds.answer(running.id, member, 1, pressed)
+    reveal = await world.rounds.close(running.id, 1)
+    assert reveal is not None and isinstance(reveal, RoundReveal)
+    assert (reveal.question_text, reveal.correct_option.id) == ("First, v2?", "b")
+    assert [line.user_id for line in reveal.scoreboard if line.score] == ["m"]
