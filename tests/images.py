@@ -41,6 +41,26 @@ def bomb_png(side: int = 20_000) -> bytes:
     )
 
 
+def cut_short(data: bytes, keep: float = 0.6) -> bytes:
+    """``data`` with its end cut off, as an interrupted copy leaves a file. A WebP file's
+    sizes (of the RIFF container and of its one chunk) are made to match, as a tool that
+    rewrote a damaged file would: its header then reads as whole, only its pixels are not."""
+    cut = bytearray(data[: int(len(data) * keep) & ~1])
+    if cut[8:12] == b"WEBP":
+        cut[4:8] = struct.pack("<I", len(cut) - 8)
+        cut[16:20] = struct.pack("<I", len(cut) - 20)
+    return bytes(cut)
+
+
+def animation(frames: int, side: int = 64) -> bytes:
+    """An animated GIF of ``frames`` frames, each ``side`` pixels square and different."""
+    drawn = (picture(side, side, kind="GIF", shade=40 * n) for n in range(frames))
+    images = [Image.open(io.BytesIO(data)) for data in drawn]
+    out = io.BytesIO()
+    images[0].save(out, format="GIF", save_all=True, append_images=images[1:], duration=100)
+    return out.getvalue()
+
+
 LONG_QUESTION = "Which file of this checkpoint do you read first? " * 30  # over 1024 characters
 
 

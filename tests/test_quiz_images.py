@@ -13,7 +13,7 @@ from PIL import Image
 from bot.image_files import MAX_IMAGE_BYTES
 from bot.quiz_loader import MAX_ALT_CHARS, load_quiz_file
 from quizbot.cli import main
-from tests.images import PICTURES, bomb_png, picture, write_picture_quiz
+from tests.images import PICTURES, animation, bomb_png, cut_short, picture, write_picture_quiz
 
 QUIZ = textwrap.dedent(
     """\
@@ -115,6 +115,35 @@ def test_a_damaged_png_is_refused(tmp_path):
     data[-20] ^= 0xFF  # inside the pixel data: its checksum no longer matches
     assert refusal(tmp_path, "bad.png", {"bad.png": bytes(data)}).startswith(
         'image "bad.png": a damaged PNG image'
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [
+        (cut_short(picture(120, 80, kind="JPEG")), "a damaged JPEG image (image file is truncated"),
+        (cut_short(picture(120, 80, kind="WEBP")), "a damaged WebP image (failed to read"),
+        (cut_short(picture(120, 80, kind="GIF")), "a damaged GIF image (image file is truncated"),
+        (cut_short(animation(4), 0.8), "a damaged GIF image (image file is truncated"),
+    ],
+    ids=["jpeg", "webp", "gif", "animation's last frame"],
+)
+def test_an_image_cut_short_is_refused_though_its_header_is_whole(tmp_path, data, problem):
+    # Pillow's verify() passes these (it checks a PNG's checksums, not these formats'
+    # pixels): only decoding them shows the damage, which every platform would show too.
+    with Image.open(io.BytesIO(data)) as image:
+        image.verify()
+    assert refusal(tmp_path, "cut.png", {"cut.png": data}).startswith(f'image "cut.png": {problem}')
+
+
+def test_an_animation_is_decoded_whole_within_the_decompression_bomb_limit(tmp_path, monkeypatch):
+    errors, _ = load_with(tmp_path, "anim.gif", {"anim.gif": animation(4)})
+    assert errors == []
+    # Each 64×64 frame is under the limit at open; the four together are not.
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 3 * 64 * 64)
+    assert refusal(tmp_path, "anim.gif", {"anim.gif": animation(4)}) == (
+        'image "anim.gif": its 4 frames of 64×64 pixels are 16,384 pixels to decode; the '
+        "limit is 12,288 (Pillow's, against decompression bombs)"
     )
 
 
