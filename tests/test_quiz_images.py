@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import textwrap
@@ -13,7 +14,16 @@ from PIL import Image
 from bot.image_files import MAX_IMAGE_BYTES
 from bot.quiz_loader import MAX_ALT_CHARS, load_quiz_file
 from quizbot.cli import main
-from tests.images import PICTURES, animation, bomb_png, cut_short, picture, write_picture_quiz
+from tests.images import (
+    EXPLAINED,
+    PICTURES,
+    animation,
+    bomb_png,
+    cut_short,
+    picture,
+    write_explained_quiz,
+    write_picture_quiz,
+)
 
 QUIZ = textwrap.dedent(
     """\
@@ -228,6 +238,98 @@ def test_quizbot_validate_reports_image_problems_by_line(tmp_path, capsys):
         "or WebP image (judged by its content)",
         f'{path}:{code}: question "code": image "images/diagram.png": no such file',
     ]
+
+
+EXPLANATION_QUIZ = textwrap.dedent(
+    """\
+    title: Images
+    languages: [en, ru]
+    questions:
+      - id: q1
+        text: Which shape?
+        options: [{id: a, text: Round}, {id: b, text: Square}]
+        correct: a
+        explanation: It is round.
+        explanation_image: {IMAGE}
+    """
+)
+
+
+def explanation_errors(tmp_path: Path, image: str, files: dict[str, bytes]) -> list[str]:
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    path = tmp_path / "quiz.yaml"
+    path.write_text(EXPLANATION_QUIZ.replace("{IMAGE}", image), encoding="utf-8")
+    return [str(e).removeprefix(f"{path}:") for e in load_quiz_file(path).errors]
+
+
+def test_an_explanation_image_is_written_and_checked_as_a_question_image(tmp_path):
+    path = write_explained_quiz(tmp_path)
+    (quiz,) = load_quiz_file(path).quizzes
+    pictured, plain, long, typed = quiz.questions
+    assert pictured.image is not None and pictured.explanation_image is not None
+    answer = pictured.explanation_image
+    assert (answer.file, answer.media_type, answer.width, answer.height) == (
+        "images/answer.png",
+        "image/png",
+        90,
+        90,
+    )
+    assert answer.alt is not None and answer.alt.get("ru") == "Стрелки от индекса к шардам"
+    assert plain.image is None and plain.explanation_image == dataclasses.replace(answer, alt=None)
+    assert typed.explanation_image is not None and typed.explanation.get("en") == ""
+    # Every image the quiz shows, each once: what store_quiz_images puts in the database.
+    assert [i.file for i in quiz.images] == [
+        "images/diagram.png",
+        "images/answer.png",
+        "images/wide.png",
+    ]
+    assert long.explanation_image is not None
+
+
+@pytest.mark.parametrize(
+    ("image", "files", "problem"),
+    [
+        ("gone.png", {}, 'explanation_image "gone.png": no such file'),
+        (
+            "cut.jpg",
+            {"cut.jpg": cut_short(picture(kind="JPEG"))},
+            'explanation_image "cut.jpg": a damaged JPEG image (image file is truncated',
+        ),
+        (
+            "../out.png",
+            {},
+            'explanation_image "../out.png" must be a file in the quiz file\'s folder or below '
+            "it (a relative path without ..)",
+        ),
+        (
+            "{alt: Words}",
+            {},
+            "explanation_image has no file (explanation_image: {file: picture.png})",
+        ),
+        (
+            "{file: a.png, size: 3}",
+            {"a.png": picture()},
+            'explanation_image: unknown key "size" (expected one of: alt, file)',
+        ),
+        (
+            f"{{file: a.png, alt: {'x' * (MAX_ALT_CHARS + 1)}}}",
+            {"a.png": picture()},
+            f"explanation_image alt (en) is {MAX_ALT_CHARS + 1} characters; the limit is "
+            f"{MAX_ALT_CHARS}",
+        ),
+    ],
+    ids=["missing", "cut short", "outside", "no file", "unknown key", "long alt"],
+)
+def test_a_bad_explanation_image_is_a_file_line_error_naming_it(tmp_path, image, files, problem):
+    (error,) = explanation_errors(tmp_path, image, files)
+    assert error.startswith(f'9: question "q1": {problem}'), error
+
+
+def test_quizbot_validate_counts_explanation_images(tmp_path, capsys):
+    write_explained_quiz(tmp_path)
+    assert main(["validate", str(tmp_path)]) == 0
+    assert f"{EXPLAINED} (4 questions, en, ru, 3 images)" in capsys.readouterr().out
 
 
 def test_the_bundled_images_are_what_their_script_draws() -> None:
