@@ -253,3 +253,34 @@ async def test_a_daily_questions_reveal_is_the_explanations_photo_with_its_strea
     assert "Why: It maps every tensor name to its shard file." in shown
     assert shown[-2:] == [daily_t("daily_right", "en", count=1), streak("Asha", "🥇", 1, 1)]
     assert api.failed_calls() == []
+
+
+@pytest.fixture
+async def image_gone(tmp_path: Path) -> AsyncIterator[tuple[QuizCatalog, SQLiteStorage]]:
+    """The explained quiz with nothing stored, and its explanations' picture removed since
+    the quiz loaded."""
+    folder = tmp_path / "quizzes"
+    write_explained_quiz(folder)
+    catalog, _ = QuizCatalog.from_paths([folder])
+    (folder / "images" / "answer.png").unlink()
+    storage = SQLiteStorage(tmp_path / "bare.db")
+    await storage.open()
+    yield catalog, storage
+    await storage.close()
+
+
+async def test_the_feedback_goes_as_text_when_the_explanations_image_is_gone(
+    image_gone, api: FakeBotApi, launch: Launch
+) -> None:
+    catalog, storage = image_gone
+    engine = QuizEngine(catalog, storage, clock=FakeClock())
+    await launch(engine)
+    me = chatter(api, 5003, "Cy")
+    me.send(f"/quiz {EXPLAINED}")
+    pictured = await me.question()
+    me.press(pictured, button_for(pictured, quiz_of(engine), "en", correct=False))
+    feedback = await me.message(lambda m: "Why:" in clean(m.text))  # the answer loses nothing
+    assert lines(feedback.text) == FEEDBACK_ONE
+    assert api.messages[(me.chat_id, pictured.message_id)].buttons == []
+    assert len(api.calls_of("sendPhoto")) == 1  # the question's diagram only
+    assert (await me.question()).message_id == feedback.message_id + 1  # the quiz goes on
