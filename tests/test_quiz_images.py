@@ -35,20 +35,23 @@ QUIZ = textwrap.dedent(
         options: [{id: a, text: Round}, {id: b, text: Square}]
         correct: a
         explanation: It is round.
-        image: {IMAGE}
+        {KEY}: {IMAGE}
     """
 )
 IMAGE_LINE = 9
 
 
-def load_with(tmp_path: Path, image: str, files: dict[str, bytes]) -> tuple[list[str], Path]:
-    """Load a one-question quiz naming ``image``, beside ``files``; its errors."""
+def load_with(
+    tmp_path: Path, image: str, files: dict[str, bytes], key: str = "image"
+) -> tuple[list[str], Path]:
+    """Load a one-question quiz naming ``image`` (as its ``key``: ``image`` or
+    ``explanation_image``), beside ``files``; its errors."""
     for name, data in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_bytes(data)
     tmp_path.mkdir(parents=True, exist_ok=True)
     path = tmp_path / "quiz.yaml"
-    path.write_text(QUIZ.replace("{IMAGE}", image), encoding="utf-8")
+    path.write_text(QUIZ.replace("{KEY}", key).replace("{IMAGE}", image), encoding="utf-8")
     return [str(e) for e in load_quiz_file(path).errors], path
 
 
@@ -240,29 +243,6 @@ def test_quizbot_validate_reports_image_problems_by_line(tmp_path, capsys):
     ]
 
 
-EXPLANATION_QUIZ = textwrap.dedent(
-    """\
-    title: Images
-    languages: [en, ru]
-    questions:
-      - id: q1
-        text: Which shape?
-        options: [{id: a, text: Round}, {id: b, text: Square}]
-        correct: a
-        explanation: It is round.
-        explanation_image: {IMAGE}
-    """
-)
-
-
-def explanation_errors(tmp_path: Path, image: str, files: dict[str, bytes]) -> list[str]:
-    for name, data in files.items():
-        (tmp_path / name).write_bytes(data)
-    path = tmp_path / "quiz.yaml"
-    path.write_text(EXPLANATION_QUIZ.replace("{IMAGE}", image), encoding="utf-8")
-    return [str(e).removeprefix(f"{path}:") for e in load_quiz_file(path).errors]
-
-
 def test_an_explanation_image_is_written_and_checked_as_a_question_image(tmp_path):
     path = write_explained_quiz(tmp_path)
     (quiz,) = load_quiz_file(path).quizzes
@@ -322,8 +302,9 @@ def test_an_explanation_image_is_written_and_checked_as_a_question_image(tmp_pat
     ids=["missing", "cut short", "outside", "no file", "unknown key", "long alt"],
 )
 def test_a_bad_explanation_image_is_a_file_line_error_naming_it(tmp_path, image, files, problem):
-    (error,) = explanation_errors(tmp_path, image, files)
-    assert error.startswith(f'9: question "q1": {problem}'), error
+    errors, path = load_with(tmp_path, image, files, key="explanation_image")
+    assert len(errors) == 1, errors
+    assert errors[0].startswith(f'{path}:{IMAGE_LINE}: question "q1": {problem}'), errors
 
 
 def test_quizbot_validate_counts_explanation_images(tmp_path, capsys):

@@ -15,9 +15,8 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.image_files import sha256_of
 from bot.quiz import Quiz
-from bot.quiz_images import store_quiz_images
 from bot.storage import SQLiteStorage
-from fakes.discord_api import UPDATE_MESSAGE, FakeDiscord, Message, Recorded
+from fakes.discord_api import UPDATE_MESSAGE, FakeDiscord, Message
 from fakes.discord_users import (
     GUILD_CHANNEL_ID,
     ClientFactory,
@@ -27,7 +26,7 @@ from fakes.discord_users import (
     text_of,
 )
 from tests.daily_harness import at, streak
-from tests.discord.discord_harness import VirtualClock
+from tests.discord.discord_harness import VirtualClock, engine_showing, uploads, world_on
 from tests.discord.test_discord_daily import open_channel
 from tests.images import EXPLAINED, LONG_EXPLANATION, write_explained_quiz
 
@@ -42,20 +41,14 @@ def clock() -> VirtualClock:
 
 @pytest.fixture
 async def engine(tmp_path: Path, storage: SQLiteStorage, clock: VirtualClock) -> QuizEngine:
-    write_explained_quiz(tmp_path / "quizzes")
-    catalog, report = QuizCatalog.from_paths([tmp_path / "quizzes"])
-    assert report.errors == []
-    await store_quiz_images(storage, catalog.all())  # as start-up does
-    return QuizEngine(catalog, storage, clock=clock)
+    return await engine_showing(tmp_path / "quizzes", write_explained_quiz, storage, clock)
 
 
 @pytest.fixture
 async def world(
     fake_discord: FakeDiscord, engine: QuizEngine, make_client: ClientFactory, clock: VirtualClock
 ) -> World:
-    fake_discord.stamp = clock
-    client = await make_client(engine, round_clock=clock, round_timing=TIMING)
-    return World(fake_discord, client)
+    return await world_on(fake_discord, engine, make_client, clock, TIMING)
 
 
 def quiz_of(engine: QuizEngine) -> Quiz:
@@ -68,10 +61,6 @@ def images_of(message: Message) -> list[str]:
     """The files the message's embeds show, in order."""
     urls = [(embed.get("image") or {}).get("url", "") for embed in message.embeds]
     return [url.removeprefix("attachment://") for url in urls if url]
-
-
-def uploads(requests: list[Recorded]) -> list[str]:
-    return [upload.filename for request in requests for upload in request.files]
 
 
 async def test_the_answer_shows_the_explanations_image_beside_the_questions(

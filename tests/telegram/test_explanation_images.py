@@ -7,6 +7,7 @@ reveal is the photo with the reveal as its caption."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -36,6 +37,7 @@ from tests.telegram.rounds_harness import (
     settle,
 )
 from tests.telegram.test_daily import start as start_daily
+from tests.telegram.test_images import chatter
 
 FEEDBACK_TWO = [
     "✅ Correct",
@@ -50,29 +52,37 @@ FEEDBACK_ONE = [
 ]
 
 
+@contextlib.asynccontextmanager
+async def served(
+    folder: Path, *, stored: bool = True, removed: str | None = None
+) -> AsyncIterator[tuple[QuizCatalog, SQLiteStorage]]:
+    """The explained quiz loaded from ``folder``, and a database holding its images as
+    start-up leaves them (``stored``); ``removed``: an image file deleted since the load."""
+    write_explained_quiz(folder / "quizzes")
+    catalog, report = QuizCatalog.from_paths([folder / "quizzes"])
+    assert report.errors == []
+    if removed is not None:
+        (folder / "quizzes" / "images" / removed).unlink()
+    storage = SQLiteStorage(folder / "bot.db")
+    await storage.open()
+    if stored:
+        await store_quiz_images(storage, catalog.all())
+    try:
+        yield catalog, storage
+    finally:
+        await storage.close()
+
+
 @pytest.fixture
 async def explained(tmp_path: Path) -> AsyncIterator[tuple[QuizCatalog, SQLiteStorage]]:
-    """The explained quiz, and a database holding its images, as start-up leaves them."""
-    folder = tmp_path / "quizzes"
-    write_explained_quiz(folder)
-    catalog, report = QuizCatalog.from_paths([folder])
-    assert report.errors == []
-    storage = SQLiteStorage(tmp_path / "bot.db")
-    await storage.open()
-    await store_quiz_images(storage, catalog.all())
-    yield catalog, storage
-    await storage.close()
+    async with served(tmp_path) as quiz_and_storage:
+        yield quiz_and_storage
 
 
 def quiz_of(engine: QuizEngine) -> Quiz:
     quiz = engine.catalog.get(EXPLAINED)
     assert quiz is not None
     return quiz
-
-
-def chatter(api: FakeBotApi, user_id: int, name: str) -> Chatter:
-    user = api.user(user_id, name, language_code="en")
-    return Chatter(api, user, api.private_chat(user))
 
 
 async def photo(api: FakeBotApi, chat_id: int, after: int) -> tuple[StoredMessage, ApiCall]:
@@ -87,6 +97,20 @@ def lines(text: str | None) -> list[str]:
     return [clean(line) for line in (text or "").split("\n") if line.strip()]
 
 
+async def player(
+    quiz_and_storage: tuple[QuizCatalog, SQLiteStorage],
+    api: FakeBotApi,
+    launch: Launch,
+    user_id: int,
+    name: str,
+) -> tuple[QuizEngine, Quiz, Chatter]:
+    """The bot serving the explained quiz, the quiz, and a user in a private chat with it."""
+    catalog, storage = quiz_and_storage
+    engine = QuizEngine(catalog, storage, clock=FakeClock())
+    await launch(engine)
+    return engine, quiz_of(engine), chatter(api, user_id, name)
+
+
 def sha_of(engine: QuizEngine, file: str) -> str:
     return next(i.sha256 for i in quiz_of(engine).images if i.file == file)
 
@@ -94,11 +118,7 @@ def sha_of(engine: QuizEngine, file: str) -> str:
 async def test_the_feedback_is_the_caption_of_the_explanations_photo_uploaded_once(
     explained, api: FakeBotApi, launch: Launch
 ) -> None:
-    catalog, storage = explained
-    engine = QuizEngine(catalog, storage, clock=FakeClock())
-    await launch(engine)
-    quiz = quiz_of(engine)
-    me = chatter(api, 5001, "Ada")
+    engine, quiz, me = await player(explained, api, launch, 5001, "Ada")
     me.send(f"/quiz {EXPLAINED}")
 
     # 1: a photo question answered wrong. The question keeps its photo and caption and loses
@@ -148,6 +168,7 @@ async def test_the_feedback_is_the_caption_of_the_explanations_photo_uploaded_on
     assert "Explained" in clean((await me.message()).text)  # then the result
 
     assert api.failed_calls() == []
+    _, storage = explained
     uploaded = await storage.image_upload(f"telegram:{BOT_ID}", sha_of(engine, "images/answer.png"))
     assert uploaded == explained_one.photo[-1]["file_id"]
 
@@ -157,11 +178,7 @@ async def test_a_quiz_polls_vote_is_followed_by_the_explanations_photo(
 ) -> None:
     # A poll's explanation is 200 characters of text: the picture follows the vote, with the
     # feedback as its caption, even when the poll's own explanation was complete.
-    catalog, storage = explained
-    engine = QuizEngine(catalog, storage, clock=FakeClock())
-    await launch(engine)
-    quiz = quiz_of(engine)
-    me = chatter(api, 5002, "Bo")
+    _, quiz, me = await player(explained, api, launch, 5002, "Bo")
     me.send("/mode poll")
     await me.message()
     me.send(f"/quiz {EXPLAINED}")
@@ -257,28 +274,17 @@ async def test_a_daily_questions_reveal_is_the_explanations_photo_with_its_strea
 
 @pytest.fixture
 async def image_gone(tmp_path: Path) -> AsyncIterator[tuple[QuizCatalog, SQLiteStorage]]:
-    """The explained quiz with nothing stored, and its explanations' picture removed since
-    the quiz loaded."""
-    folder = tmp_path / "quizzes"
-    write_explained_quiz(folder)
-    catalog, _ = QuizCatalog.from_paths([folder])
-    (folder / "images" / "answer.png").unlink()
-    storage = SQLiteStorage(tmp_path / "bare.db")
-    await storage.open()
-    yield catalog, storage
-    await storage.close()
+    async with served(tmp_path, stored=False, removed="answer.png") as quiz_and_storage:
+        yield quiz_and_storage
 
 
 async def test_the_feedback_goes_as_text_when_the_explanations_image_is_gone(
     image_gone, api: FakeBotApi, launch: Launch
 ) -> None:
-    catalog, storage = image_gone
-    engine = QuizEngine(catalog, storage, clock=FakeClock())
-    await launch(engine)
-    me = chatter(api, 5003, "Cy")
+    _, quiz, me = await player(image_gone, api, launch, 5003, "Cy")
     me.send(f"/quiz {EXPLAINED}")
     pictured = await me.question()
-    me.press(pictured, button_for(pictured, quiz_of(engine), "en", correct=False))
+    me.press(pictured, button_for(pictured, quiz, "en", correct=False))
     feedback = await me.message(lambda m: "Why:" in clean(m.text))  # the answer loses nothing
     assert lines(feedback.text) == FEEDBACK_ONE
     assert api.messages[(me.chat_id, pictured.message_id)].buttons == []
