@@ -54,7 +54,8 @@ TERMINAL_STRINGS: dict[str, dict[str, str]] = {
         "ur": "آپ نے ابھی تک کوئی کوئز نہیں دیا۔ کوئز شروع کرنے کے لیے `quizbot play` چلائیں۔",
         "ru": "Вы ещё не проходили тесты. Запустите `quizbot play`, чтобы начать тест.",
     },
-    # A question's picture: where to open it, and what it shows (its alt text).
+    # A question's or an explanation's picture: where to open it, and what it shows (its alt
+    # text).
     "image": {
         "en": "🖼 Image: {path}",
         "bn": "🖼 ছবি: {path}",
@@ -76,7 +77,7 @@ def terminal_t(key: str, language: str, **values: object) -> str:
 
 
 def image_line(image: ImageView, language: str) -> str:
-    """Where the question's image is (relative to the current folder when below it) and
+    """Where the image is (relative to the current folder when below it) and
     what it shows; the path kept left to right in a right-to-left line."""
     path = Path(image.path)
     with contextlib.suppress(ValueError):
@@ -491,8 +492,7 @@ class TerminalPlayer:
         if feedback.accepted_answer is not None:  # a typed question
             if not feedback.correct:
                 self.say(t("correct_answer", lang, answer=feedback.accepted_answer), lang)
-            if feedback.explanation:
-                self.say(f"{t('explanation', lang)}: {feedback.explanation}", lang)
+            self.show_explanation(feedback)
             return
         if feedback.correct_option is None or feedback.explanation is None:
             return
@@ -501,7 +501,15 @@ class TerminalPlayer:
             self.say(t("correct_answer", lang, answer=answer), lang)
             if feedback.wrong_note:
                 self.say(feedback.wrong_note, lang)
-        self.say(f"{t('explanation', lang)}: {feedback.explanation}", lang)
+        self.show_explanation(feedback)
+
+    def show_explanation(self, feedback: AnswerFeedback) -> None:
+        """The explanation (a typed question's may have none), then where its image is."""
+        lang = feedback.language
+        if feedback.explanation:
+            self.say(f"{t('explanation', lang)}: {feedback.explanation}", lang)
+        if feedback.explanation_image is not None:
+            self.say(image_line(feedback.explanation_image, lang), lang)
 
     def show_result(self, result: QuizResult) -> None:
         lang = result.language

@@ -107,7 +107,8 @@ class _QuizTexts:
         self._questions: dict[str, tuple[str, str]] = {}  # id -> (text, explanation)
         # (question id, option id, letter) -> its view
         self._options: dict[tuple[str, str, str], OptionView] = {}
-        self._images: dict[str, ImageView | None] = {}  # question id -> its image's view
+        # (question id, whether the explanation's) -> the view of that image
+        self._images: dict[tuple[str, bool], ImageView | None] = {}
 
     def _question(self, question: Question) -> tuple[str, str]:
         texts = self._questions.get(question.id)
@@ -126,11 +127,15 @@ class _QuizTexts:
     def explanation(self, question: Question) -> str:
         return self._question(question)[1]
 
-    def image(self, question: Question) -> ImageView | None:
-        if question.id not in self._images:
-            image = question.image
-            self._images[question.id] = image_view(image, self.language) if image else None
-        return self._images[question.id]
+    def image(self, question: Question, *, explanation: bool = False) -> ImageView | None:
+        """The view of the question's image (``explanation``: of its explanation's)."""
+        key = (question.id, explanation)
+        if key not in self._images:
+            image = question.explanation_image if explanation else question.image
+            self._images[key] = (
+                image_view(image, self.language, explanation=explanation) if image else None
+            )
+        return self._images[key]
 
     def options(self, question: Question, option_ids: Sequence[str]) -> tuple[OptionView, ...]:
         """The views of ``option_ids`` (all the question's), lettered in that order."""
@@ -772,6 +777,7 @@ class QuizEngine:
         order: Sequence[Question],
     ) -> AnswerFeedback:
         view = self._question_view(attempt, quiz, question, language, order)
+        texts = self._quiz_texts(quiz, language)
         chosen = view.option(stored.option_id)
         correct_option = view.option(question.correct_option_id)
         wrong = question.option(stored.option_id)
@@ -796,7 +802,8 @@ class QuizEngine:
             question=view,
             chosen=chosen,
             correct_option=correct_option,
-            explanation=self._quiz_texts(quiz, language).explanation(question),
+            explanation=texts.explanation(question),
+            explanation_image=texts.image(question, explanation=True),
             wrong_note=note,
             next_question=next_question,
             result=result,

@@ -10,6 +10,10 @@ width plus height at most 10,000 pixels, one side at most 20 times the other. Di
 per attachment for bots, larger than Telegram's 10 MB, so Telegram's size limit is the one
 enforced. Pillow's decompression-bomb guard (``Image.MAX_IMAGE_PIXELS``) refuses an image
 whose header claims more pixels than it would decode, before any pixel is read.
+
+Only then, within those limits, are the pixels decoded (every frame of an animation, at most
+``MAX_IMAGE_PIXELS`` pixels in all): Pillow's ``verify`` reads a PNG's checksums but not a
+JPEG's, GIF's or WebP's image data, so a file cut short would otherwise pass and show broken.
 """
 
 from __future__ import annotations
@@ -97,6 +101,7 @@ def inspect_image(data: bytes) -> ImageFacts:
             f"it is {width}×{height} pixels; Telegram needs one side at most "
             f"{MAX_ASPECT_RATIO} times the other"
         )
+    _decode(data)
     return ImageFacts(sha256_of(data), MEDIA_TYPES[kind], len(data), width, height)
 
 
@@ -117,6 +122,34 @@ def _identify(data: bytes) -> tuple[int, int, str]:
         except (OSError, SyntaxError, ValueError, EOFError) as exc:  # what verify() raises
             raise ImageProblem(f"a damaged {_format_name(data)} image ({exc})") from None
     return width, height, kind
+
+
+def _decode(data: bytes) -> None:
+    """Decode every pixel of ``data`` (an image :func:`_identify` accepted and whose size is
+    within the platforms' limits); :class:`ImageProblem` when its image data is damaged."""
+    try:
+        with Image.open(io.BytesIO(data), formats=list(MEDIA_TYPES)) as image:
+            frames = int(getattr(image, "n_frames", 1))
+            _within_decoding_limit(frames, image.width, image.height)
+            for frame in range(frames):
+                image.seek(frame)
+                image.load()
+    except ImageProblem:
+        raise
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:  # what a decoder raises
+        raise ImageProblem(f"a damaged {_format_name(data)} image ({exc})") from None
+
+
+def _within_decoding_limit(frames: int, width: int, height: int) -> None:
+    """Refuse an animation whose frames together are more pixels than Pillow decodes of one
+    image (the decompression-bomb limit): each frame alone passed that check at open."""
+    limit = Image.MAX_IMAGE_PIXELS
+    pixels = frames * width * height
+    if limit is not None and pixels > limit:
+        raise ImageProblem(
+            f"its {frames:,} frames of {width}×{height} pixels are {pixels:,} pixels to "
+            f"decode; the limit is {limit:,} (Pillow's, against decompression bombs)"
+        )
 
 
 def _format_name(data: bytes) -> str:

@@ -59,9 +59,9 @@ class AcceptedAnswers:
 
 @dataclass(frozen=True)
 class QuizImage:
-    """An image a question shows: a PNG, JPEG, GIF or WebP file beside the quiz file, checked
-    at load (:mod:`bot.image_files`) and named by the SHA-256 of its bytes, under which the
-    bytes are kept in the database."""
+    """An image a question (or its explanation) shows: a PNG, JPEG, GIF or WebP file beside the
+    quiz file, checked at load (:mod:`bot.image_files`) and named by the SHA-256 of its bytes,
+    under which the bytes are kept in the database."""
 
     file: str  # as the quiz file names it, relative to the quiz file's folder
     sha256: str
@@ -92,6 +92,7 @@ class Question:
     answers: AcceptedAnswers | None = None
     tags: tuple[str, ...] = ()  # topics, for practising one of them (``/quiz QUIZ #tag``)
     image: QuizImage | None = None  # shown with the question
+    explanation_image: QuizImage | None = None  # shown with the explanation, after an answer
 
     @property
     def typed(self) -> bool:
@@ -153,6 +154,7 @@ class Quiz:
 
     @property
     def images(self) -> tuple[QuizImage, ...]:
-        """Every image the quiz shows, each once (by content), in question order."""
-        found = {q.image.sha256: q.image for q in self.questions if q.image is not None}
-        return tuple(found.values())
+        """Every image the quiz shows, each once (by content), in question order (a
+        question's own, then its explanation's)."""
+        shown = (i for q in self.questions for i in (q.image, q.explanation_image) if i is not None)
+        return tuple({image.sha256: image for image in shown}.values())

@@ -34,8 +34,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-FORMAT = b"quizbot-quiz-cache-4"  # 3: tags and pick; 4: images
+FORMAT = b"quizbot-quiz-cache-5"  # 3: tags and pick; 4: images; 5: explanation images
 ENV_VAR = "QUIZ_CACHE_DIR"
+# Where the images are in a question's fields (the question's, then its explanation's, when it
+# has one), and where the file it was read from is in an image's.
+_IMAGE, _EXPLANATION_IMAGE = 8, 9
+_IMAGE_PATH = 6
 SUFFIX = ".json"
 
 
@@ -136,7 +140,12 @@ def _image(value: Any) -> QuizImage | None:
 
 
 def _question(value: Any) -> Question:
-    q_id, text, options, correct, explanation, kind, answers, tags, image = _need(value, list)
+    fields = _need(value, list)
+    # A question without an explanation image has nine fields, as before there were any.
+    if len(fields) not in (_EXPLANATION_IMAGE, _EXPLANATION_IMAGE + 1):
+        raise BadEntry(f"a question of {len(fields)} fields")
+    q_id, text, options, correct, explanation, kind, answers, tags, image = fields[:9]
+    explanation_image = fields[_EXPLANATION_IMAGE] if len(fields) > _EXPLANATION_IMAGE else None
     return Question(
         _need(q_id, str),
         _text(text),
@@ -147,6 +156,7 @@ def _question(value: Any) -> Question:
         answers=_answers(answers),
         tags=tuple(_need(tag, str) for tag in _need(tags, list)),
         image=_image(image),
+        explanation_image=_image(explanation_image),
     )
 
 
@@ -195,6 +205,27 @@ def _image_data(image: QuizImage | None) -> list[Any] | None:
     ]
 
 
+def _question_data(q: Question) -> list[Any]:
+    data = [
+        q.id,
+        _text_data(q.text),
+        [[o.id, _text_data(o.text), _text_data(o.note)] for o in q.options],
+        q.correct_option_id,
+        _text_data(q.explanation),
+        q.kind,
+        None
+        if q.answers is None
+        else [{k: list(v) for k, v in q.answers.by_language.items()}, q.answers.default_language],
+        list(q.tags),
+        _image_data(q.image),
+    ]
+    # Only when there is one: content stored without it stays what it was (the same hash, so
+    # an upgrade publishes no new versions) and readable by a replica not yet upgraded.
+    if q.explanation_image is not None:
+        data.append(_image_data(q.explanation_image))
+    return data
+
+
 def _quiz_data(quiz: Quiz) -> dict[str, Any]:
     return {
         "id": quiz.id,
@@ -204,25 +235,7 @@ def _quiz_data(quiz: Quiz) -> dict[str, Any]:
         "guide_url": quiz.guide_url,
         "default_language": quiz.default_language,
         "languages": list(quiz.languages),
-        "questions": [
-            [
-                q.id,
-                _text_data(q.text),
-                [[o.id, _text_data(o.text), _text_data(o.note)] for o in q.options],
-                q.correct_option_id,
-                _text_data(q.explanation),
-                q.kind,
-                None
-                if q.answers is None
-                else [
-                    {k: list(v) for k, v in q.answers.by_language.items()},
-                    q.answers.default_language,
-                ],
-                list(q.tags),
-                _image_data(q.image),
-            ]
-            for q in quiz.questions
-        ],
+        "questions": [_question_data(q) for q in quiz.questions],
         "shuffle": [quiz.shuffle.questions, quiz.shuffle.options],
         "native_polls": quiz.native_polls,
         "source": quiz.source,
@@ -241,8 +254,9 @@ def quiz_content_hash(quiz: Quiz) -> str:
     data = _quiz_data(quiz)
     del data["source"]
     for question in data["questions"]:  # an image is its bytes (sha256), not where it was read
-        if question[-1] is not None:
-            question[-1][-2] = None
+        for image in question[_IMAGE:]:
+            if image is not None:
+                image[_IMAGE_PATH] = None
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     return hashlib.blake2b(text.encode(), digest_size=32).hexdigest()
 

@@ -29,10 +29,14 @@ MEMORY_BYTES = 32 * 1024 * 1024  # image bytes kept in memory between sends, at 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
 
-def image_view(image: QuizImage, language: str) -> ImageView:
+def image_view(image: QuizImage, language: str, *, explanation: bool = False) -> ImageView:
     """``image`` as shown in ``language``: its alt text there, and a plain file name (the
-    file's own name, made safe, with the extension of what it really is)."""
+    file's own name, made safe, with the extension of what it really is). An
+    ``explanation``'s file name says so: a message may carry the question's image too, and
+    Discord tells a message's files apart by their names."""
     stem = _UNSAFE.sub("_", Path(image.file).stem).strip("_")[:60] or "image"
+    if explanation:
+        stem = f"explanation-{stem}"
     alt = prepare(image.alt.get(language), language) if image.alt is not None else ""
     return ImageView(
         sha256=image.sha256,

@@ -80,6 +80,7 @@ QUESTION_KEYS = {
     "explanation",
     "tags",
     "image",
+    "explanation_image",
 }
 QUESTION_KINDS = (CHOICE, TYPED)
 MAX_SPELLINGS = 100  # accepted spellings of a typed answer, per language
@@ -554,11 +555,19 @@ class _Validator:
             self.indistinguishable(options, str(correct), correct_line, where)
         tags = self.tags(item, where)
         image = self.image(item, where)
+        explanation_image = self.image(item, where, "explanation_image")
         if len(self.errors) > errors_before or not valid:
             return None
         assert text is not None and explanation is not None
         return Question(
-            question_id, text, tuple(options), str(correct), explanation, tags=tags, image=image
+            question_id,
+            text,
+            tuple(options),
+            str(correct),
+            explanation,
+            tags=tags,
+            image=image,
+            explanation_image=explanation_image,
         )
 
     def tags(self, item: _Map, where: str) -> tuple[str, ...]:
@@ -622,6 +631,7 @@ class _Validator:
         answers = self.accepted_answers(item, where)
         tags = self.tags(item, where)
         image = self.image(item, where)
+        explanation_image = self.image(item, where, "explanation_image")
         if len(self.errors) > errors_before or not valid:
             return None
         assert text is not None and answers is not None
@@ -637,33 +647,35 @@ class _Validator:
             answers=answers,
             tags=tags,
             image=image,
+            explanation_image=explanation_image,
         )
 
-    def image(self, item: _Map, where: str) -> QuizImage | None:
-        """``image``: a file beside the quiz (``image: diagram.png``), or ``{file: ..., alt:
-        <text>}`` with what it shows in words, checked with Pillow."""
-        value = item.get("image")
+    def image(self, item: _Map, where: str, key: str = "image") -> QuizImage | None:
+        """``image`` (or ``explanation_image``, the same way): a file beside the quiz
+        (``image: diagram.png``), or ``{file: ..., alt: <text>}`` with what it shows in
+        words, checked with Pillow."""
+        value = item.get(key)
         if value is None:
             return None
-        line = self.line_of(item, "image", item.line)
+        line = self.line_of(item, key, item.line)
         alt = None
         if isinstance(value, _Map):
-            self.unknown_keys(value, IMAGE_KEYS, f"{where}image: ")
-            alt = self.alt_text(value, where)
+            self.unknown_keys(value, IMAGE_KEYS, f"{where}{key}: ")
+            alt = self.alt_text(value, where, key)
             line = self.line_of(value, "file", value.line)
             value = value.get("file")
             if value is None:
-                self.error(line, f"{where}image has no file (image: {{file: picture.png}})")
+                self.error(line, f"{where}{key} has no file ({key}: {{file: picture.png}})")
                 return None
         if not isinstance(value, str) or not value.strip():
-            self.error(line, f"{where}image must name a file, e.g. image: diagram.png")
+            self.error(line, f"{where}{key} must name a file, e.g. {key}: diagram.png")
             return None
-        path = self.image_path(value, line, where)
+        path = self.image_path(value, line, f"{where}{key}")
         if path is None:
             return None
         facts = self.image_facts(path)
         if isinstance(facts, str):
-            self.error(line, f"{where}image {quote(value)}: {facts}")
+            self.error(line, f"{where}{key} {quote(value)}: {facts}")
             return None
         return QuizImage(
             file=value,
@@ -676,24 +688,25 @@ class _Validator:
             alt=alt,
         )
 
-    def alt_text(self, image: _Map, where: str) -> LocalizedText | None:
-        alt = self.text(image, "alt", f"{where}image ", required=False)
+    def alt_text(self, image: _Map, where: str, key: str) -> LocalizedText | None:
+        alt = self.text(image, "alt", f"{where}{key} ", required=False)
         if alt is None:
             return None
         for language, text in alt.by_language.items():
             if len(text) > MAX_ALT_CHARS:
                 self.error(
                     self.line_of(image, "alt", image.line),
-                    f"{where}image alt ({language}) is {len(text)} characters; "
+                    f"{where}{key} alt ({language}) is {len(text)} characters; "
                     f"the limit is {MAX_ALT_CHARS}",
                 )
         return alt
 
-    def image_path(self, name: str, line: int, where: str) -> Path | None:
+    def image_path(self, name: str, line: int, what: str) -> Path | None:
         """Where the image ``name`` is: in the quiz file's folder or below it, never
-        outside (no absolute path, no "..", no link leading out)."""
+        outside (no absolute path, no "..", no link leading out). ``what`` names the entry
+        in messages (``question "q1": image``)."""
         if self.folder is None:
-            self.error(line, f"{where}image {quote(name)}: images need a quiz file in a folder")
+            self.error(line, f"{what} {quote(name)}: images need a quiz file in a folder")
             return None
         relative = Path(name.replace("\0", ""))
         folder = self.folder.resolve()
@@ -702,7 +715,7 @@ class _Validator:
         if "\0" in name or outside or not path.is_relative_to(folder):
             self.error(
                 line,
-                f"{where}image {quote(name)} must be a file in the quiz file's folder or "
+                f"{what} {quote(name)} must be a file in the quiz file's folder or "
                 "below it (a relative path without ..)",
             )
             return None

@@ -30,7 +30,8 @@ class OptionView:
 
 @dataclass(frozen=True)
 class ImageView:
-    """An image a question shows, with its alt text in the view's language."""
+    """An image a question or its explanation shows, with its alt text in the view's
+    language."""
 
     sha256: str  # names its bytes (see bot.quiz_images.QuizImages)
     media_type: str
@@ -129,8 +130,9 @@ class AnswerFeedback:
 
     For ACCEPTED and DUPLICATE (and ALREADY_ANSWERED, which repeats the stored answer) the
     question, the chosen and correct options (for a typed question instead: ``typed_answer``
-    and ``accepted_answer``) and the explanation are set; then either ``next_question`` or
-    ``result``. ``notice`` is the short localized text for a toast.
+    and ``accepted_answer``) and the explanation (with ``explanation_image`` when the quiz
+    gives it one) are set; then either ``next_question`` or ``result``. ``notice`` is the short
+    localized text for a toast.
     """
 
     outcome: AnswerOutcome
@@ -141,6 +143,7 @@ class AnswerFeedback:
     chosen: OptionView | None = None
     correct_option: OptionView | None = None
     explanation: str | None = None
+    explanation_image: ImageView | None = None  # shown with the explanation
     wrong_note: str | None = None
     next_question: QuestionView | None = None
     result: QuizResult | None = None

@@ -1008,18 +1008,23 @@ class FakeBotApi:
         chat = self._chat(params)
         text, entities = self._text(params)
         markup = self._markup(params)
-        replied = None
-        reply = params.get("reply_parameters")
-        if isinstance(reply, str):
-            reply = json.loads(reply)
-        if reply:
-            replied = self.messages.get((chat["id"], int(reply.get("message_id", 0))))
-            if replied is None:
-                raise bad_request("message to be replied not found")
+        replied = self._replied(chat, params)
         message = self._new_message(chat, self.bot_user)
         message.text, message.entities, message.reply_markup = text, entities, markup
         message.reply_to = replied
         return message.to_dict()
+
+    def _replied(self, chat: dict[str, Any], params: dict[str, Any]) -> StoredMessage | None:
+        """The message a send replies to (``reply_parameters``), refused when not found."""
+        reply = params.get("reply_parameters")
+        if isinstance(reply, str):
+            reply = json.loads(reply)
+        if not reply:
+            return None
+        replied = self.messages.get((chat["id"], int(reply.get("message_id", 0))))
+        if replied is None:
+            raise bad_request("message to be replied not found")
+        return replied
 
     def api_editMessageText(self, params: dict[str, Any]) -> Any:
         message = self._message(params)
@@ -1126,9 +1131,11 @@ class FakeBotApi:
         sizes = self._photo(params.get("photo"))
         caption, entities = self._caption(params)
         markup = self._markup(params)
+        replied = self._replied(chat, params)
         message = self._new_message(chat, self.bot_user)
         message.photo, message.reply_markup = sizes, markup
         message.caption, message.caption_entities = caption, entities
+        message.reply_to = replied
         return message.to_dict()
 
     def _photo(self, photo: Any) -> list[dict[str, Any]]:

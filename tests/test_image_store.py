@@ -122,3 +122,30 @@ async def test_reloading_stores_the_images_of_new_quizzes(
     quiz = engine.catalog.get(PICTURES)
     assert quiz is not None
     assert await storage.missing_images([i.sha256 for i in quiz.images]) == set()
+
+
+async def test_the_explanations_images_are_stored_with_the_questions_and_served_by_name(
+    open_storage: OpenStorage, tmp_path: Path
+) -> None:
+    from tests.images import EXPLAINED, write_explained_quiz
+
+    write_explained_quiz(tmp_path / "explained")
+    catalog, _ = QuizCatalog.from_paths([tmp_path / "explained"])
+    quiz = catalog.get(EXPLAINED)
+    assert quiz is not None
+    done = await store_quiz_images(await open_storage(), [quiz])
+    # The question's diagram and the explanations' two pictures (one shown three times).
+    assert sorted(i.file for i in done.stored) == [
+        "images/answer.png",
+        "images/diagram.png",
+        "images/wide.png",
+    ]
+    shutil.rmtree(tmp_path / "explained")  # another replica, without the files
+    images = QuizImages(await open_storage())
+    explained = quiz.questions[0].explanation_image
+    assert explained is not None
+    view = image_view(explained, "ru", explanation=True)
+    # Named apart from the question's picture, which the same message may carry.
+    assert view.filename == "explanation-answer.png" and view.alt == "Стрелки от индекса к шардам"
+    data = await images.data(view)
+    assert data is not None and sha256_of(data) == explained.sha256

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import shutil
 import stat
@@ -12,7 +13,7 @@ import pytest
 
 from bot.catalog import QuizCatalog
 from bot.quiz import Option, Question, Quiz, QuizImage
-from bot.quiz_cache import default_cache_dir
+from bot.quiz_cache import decode_quiz, default_cache_dir, encode_quiz, quiz_content_hash
 from quizbot.settings import Settings
 from tests.banks import BANK, BANK_PICK, write_bank
 from tests.conftest import QUIZ_DIR, SEED_QUIZ
@@ -223,12 +224,14 @@ questions:
     text: {en: "Capital of France?"}
     answers: [Paris, paris city]
     image: {file: map.png, alt: {en: A map of France}}
+    explanation_image: {file: pin.png, alt: {en: Paris marked on the map}}
 """
 
 
 def write_every_field(quizzes: Path) -> None:
     (quizzes / "every-field.yaml").write_text(EVERY_FIELD, encoding="utf-8")
     (quizzes / "map.png").write_bytes(picture())
+    (quizzes / "pin.png").write_bytes(picture(shade=50))
 
 
 def test_a_cached_quiz_keeps_every_setting(quizzes, tmp_path):
@@ -248,7 +251,7 @@ def test_the_cached_quizzes_exercise_every_field_of_the_quiz_model(quizzes):
     assert report.errors == []
     questions = [question for quiz in catalog.all() for question in quiz.questions]
     options = [option for question in questions for option in question.options]
-    images = [question.image for question in questions if question.image is not None]
+    images = [i for q in questions for i in (q.image, q.explanation_image) if i is not None]
     models = ((Quiz, catalog.all()), (Question, questions), (Option, options), (QuizImage, images))
     for model, objects in models:
         for field in dataclasses.fields(model):
@@ -287,3 +290,38 @@ def test_a_cached_quiz_is_checked_again_when_an_image_it_names_changes(quizzes, 
     diagram.write_bytes(picture(120, 80))  # put back: served again, not the cached error
     back = load(quizzes, tmp_path / "cache").get("pictures")
     assert back == first
+
+
+def test_library_content_stored_before_explanation_images_still_reads_and_hashes_the_same(
+    quizzes,
+):
+    # The library keeps encode_quiz's JSON of every published version. A question without an
+    # explanation image is written as before there were any: nine fields, and the same
+    # content hash, so an upgraded replica reads the versions already published and
+    # publishes no new version of an unchanged quiz.
+    write_every_field(quizzes)
+    catalog, _ = QuizCatalog.from_paths([quizzes], cache_dir=None)
+    seed = catalog.get(SEED_QUIZ)
+    assert seed is not None and all(q.explanation_image is None for q in seed.questions)
+    stored = json.loads(encode_quiz(seed))
+    assert {len(q) for q in stored["questions"]} == {9}
+    assert decode_quiz(json.dumps(stored)) == seed
+    every = catalog.get("every-field")
+    assert every is not None
+    (question,) = every.questions
+    image, explained = question.image, question.explanation_image
+    assert image is not None and explained is not None
+    assert decode_quiz(encode_quiz(every)) == every
+
+    def with_images(image: QuizImage, explained: QuizImage) -> Quiz:
+        changed = dataclasses.replace(question, image=image, explanation_image=explained)
+        return dataclasses.replace(every, questions=(changed,))
+
+    # Where an image was read from is no part of the content: moved files, the same hash.
+    moved = with_images(
+        dataclasses.replace(image, path="/elsewhere/map.png"),
+        dataclasses.replace(explained, path="/elsewhere/pin.png"),
+    )
+    assert quiz_content_hash(moved) == quiz_content_hash(every)
+    redrawn = with_images(image, dataclasses.replace(explained, sha256="0" * 64))
+    assert quiz_content_hash(redrawn) != quiz_content_hash(every)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 import textwrap
@@ -13,7 +14,16 @@ from PIL import Image
 from bot.image_files import MAX_IMAGE_BYTES
 from bot.quiz_loader import MAX_ALT_CHARS, load_quiz_file
 from quizbot.cli import main
-from tests.images import PICTURES, bomb_png, picture, write_picture_quiz
+from tests.images import (
+    EXPLAINED,
+    PICTURES,
+    animation,
+    bomb_png,
+    cut_short,
+    picture,
+    write_explained_quiz,
+    write_picture_quiz,
+)
 
 QUIZ = textwrap.dedent(
     """\
@@ -25,20 +35,23 @@ QUIZ = textwrap.dedent(
         options: [{id: a, text: Round}, {id: b, text: Square}]
         correct: a
         explanation: It is round.
-        image: {IMAGE}
+        {KEY}: {IMAGE}
     """
 )
 IMAGE_LINE = 9
 
 
-def load_with(tmp_path: Path, image: str, files: dict[str, bytes]) -> tuple[list[str], Path]:
-    """Load a one-question quiz naming ``image``, beside ``files``; its errors."""
+def load_with(
+    tmp_path: Path, image: str, files: dict[str, bytes], key: str = "image"
+) -> tuple[list[str], Path]:
+    """Load a one-question quiz naming ``image`` (as its ``key``: ``image`` or
+    ``explanation_image``), beside ``files``; its errors."""
     for name, data in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_bytes(data)
     tmp_path.mkdir(parents=True, exist_ok=True)
     path = tmp_path / "quiz.yaml"
-    path.write_text(QUIZ.replace("{IMAGE}", image), encoding="utf-8")
+    path.write_text(QUIZ.replace("{KEY}", key).replace("{IMAGE}", image), encoding="utf-8")
     return [str(e) for e in load_quiz_file(path).errors], path
 
 
@@ -115,6 +128,35 @@ def test_a_damaged_png_is_refused(tmp_path):
     data[-20] ^= 0xFF  # inside the pixel data: its checksum no longer matches
     assert refusal(tmp_path, "bad.png", {"bad.png": bytes(data)}).startswith(
         'image "bad.png": a damaged PNG image'
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [
+        (cut_short(picture(120, 80, kind="JPEG")), "a damaged JPEG image (image file is truncated"),
+        (cut_short(picture(120, 80, kind="WEBP")), "a damaged WebP image (failed to read"),
+        (cut_short(picture(120, 80, kind="GIF")), "a damaged GIF image (image file is truncated"),
+        (cut_short(animation(4), 0.8), "a damaged GIF image (image file is truncated"),
+    ],
+    ids=["jpeg", "webp", "gif", "animation's last frame"],
+)
+def test_an_image_cut_short_is_refused_though_its_header_is_whole(tmp_path, data, problem):
+    # Pillow's verify() passes these (it checks a PNG's checksums, not these formats'
+    # pixels): only decoding them shows the damage, which every platform would show too.
+    with Image.open(io.BytesIO(data)) as image:
+        image.verify()
+    assert refusal(tmp_path, "cut.png", {"cut.png": data}).startswith(f'image "cut.png": {problem}')
+
+
+def test_an_animation_is_decoded_whole_within_the_decompression_bomb_limit(tmp_path, monkeypatch):
+    errors, _ = load_with(tmp_path, "anim.gif", {"anim.gif": animation(4)})
+    assert errors == []
+    # Each 64×64 frame is under the limit at open; the four together are not.
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 3 * 64 * 64)
+    assert refusal(tmp_path, "anim.gif", {"anim.gif": animation(4)}) == (
+        'image "anim.gif": its 4 frames of 64×64 pixels are 16,384 pixels to decode; the '
+        "limit is 12,288 (Pillow's, against decompression bombs)"
     )
 
 
@@ -199,6 +241,76 @@ def test_quizbot_validate_reports_image_problems_by_line(tmp_path, capsys):
         "or WebP image (judged by its content)",
         f'{path}:{code}: question "code": image "images/diagram.png": no such file',
     ]
+
+
+def test_an_explanation_image_is_written_and_checked_as_a_question_image(tmp_path):
+    path = write_explained_quiz(tmp_path)
+    (quiz,) = load_quiz_file(path).quizzes
+    pictured, plain, long, typed = quiz.questions
+    assert pictured.image is not None and pictured.explanation_image is not None
+    answer = pictured.explanation_image
+    assert (answer.file, answer.media_type, answer.width, answer.height) == (
+        "images/answer.png",
+        "image/png",
+        90,
+        90,
+    )
+    assert answer.alt is not None and answer.alt.get("ru") == "Стрелки от индекса к шардам"
+    assert plain.image is None and plain.explanation_image == dataclasses.replace(answer, alt=None)
+    assert typed.explanation_image is not None and typed.explanation.get("en") == ""
+    # Every image the quiz shows, each once: what store_quiz_images puts in the database.
+    assert [i.file for i in quiz.images] == [
+        "images/diagram.png",
+        "images/answer.png",
+        "images/wide.png",
+    ]
+    assert long.explanation_image is not None
+
+
+@pytest.mark.parametrize(
+    ("image", "files", "problem"),
+    [
+        ("gone.png", {}, 'explanation_image "gone.png": no such file'),
+        (
+            "cut.jpg",
+            {"cut.jpg": cut_short(picture(kind="JPEG"))},
+            'explanation_image "cut.jpg": a damaged JPEG image (image file is truncated',
+        ),
+        (
+            "../out.png",
+            {},
+            'explanation_image "../out.png" must be a file in the quiz file\'s folder or below '
+            "it (a relative path without ..)",
+        ),
+        (
+            "{alt: Words}",
+            {},
+            "explanation_image has no file (explanation_image: {file: picture.png})",
+        ),
+        (
+            "{file: a.png, size: 3}",
+            {"a.png": picture()},
+            'explanation_image: unknown key "size" (expected one of: alt, file)',
+        ),
+        (
+            f"{{file: a.png, alt: {'x' * (MAX_ALT_CHARS + 1)}}}",
+            {"a.png": picture()},
+            f"explanation_image alt (en) is {MAX_ALT_CHARS + 1} characters; the limit is "
+            f"{MAX_ALT_CHARS}",
+        ),
+    ],
+    ids=["missing", "cut short", "outside", "no file", "unknown key", "long alt"],
+)
+def test_a_bad_explanation_image_is_a_file_line_error_naming_it(tmp_path, image, files, problem):
+    errors, path = load_with(tmp_path, image, files, key="explanation_image")
+    assert len(errors) == 1, errors
+    assert errors[0].startswith(f'{path}:{IMAGE_LINE}: question "q1": {problem}'), errors
+
+
+def test_quizbot_validate_counts_explanation_images(tmp_path, capsys):
+    write_explained_quiz(tmp_path)
+    assert main(["validate", str(tmp_path)]) == 0
+    assert f"{EXPLAINED} (4 questions, en, ru, 3 images)" in capsys.readouterr().out
 
 
 def test_the_bundled_images_are_what_their_script_draws() -> None:

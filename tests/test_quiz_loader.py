@@ -124,8 +124,8 @@ def test_bad_yaml_reports_the_line() -> None:
         ),
         (
             lambda s: s.replace("    correct: b\n", "    correct: b\n    hint: nope\n"),
-            'quizzes/x.yaml:8: question "q1": unknown key "hint" '
-            "(expected one of: correct, explanation, id, image, kind, options, tags, text)",
+            'quizzes/x.yaml:8: question "q1": unknown key "hint" (expected one of: correct, '
+            "explanation, explanation_image, id, image, kind, options, tags, text)",
         ),
         (
             lambda s: s.replace("ru: Маленький тест", "de: Kleines Quiz"),

@@ -175,8 +175,9 @@ def test_languages_must_include_english_when_no_default_is_named(validator: Any)
     assert schema_errors(validator, text)
 
 
+@pytest.mark.parametrize("key", ["image", "explanation_image"])
 def test_image_entries_pass_and_fail_the_schema_as_they_do_the_loader(
-    validator: Any, tmp_path: Path
+    validator: Any, tmp_path: Path, key: str
 ) -> None:
     from bot.quiz_loader import load_quiz_file
     from tests.images import picture
@@ -185,7 +186,7 @@ def test_image_entries_pass_and_fail_the_schema_as_they_do_the_loader(
     (tmp_path / "pics" / "a.png").write_bytes(picture())
 
     def both(image: str) -> tuple[bool, bool]:
-        text = edit(f"- id: q1 => - id: q1\n    image: {image}")
+        text = edit(f"- id: q1 => - id: q1\n    {key}: {image}")
         path = tmp_path / "quiz.yaml"
         path.write_text(text, encoding="utf-8")
         return not load_quiz_file(path).errors, not schema_errors(validator, text)

@@ -252,3 +252,34 @@ def test_every_library_string_is_in_every_language_with_the_same_values() -> Non
             for form in forms:
                 names.add(frozenset(re.findall(r"{(\w+)}", form)))
         assert len(names) == 1, key  # every translation fills in the same values
+
+
+async def test_a_zipped_quiz_with_explanation_images_is_served_by_another_replica(
+    open_storage: OpenStorage,
+):
+    from tests.images import EXPLAINED, explained_quiz_yaml
+
+    one = QuizLibrary(QuizCatalog(), await open_storage())
+    other_storage = await open_storage()
+    other = QuizLibrary(QuizCatalog(), other_storage)
+    data = zipped(
+        (f"{EXPLAINED}.yaml", explained_quiz_yaml().encode()),
+        ("images/diagram.png", picture(120, 80)),
+        ("images/answer.png", picture(90, 90, shade=30)),
+        ("images/wide.png", picture(400, 40, shade=7)),
+    )
+    outcome = await upload(one, "explained.zip", data)
+    assert outcome.lines == [f"Published quiz {EXPLAINED}, version 1, 4 questions."]
+    assert await other.refresh()
+    quiz = other.catalog.get(EXPLAINED)
+    assert quiz is not None
+    # The library's stored content kept the explanation's image, alt text included.
+    image = quiz.questions[0].explanation_image
+    assert image is not None and image.alt is not None
+    assert image.alt.get("en") == "Arrows from the index to each shard"
+    assert not os.path.exists(image.path)  # noqa: ASYNC240 (a test's one check)
+    served = await QuizImages(other_storage).data(image_view(image, "en", explanation=True))
+    assert served is not None and sha256_of(served) == image.sha256
+    # Unpacked into another folder, the same zip is no news.
+    again = await upload(one, "explained.zip", data)
+    assert again.lines == [f"Quiz {EXPLAINED} is unchanged: still version 1, 4 questions."]

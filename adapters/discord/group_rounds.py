@@ -7,7 +7,8 @@ the answer count, edited at most every :attr:`RoundTiming.edit_interval` seconds
 the count changed (the countdown itself is a Discord timestamp that clients tick down on their
 own). A closed question keeps its message: buttons off, the right one green. A round stopped
 with ``/stop`` shows its ranking in the reply to that command. A question's image is attached
-to its first message and shown in its embed; edits keep the file, so it is sent once.
+to its first message and shown in its embed; edits keep the file, so it is sent once. A
+reveal's explanation image is a file of the reveal, shown at its end.
 
 Messages go through the bot's channel endpoints, not interaction webhooks, whose tokens
 expire after 15 minutes. The open question's message id is kept in the storage's key-value
@@ -146,7 +147,12 @@ class DiscordRoundDriver(RoundDriver[_Live]):
         await self._edit(live, pages[-1], round_view(question, closed=True, correct_id=correct_id))
 
     async def post_reveal(self, reveal: RoundReveal, dedupe: str = "") -> int | None:
-        return await self._post(int(reveal.chat_id), reveal_pages(reveal), dedupe)
+        pages = reveal_pages(reveal)
+        image, files, number = reveal.explanation_image, [], 0
+        file = None if image is None else await images.image_file(self.rounds.engine.images, image)
+        if image is not None and file is not None:
+            number, files = images.show_at_end(pages, image), [file]
+        return await self._post(int(reveal.chat_id), pages, dedupe, files, on=number)
 
     async def post_end(self, end: RoundEnd, dedupe: str = "") -> int | None:
         return await self._post(int(end.chat_id), ending_pages(end), dedupe)
@@ -193,13 +199,16 @@ class DiscordRoundDriver(RoundDriver[_Live]):
         pages: list[Page],
         dedupe: str = "",
         files: list[discord.File] | None = None,
+        *,
+        on: int = 0,
     ) -> int | None:
-        """Send each page (a page's nonce is ``dedupe`` and its number; ``files`` go with the
-        first); the id of the last message (None when there was nothing)."""
+        """Send each page (a page's nonce is ``dedupe`` and its number; ``files`` go with page
+        number ``on``, the first unless told); the id of the last message (None when there was
+        nothing)."""
         last = None
         for number, page in enumerate(pages):
             nonce = f"{dedupe}.{number}"[:25] if dedupe else None
-            attached = files if number == 0 else None
+            attached = files if number == on else None
             last = (await self._send(channel_id, page, nonce=nonce, files=attached)).id
         return last
 

@@ -5,7 +5,8 @@ Conversation shape, chosen so a quiz reads as a transcript the user can scroll b
 - ``/quiz`` replies with the question (ephemeral in a server channel, so only that member
   sees it; a normal message in DMs).
 - A press on an option edits *that* message into the feedback (right or wrong, the correct
-  option, the explanation; buttons disabled and coloured) and then sends the next question
+  option, the explanation and its image, a file the edit adds beside the question's; buttons
+  disabled and coloured) and then sends the next question
   as a new message (a followup, ephemeral in servers). Editing the question into its
   feedback keeps every explanation readable later, and the new message keeps the next
   question at the bottom of the conversation where the eye already is.
@@ -120,6 +121,8 @@ class Outgoing:
     embeds: Sequence[discord.Embed] = ()
     view: discord.ui.View | None = None
     files: Sequence[discord.File] = ()
+    # An edit adding ``files``: the message's files it keeps (an edit with files replaces them).
+    kept: Sequence[discord.Attachment] = ()
 
     def send_kwargs(self) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"embeds": list(self.embeds)}
@@ -140,7 +143,7 @@ class Outgoing:
             "view": self.view,
         }
         if self.files:
-            kwargs["attachments"] = list(self.files)
+            kwargs["attachments"] = [*self.kept, *self.files]
         return kwargs
 
 
@@ -679,7 +682,13 @@ class QuizHandlers:
         image = feedback.question.image
         if image is not None and images.has_file(interaction.message, image):
             images.show(pages[0], image)  # the answered question keeps its picture
+        explained = await self._explanation_file(feedback, pages)
         messages = [Outgoing(embeds=page) for page in pages]
+        if explained is not None:
+            number, file = explained
+            messages[number].files = [file]
+            if number == 0 and interaction.message is not None:  # the edit keeps the question's
+                messages[0].kept = interaction.message.attachments
         # The disabled buttons stay under the answered question, on the edited message.
         messages[0].view = (
             typed_answers.answer_view(feedback.question, answered=True)
@@ -691,6 +700,17 @@ class QuizHandlers:
         elif feedback.result is not None:
             messages += self._result_messages(interaction, feedback.result)
         return messages
+
+    async def _explanation_file(
+        self, feedback: AnswerFeedback, pages: list[rendering.Page]
+    ) -> tuple[int, discord.File] | None:
+        """The explanation's image shown at the end of the feedback's ``pages``: the number of
+        the page whose message carries it, and its file (None: no image, or no bytes)."""
+        image = feedback.explanation_image
+        file = None if image is None else await images.image_file(self.engine.images, image)
+        if image is None or file is None:
+            return None
+        return images.show_at_end(pages, image), file
 
     def _result_messages(
         self, interaction: discord.Interaction[Any], result: QuizResult

@@ -20,7 +20,6 @@ from adapters.telegram.group_rounds import TelegramRoundDriver
 from adapters.telegram.messenger import Messenger
 from adapters.telegram.polls import POLL_SCOPE, PollLink
 from adapters.telegram.rendering import (
-    answered_question,
     feedback_message,
     mode_name,
     notice,
@@ -194,12 +193,8 @@ class Callbacks:
         chat_id = message.chat.id if message is not None else query.from_user.id
         chat_type = message.chat.type if message is not None else ChatType.PRIVATE
         owner = who.display_name if chat_type != ChatType.PRIVATE else None
-        html = answered_question(feedback, owner)
-        if isinstance(message, Message):
-            # On a photo whose caption cannot take the answer, the answer alone follows it.
-            await self.messenger.edit(context, message, html, overflow=feedback_message(feedback))
-        else:
-            await self.messenger.send(context, chat_id, html)
+        shown = message if isinstance(message, Message) else None
+        await self.messenger.show_answer(context, chat_id, shown, feedback, owner)
         await self.messenger.send_next(context, chat_id, feedback, owner)
 
     async def _take_menu(self, context: Context, query: CallbackQuery, who: Participant) -> bool:
@@ -321,7 +316,10 @@ class Callbacks:
         await self.engine.set_value(POLL_SCOPE, answer.poll_id, None)
         if feedback.outcome is not AnswerOutcome.ACCEPTED:
             return
-        if not link.explanation_complete or (not feedback.correct and feedback.wrong_note):
-            await self.messenger.send(context, link.chat_id, feedback_message(feedback))
+        image = feedback.explanation_image  # a poll cannot show one: it follows the vote
+        if image or not link.explanation_complete or (not feedback.correct and feedback.wrong_note):
+            await self.messenger.send_pictured(
+                context, link.chat_id, feedback_message(feedback), image
+            )
         owner = who.display_name if link.chat_id != answer.user.id else None
         await self.messenger.send_next(context, link.chat_id, feedback, owner)

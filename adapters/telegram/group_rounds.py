@@ -8,7 +8,8 @@ countdown and the live answer count, and which message that is lives in storage,
 process edits it instead of posting the question again. A question with an image is posted
 once as a photo with the question as its caption (a question too long for a caption follows
 the photo as text); the countdown and the buttons are then a short message of their own
-below it, the only one edited, so the picture is never sent again.
+below it, the only one edited, so the picture is never sent again. A reveal whose explanation
+has an image is that photo with the reveal as its caption, laid out the same way.
 
 Group chats allow about 20 messages a minute, so every send of a round goes through a
 :class:`~adapters.telegram.budget.ChatBudget`: questions, reveals and rankings wait for a slot
@@ -57,6 +58,7 @@ from bot.rounds import (
 )
 from bot.storage import RoundKind
 from bot.text_direction import paragraph
+from bot.views import ImageView
 
 log = logging.getLogger("quizbot.telegram")
 
@@ -153,8 +155,11 @@ class TelegramRoundDriver(RoundDriver[_Live]):
         daily = question.kind is RoundKind.DAILY
         live.with_body = daily_live_fits(question) if daily else round_live_fits(question)
         body = paragraph(daily_body(question) if daily else round_body(question), question.language)
-        if question.image is not None and await self._post_image(question, body):
-            live.with_body = False
+        photo = None
+        if question.image is not None:
+            photo = await self._post_image(question.round_id, chat_id, question.image, body)
+        if photo is not None:
+            live.with_body = False  # the photo (or the text after it) carries the question
         elif not live.with_body:
             await self._post(question.round_id, chat_id, body)
         text = self._text(live, answered, seconds_left)
@@ -183,7 +188,11 @@ class TelegramRoundDriver(RoundDriver[_Live]):
         # Telegram has no idempotency key: a post the outbox repeats after a crash between
         # Telegram's reply and marking it sent shows twice (at least once, never lost).
         html = daily_reveal(reveal) if reveal.kind is RoundKind.DAILY else round_reveal(reveal)
-        return _message_id(await self._post(reveal.round_id, int(reveal.chat_id), html))
+        round_id, chat_id, image = reveal.round_id, int(reveal.chat_id), reveal.explanation_image
+        sent = await self._post_image(round_id, chat_id, image, html) if image else None
+        if sent is None:  # no image, or it could not be sent: the reveal as text
+            sent = await self._post(round_id, chat_id, html)
+        return _message_id(sent)
 
     async def post_end(self, end: RoundEnd, dedupe: str = "") -> int | None:
         return _message_id(await self._post(end.round_id, int(end.chat_id), round_end(end)))
@@ -197,19 +206,18 @@ class TelegramRoundDriver(RoundDriver[_Live]):
 
     # -- sending -------------------------------------------------------------------------------
 
-    async def _post_image(self, question: RoundQuestion, body: str) -> bool:
-        """The question's photo with ``body`` as its caption, or the photo then ``body`` when
-        it is too long for one; False when the photo could not be sent (nothing was)."""
-        assert question.image is not None
-        chat_id = int(question.chat_id)
-        fits = caption_fits(body)
-        await self.budget.take(chat_id, self._waiter(question.round_id))
-        photo = await self.photos.send(self.bot, chat_id, question.image, body if fits else None)
-        if photo is None:
-            return False
-        if not fits:
-            await self._post(question.round_id, chat_id, body)
-        return True
+    async def _post_image(
+        self, round_id: int, chat_id: int, image: ImageView, html: str
+    ) -> Message | None:
+        """The photo with ``html`` as its caption, or the photo then ``html`` when it is too
+        long for one: the last message sent; None when the photo could not be sent (nothing
+        was)."""
+        fits = caption_fits(html)
+        await self.budget.take(chat_id, self._waiter(round_id))
+        photo = await self.photos.send(self.bot, chat_id, image, html if fits else None)
+        if photo is None or fits:
+            return photo
+        return await self._post(round_id, chat_id, html)
 
     def _waiter(self, round_id: int) -> Callable[[float], Awaitable[None]]:
         """How a send waits for a slot of the chat's budget: on the rounds' clock, as the

@@ -10,6 +10,10 @@ caption and the buttons on it; a question too long for a caption (1024 character
 photo, then the text with the buttons. Before a quiz poll or a typed question, the photo goes
 alone. After an answer, a caption is edited like a text: the answer in the caption when it
 fits, else the buttons come off the photo and the answer follows as a message.
+
+An explanation with an image (``explanation_image``) is a photo too: after an answer the
+question only loses its buttons, and the feedback follows as the caption of the explanation's
+photo (when it fits a caption; else the photo, then the feedback as text).
 """
 
 from __future__ import annotations
@@ -20,18 +24,25 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Literal, cast
 
-from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Poll
+from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Poll, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest
 from telegram.warnings import PTBUserWarning
 
 from adapters.telegram.photos import Photos, caption_fits
 from adapters.telegram.polls import POLL_SCOPE, PollLink, plan_poll
-from adapters.telegram.rendering import plain_text, question_message, result_message, split_html
+from adapters.telegram.rendering import (
+    answered_question,
+    feedback_message,
+    plain_text,
+    question_message,
+    result_message,
+    split_html,
+)
 from adapters.telegram.shared import NO_PREVIEW, Context
 from adapters.telegram.typed_answers import send_typed_question
 from bot.engine import QuizEngine
-from bot.views import AnswerFeedback, QuestionView
+from bot.views import AnswerFeedback, ImageView, QuestionView
 
 log = logging.getLogger("quizbot.telegram")
 
@@ -84,11 +95,15 @@ class Messenger:
         chat_id: int,
         html: str,
         markup: InlineKeyboardMarkup | None = None,
+        *,
+        reply_to: int | None = None,
     ) -> int | None:
         """Send ``html`` as one message, or several when it is too long (the keyboard goes
-        on the last one). Returns the last message's id."""
+        on the last one; each replies to the message ``reply_to`` when given). Returns the
+        last message's id."""
         chunks = split_html(html)
         sent = None
+        reply = ReplyParameters(reply_to) if reply_to is not None else None
         for index, chunk in enumerate(chunks):
             keyboard = markup if index == len(chunks) - 1 else None
             # The raw result: a Message object of our own message was a fifth of the bot's
@@ -101,11 +116,57 @@ class Messenger:
                     "parse_mode": ParseMode.HTML,
                     "reply_markup": keyboard,
                     "link_preview_options": NO_PREVIEW,
+                    "reply_parameters": reply,
                 },
             )
             sent = int(result["message_id"])
             self.remember(chat_id, sent, _Shown(plain_text(chunk), keyboard))
         return sent
+
+    async def send_pictured(
+        self,
+        context: Context,
+        chat_id: int,
+        html: str,
+        image: ImageView | None,
+        *,
+        reply_to: int | None = None,
+    ) -> None:
+        """Send ``html`` with ``image``: as the photo's caption when it fits one, else the
+        photo, then the text; the text alone without an image, or when the photo cannot be
+        sent. Each replies to the message ``reply_to`` when given."""
+        if image is not None:
+            fits = caption_fits(html)
+            caption = html if fits else None
+            photo = await self.photos.send(context.bot, chat_id, image, caption, reply_to=reply_to)
+            if photo is not None and fits:
+                self.remember(chat_id, photo.message_id, _Shown(plain_text(html), None))
+                return
+        await self.send(context, chat_id, html, reply_to=reply_to)
+
+    async def show_answer(
+        self,
+        context: Context,
+        chat_id: int,
+        message: Message | None,
+        feedback: AnswerFeedback,
+        owner: str | None,
+    ) -> None:
+        """The answer to a question sent with buttons, in its ``message`` (None: it cannot be
+        edited; the answered question is sent anew). With an explanation image, the question
+        only loses its buttons and the feedback follows with the picture."""
+        image = feedback.explanation_image
+        if image is not None and message is not None:
+            await self.edit(
+                context, message, answered_question(feedback, owner, with_feedback=False)
+            )
+            await self.send_pictured(context, chat_id, feedback_message(feedback), image)
+        elif message is not None:
+            # On a photo whose caption cannot take the answer, the answer alone follows it.
+            html = answered_question(feedback, owner)
+            await self.edit(context, message, html, overflow=feedback_message(feedback))
+        else:
+            await self.send_pictured(context, chat_id, answered_question(feedback, owner), image)
 
     async def edit(
         self,

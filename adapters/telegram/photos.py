@@ -9,14 +9,16 @@ by a new upload. A photo that cannot be sent at all (its bytes are nowhere, Tele
 it) is left out and logged: the question still goes out, as text.
 
 A caption holds 1024 characters after entity parsing (a text message 4096): callers check
-:func:`caption_fits` and send a longer question as the photo, then the text.
+:func:`caption_fits` and send a longer question (or feedback, or reveal) as the photo, then
+the text.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
-from telegram import Bot, InlineKeyboardMarkup, InputFile, Message
+from telegram import Bot, InlineKeyboardMarkup, InputFile, Message, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest
 
@@ -39,6 +41,15 @@ def destination(bot: Bot) -> str:
     return f"telegram:{bot.token.split(':', 1)[0]}"
 
 
+@dataclass(frozen=True)
+class _On:
+    """What goes on a photo: an HTML caption, buttons, the message it replies to."""
+
+    caption: str | None = None
+    markup: InlineKeyboardMarkup | None = None
+    reply_to: int | None = None
+
+
 class Photos:
     """Sends quiz images as photos with what goes on them (a caption, buttons)."""
 
@@ -52,35 +63,32 @@ class Photos:
         image: ImageView,
         caption: str | None = None,
         markup: InlineKeyboardMarkup | None = None,
+        *,
+        reply_to: int | None = None,
     ) -> Message | None:
-        """Send ``image`` with the HTML ``caption`` (it must fit) and ``markup``; None when it
-        could not be sent (logged; the caller sends its text without the picture)."""
+        """Send ``image`` with the HTML ``caption`` (it must fit) and ``markup``, as a reply
+        to the message ``reply_to`` when given; None when it could not be sent (logged; the
+        caller sends its text without the picture)."""
+        on = _On(caption, markup, reply_to)
         where = destination(bot)
         known = await self.images.upload_reference(where, image.sha256)
         if known is not None:
-            sent = await self._by_file_id(bot, chat_id, known, caption, markup)
+            sent = await self._by_file_id(bot, chat_id, known, on)
             if sent is not None:
                 return sent
         async with self.images.uploading(where, image.sha256):
             # Another send may have uploaded it while this one waited.
             fresh = await self.images.upload_reference(where, image.sha256)
             if fresh is not None and fresh != known:
-                sent = await self._by_file_id(bot, chat_id, fresh, caption, markup)
+                sent = await self._by_file_id(bot, chat_id, fresh, on)
                 if sent is not None:
                     return sent
-            return await self._upload(bot, chat_id, image, caption, markup, where)
+            return await self._upload(bot, chat_id, image, on, where)
 
-    async def _by_file_id(
-        self,
-        bot: Bot,
-        chat_id: int,
-        file_id: str,
-        caption: str | None,
-        markup: InlineKeyboardMarkup | None,
-    ) -> Message | None:
+    async def _by_file_id(self, bot: Bot, chat_id: int, file_id: str, on: _On) -> Message | None:
         """The photo sent by its ``file_id``; None when Telegram no longer knows it."""
         try:
-            return await self._send(bot, chat_id, file_id, caption, markup)
+            return await self._send(bot, chat_id, file_id, on)
         except BadRequest as error:
             if "file" not in error.message.lower():
                 raise
@@ -88,13 +96,7 @@ class Photos:
             return None
 
     async def _upload(
-        self,
-        bot: Bot,
-        chat_id: int,
-        image: ImageView,
-        caption: str | None,
-        markup: InlineKeyboardMarkup | None,
-        where: str,
+        self, bot: Bot, chat_id: int, image: ImageView, on: _On, where: str
     ) -> Message | None:
         data = await self.images.data(image)
         if data is None:
@@ -102,7 +104,7 @@ class Photos:
             return None
         upload = InputFile(data, filename=image.filename)
         try:
-            sent = await self._send(bot, chat_id, upload, caption, markup)
+            sent = await self._send(bot, chat_id, upload, on)
         except BadRequest as error:
             if "caption" in error.message.lower():
                 raise  # the caller's mistake, not the picture's
@@ -113,17 +115,12 @@ class Photos:
         return sent
 
     @staticmethod
-    async def _send(
-        bot: Bot,
-        chat_id: int,
-        photo: str | InputFile,
-        caption: str | None,
-        markup: InlineKeyboardMarkup | None,
-    ) -> Message:
+    async def _send(bot: Bot, chat_id: int, photo: str | InputFile, on: _On) -> Message:
         return await bot.send_photo(
             chat_id,
             photo,
-            caption=caption or None,
-            parse_mode=ParseMode.HTML if caption else None,
-            reply_markup=markup,
+            caption=on.caption or None,
+            parse_mode=ParseMode.HTML if on.caption else None,
+            reply_markup=on.markup,
+            reply_parameters=ReplyParameters(on.reply_to) if on.reply_to is not None else None,
         )

@@ -339,19 +339,24 @@ def _verdict(feedback: AnswerFeedback) -> str:
     return t("correct" if feedback.correct else "wrong", feedback.language)
 
 
-def answered_question(feedback: AnswerFeedback, owner: str | None = None) -> str:
-    """The question message after its answer: the question, then the feedback; no buttons."""
+def answered_question(
+    feedback: AnswerFeedback, owner: str | None = None, *, with_feedback: bool = True
+) -> str:
+    """The question message after its answer: the question, then the feedback (unless it
+    goes in a message of its own); no buttons."""
     assert feedback.question is not None
     lines = _head(feedback.question, owner)
     if not options_on_buttons(feedback.question):
         lines.append("")
         lines.extend(rich(option_line(o)) for o in feedback.question.options)
-    lines += ["", *feedback_lines(feedback)]
+    if with_feedback:
+        lines += ["", *feedback_lines(feedback)]
     return _direction("\n".join(lines), feedback.language)
 
 
 def feedback_message(feedback: AnswerFeedback) -> str:
-    """The feedback alone, as a message of its own (after a quiz poll)."""
+    """The feedback alone, as a message of its own (after a quiz poll, or as the caption of
+    the explanation's image)."""
     return _direction("\n".join(feedback_lines(feedback)), feedback.language)
 
 

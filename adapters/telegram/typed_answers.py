@@ -5,7 +5,8 @@ and question a reply answers is kept in storage under the question message's id 
 made before a restart still counts); in a private chat plain text answers too: the user's
 current typed question in that chat. In groups only replies to a question message count (with
 privacy mode on, those are the only messages Telegram delivers to a bot anyway). The verdict is
-sent as a reply to the answer, then the next question or the result, as after a button press.
+sent as a reply to the answer (with the explanation's image, as its caption when it fits), then
+the next question or the result, as after a button press.
 """
 
 from __future__ import annotations
@@ -138,6 +139,11 @@ class TypedAnswers:
             await message.reply_text(html, parse_mode=ParseMode.HTML, do_quote=True)
             return
         owner = who.display_name if message.chat.type != ChatType.PRIVATE else None
-        for chunk in split_html(typed_feedback_html(feedback)):
-            await message.reply_text(chunk, parse_mode=ParseMode.HTML, do_quote=True)
+        await self.messenger.send_pictured(
+            context,
+            chat_id,
+            typed_feedback_html(feedback),
+            feedback.explanation_image,
+            reply_to=message.message_id,
+        )
         await self.messenger.send_next(context, chat_id, feedback, owner)

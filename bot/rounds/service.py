@@ -400,6 +400,11 @@ class GroupRounds:
             question_text=view.text,
             correct_option=correct_option,
             explanation=prepare(question.explanation.get(lang), lang),
+            explanation_image=(
+                image_view(question.explanation_image, lang, explanation=True)
+                if question.explanation_image is not None
+                else None
+            ),
             counts=counts,
             scoreboard=self._scoreboard(answers),
             language=lang,

@@ -124,6 +124,7 @@ class RoundReveal:
     time_zone: str = "UTC"
     # A daily question's: the streak of each member who answered it, up to it (by user id).
     streaks: tuple[MemberStreak, ...] = ()
+    explanation_image: ImageView | None = None  # shown with the explanation
 
 
 @dataclass(frozen=True)

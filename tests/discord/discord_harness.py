@@ -1,4 +1,5 @@
-"""Test-only pieces of a Discord world: a slow database and a clock tests move by hand.
+"""Test-only pieces of a Discord world: a slow database, a clock tests move by hand, and an
+engine serving a quiz with images, in a world on that clock.
 
 The users, their payloads and the reading helpers are in :mod:`fakes.discord_users`.
 """
@@ -6,11 +7,19 @@ The users, their payloads and the reading helpers are in :mod:`fakes.discord_use
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+from adapters.discord.group_rounds import RoundTiming
+from bot.catalog import QuizCatalog
+from bot.engine import QuizEngine
+from bot.quiz_images import store_quiz_images
 from bot.storage import SQLiteStorage
 from fakes.clock import ManualClock
+from fakes.discord_api import FakeDiscord, Recorded
+from fakes.discord_users import ClientFactory, World
 
 
 class SlowStorage(SQLiteStorage):
@@ -33,3 +42,32 @@ class VirtualClock(ManualClock):
 
     def __init__(self, start: datetime | None = None) -> None:
         super().__init__(start or datetime(2026, 1, 1, tzinfo=UTC))
+
+
+async def engine_showing(
+    folder: Path, write: Callable[[Path], Path], storage: SQLiteStorage, clock: ManualClock
+) -> QuizEngine:
+    """An engine serving the quiz ``write`` puts in ``folder``, its images stored in
+    ``storage`` as start-up stores them."""
+    write(folder)
+    catalog, report = QuizCatalog.from_paths([folder])
+    assert report.errors == []
+    await store_quiz_images(storage, catalog.all())
+    return QuizEngine(catalog, storage, clock=clock)
+
+
+async def world_on(
+    fake: FakeDiscord,
+    engine: QuizEngine,
+    make_client: ClientFactory,
+    clock: VirtualClock,
+    timing: RoundTiming,
+) -> World:
+    """A client on ``engine`` whose rounds run on ``clock``, as does the fake's time."""
+    fake.stamp = clock
+    return World(fake, await make_client(engine, round_clock=clock, round_timing=timing))
+
+
+def uploads(requests: list[Recorded]) -> list[str]:
+    """The names of the files ``requests`` sent."""
+    return [upload.filename for request in requests for upload in request.files]

@@ -9,12 +9,10 @@ from pathlib import Path
 import pytest
 
 from adapters.discord.group_rounds import RoundTiming
-from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.image_files import sha256_of
-from bot.quiz_images import store_quiz_images
 from bot.storage import SQLiteStorage
-from fakes.discord_api import CHANNEL_MESSAGE, UPDATE_MESSAGE, FakeDiscord, Message, Recorded
+from fakes.discord_api import CHANNEL_MESSAGE, UPDATE_MESSAGE, FakeDiscord, Message
 from fakes.discord_users import (
     GUILD_CHANNEL_ID,
     ClientFactory,
@@ -24,7 +22,7 @@ from fakes.discord_users import (
     squash,
     text_of,
 )
-from tests.discord.discord_harness import VirtualClock
+from tests.discord.discord_harness import VirtualClock, engine_showing, uploads, world_on
 from tests.images import LONG_QUESTION, PICTURES, write_picture_quiz
 
 TIMING = RoundTiming(pause=3.0, edit_interval=5.0, retry=5.0)
@@ -37,30 +35,20 @@ def clock() -> VirtualClock:
 
 @pytest.fixture
 async def engine(tmp_path: Path, storage: SQLiteStorage, clock: VirtualClock) -> QuizEngine:
-    write_picture_quiz(tmp_path / "quizzes")
-    catalog, report = QuizCatalog.from_paths([tmp_path / "quizzes"])
-    assert report.errors == []
-    await store_quiz_images(storage, catalog.all())  # as start-up does
-    return QuizEngine(catalog, storage, clock=clock)
+    return await engine_showing(tmp_path / "quizzes", write_picture_quiz, storage, clock)
 
 
 @pytest.fixture
 async def world(
     fake_discord: FakeDiscord, engine: QuizEngine, make_client: ClientFactory, clock: VirtualClock
 ) -> World:
-    fake_discord.stamp = clock
-    client = await make_client(engine, round_clock=clock, round_timing=TIMING)
-    return World(fake_discord, client)
+    return await world_on(fake_discord, engine, make_client, clock, TIMING)
 
 
 def image_of(message: Message) -> str | None:
     """The file the message's first embed shows, if any."""
     url = (message.embeds[0].get("image") or {}).get("url", "") if message.embeds else ""
     return url.removeprefix("attachment://") or None
-
-
-def uploads(requests: list[Recorded]) -> list[str]:
-    return [upload.filename for request in requests for upload in request.files]
 
 
 async def test_a_question_shows_its_image_and_the_answer_keeps_it(

@@ -195,3 +195,17 @@ async def test_captions_are_edited_and_text_edits_refused_on_photos(api: FakeBot
         caption="x",
     )
     assert no_caption["description"] == "Bad Request: there is no caption in the message to edit"
+
+
+async def test_a_photo_replies_to_a_message_of_its_chat_as_a_text_does(api: FakeBotApi) -> None:
+    from tests.images import picture
+
+    chat = api.private_chat(api.user(9013, "Sol"))["id"]
+    said = await call(api, "sendMessage", chat_id=chat, text="paris")
+    asked = {"message_id": said["result"]["message_id"]}
+    sent = await upload(api, "sendPhoto", picture(), chat_id=chat, reply_parameters=asked)
+    assert sent["ok"] is True and sent["result"]["reply_to_message"]["text"] == "paris"
+    gone = await upload(
+        api, "sendPhoto", picture(), chat_id=chat, reply_parameters={"message_id": 999_999}
+    )
+    assert gone["description"] == "Bad Request: message to be replied not found"
