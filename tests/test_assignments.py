@@ -333,6 +333,38 @@ async def test_reminders_go_to_those_who_started_and_did_not_finish_and_the_summ
     assert await due_messages(scheduling, clock, 7 * 86400) == []  # nothing more, ever
 
 
+async def test_a_reminder_names_the_chat_it_was_set_in_and_else_the_quiz_alone(
+    engine, assignments, scheduling, storage, clock, catalog
+):
+    titled = await assignments.assign(
+        GROUP, LEAD, SEED_QUIZ, "2d", in_group=True, allowed=True, chat_title=" Study\n group "
+    )
+    assert titled.post is not None
+    untitled = await assign(assignments, "2d")  # set before titles were kept, or never given
+    stored = await storage.get_assignment(titled.post.assignment_id)
+    assert stored is not None and stored.chat_title == "Study group"  # on one line
+    ben = member("Ben")
+    for number in (titled.post.assignment_id, untitled):
+        started = await assignments.start(number, ben, chat_id="ben")
+        assert started.start is not None and started.start.question is not None
+        await play(engine, ben, started.start.question, 1)
+    reminders = [m for m in await due_messages(scheduling, clock, 24 * 3600) if m.kind == REMINDER]
+    by_number = {m.payload["assignment"]: m.payload for m in reminders}
+    named = by_number[titled.post.assignment_id]
+    # (one attempt counts for both: the second start resumed it)
+    values = {"title": TITLE, "deadline": "2026-12-09 09:00 UTC", "answered": 2, "total": 8}
+    assert reminder_line(named, "en", catalog, named["local"]) == assignment_t(
+        "reminder_in_chat", "en", chat="Study group", id=titled.post.assignment_id, **values
+    )
+    plain = by_number[untitled]
+    assert reminder_line(plain, "en", catalog, plain["local"]) == assignment_t(
+        "reminder", "en", id=untitled, **values
+    )
+    # In Urdu the group's Latin name is isolated, so it keeps its own direction in the line.
+    urdu = reminder_line(named, "ur", catalog, named["local"])
+    assert "\u2066Study group\u2069" in urdu
+
+
 async def test_a_cancelled_assignment_sends_nothing_more_and_a_late_process_no_flood(
     engine, assignments, scheduling, clock
 ):

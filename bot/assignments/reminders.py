@@ -102,6 +102,7 @@ class AssignmentReminders:
             "deadline": record.deadline.isoformat(),
             "local": post.local_deadline,
             "language": record.language,
+            "chat": record.chat_title,  # the reminders say whose assignment it is
         }
         key = f"{job_prefix(record.id)}remind:{int(before.total_seconds())}"
         messages = [

@@ -311,11 +311,12 @@ async def test_reminders_reach_only_who_has_not_finished_then_the_summary_once(
     assert api.calls_of("sendMessage", after=mark) == []
     await advance(running, clock, 3600)  # 24 hours before the deadline
     (reminder,) = texts_to(api, ben.user["id"], mark)
-    assert reminder == clean(
+    assert reminder == clean(  # in Ben's private chat: which group's assignment it is
         assignment_t(
-            "reminder",
+            "reminder_in_chat",
             "en",
             title=TITLE,
+            chat="Study group",
             id=1,
             deadline="2026-12-09 09:00 UTC",
             answered=2,
