@@ -9,8 +9,11 @@ request with its arrival time, and answers like Discord does when the bot breaks
 :attr:`FakeDiscord.violations`, which the fixtures require to be empty.
 
 Bots also post and edit through channel endpoints (group rounds do): a channel the bot may not
-post in answers 403 "Missing Permissions", a deleted message or channel 404, and an edit that
-would leave a message exactly as it was counts as a violation (it wastes a rate-limited call).
+post in answers 403 "Missing Permissions", a channel of a server the bot was removed from
+(:meth:`FakeDiscord.remove_bot`) 403 50001 "Missing Access", a deleted channel
+(:meth:`FakeDiscord.delete_channel`) 404 10003 "Unknown Channel", a deleted message 404, and
+an edit that would leave a message exactly as it was counts as a violation (it wastes a
+rate-limited call).
 
 Direct messages: ``POST /users/@me/channels`` opens (or returns) the DM channel with a user, as
 Discord does; a user who does not accept direct messages from the bot (blocked it, closed DMs
@@ -456,6 +459,8 @@ class FakeDiscord:
         self.guilds: set[int] = set()  # servers the bot is a member of
         self.channels: dict[int, int | None] = {}  # channel id -> its server (None: a DM)
         self.forbidden_channels: set[int] = set()  # the bot may not post there
+        self.removed_from: set[int] = set()  # servers the bot was kicked from (or left)
+        self.deleted_channels: set[int] = set()
         self.dm_channels: dict[int, int] = {}  # user id -> their DM channel with the bot
         self.closed_dms: set[int] = set()  # users who do not accept the bot's direct messages
         self.deleted_messages: set[int] = set()
@@ -620,6 +625,16 @@ class FakeDiscord:
             for r in self.requests
             if r.method == "PATCH" and r.path.endswith(f"/messages/{message_id}") and r.status < 300
         ]
+
+    def remove_bot(self, guild_id: int) -> None:
+        """The bot is kicked from a server (or leaves it): its channels refuse the bot's posts
+        and edits with 403 50001 "Missing Access", as Discord does."""
+        self.guilds.discard(guild_id)
+        self.removed_from.add(guild_id)
+
+    def delete_channel(self, channel_id: int) -> None:
+        """A moderator deletes a channel: requests to it answer 404 10003 "Unknown Channel"."""
+        self.deleted_channels.add(channel_id)
 
     def delete_message(self, message_id: int) -> None:
         """A moderator deletes a message."""
@@ -990,9 +1005,15 @@ class FakeDiscord:
         if not self._authorized(request):
             raise DiscordError(401, 0, "401: Unauthorized")
         channel_id = int(request.match_info["channel"])
+        if channel_id in self.deleted_channels:
+            recorded.status = 404
+            raise DiscordError(404, 10003, "Unknown Channel")
         if channel_id not in self.channels:
             self._violation(f"{request.method} {request.path}: a channel the bot cannot see")
             raise DiscordError(404, 10003, "Unknown Channel")
+        if self.channels[channel_id] in self.removed_from:
+            recorded.status = 403
+            raise DiscordError(403, 50001, "Missing Access")
         if channel_id in self.forbidden_channels:
             recorded.status = 403
             raise DiscordError(403, 50013, "Missing Permissions")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -363,6 +364,27 @@ async def test_a_reminder_names_the_chat_it_was_set_in_and_else_the_quiz_alone(
     # In Urdu the group's Latin name is isolated, so it keeps its own direction in the line.
     urdu = reminder_line(named, "ur", catalog, named["local"])
     assert "\u2066Study group\u2069" in urdu
+
+
+async def test_a_chat_the_bot_cannot_post_in_gets_no_recap_nor_summary_but_members_reminders(
+    engine, assignments, scheduling, clock, caplog
+):
+    number = await assign(assignments, "2026-12-09 09:00")
+    ben = member("Ben")
+    started = await assignments.start(number, ben, chat_id="ben")
+    assert started.start is not None and started.start.question is not None
+    await play(engine, ben, started.start.question, 2)
+    # The bot was removed from the group: a post there was refused (a daily question's, a
+    # round's or an earlier recap's) and the chat is marked, as the outbox marks one.
+    await scheduling.reachability.mark("telegram", GROUP, False, "Forbidden: bot was kicked")
+    with caplog.at_level(logging.WARNING, logger="quizbot.assignments"):
+        first = await due_messages(scheduling, clock, 24 * 3600)  # 24 h before the deadline
+        last = await due_messages(scheduling, clock, 23 * 3600)  # 1 h before
+        closed = await due_messages(scheduling, clock, 3600)  # the deadline
+    assert [(m.kind, m.target) for m in first + last] == [(REMINDER, "ben")] * 2  # no recap
+    assert closed == []  # no summary
+    assert f"assignment {number}: the bot can no longer post in telegram:{GROUP}" in caplog.text
+    assert "its recap is skipped" in caplog.text and "its summary is skipped" in caplog.text
 
 
 async def test_a_cancelled_assignment_sends_nothing_more_and_a_late_process_no_flood(

@@ -25,7 +25,7 @@ from typing import Any
 
 import discord
 
-from adapters.discord import images
+from adapters.discord import images, refusals
 from adapters.discord.buttons import round_view
 from adapters.discord.rendering import Page
 from adapters.discord.round_rendering import (
@@ -76,6 +76,11 @@ class DiscordRoundDriver(RoundDriver[_Live]):
 
     # The channel is gone or the bot may no longer post there.
     fatal_errors = (discord.Forbidden, discord.NotFound)
+
+    def unreachable_reason(self, error: Exception) -> str | None:
+        if isinstance(error, discord.HTTPException):
+            return refusals.unreachable_reason(error)
+        return None
 
     def __init__(
         self,

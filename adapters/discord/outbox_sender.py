@@ -15,8 +15,9 @@ Discord limits bots that open many DMs at once.
 
 Discord's answers become outcomes: 50007 (the user blocked the bot or does not accept its
 direct messages), a channel the bot may not see or post in (50001, 50013) or that is gone
-(10003) mean the recipient cannot be reached; another 4xx refuses this message for good; a
-5xx, a 429 past discord.py's retries or a network error is retried later.
+(10003) mean the recipient cannot be reached (:mod:`adapters.discord.refusals`); another 4xx
+refuses this message for good; a 5xx, a 429 past discord.py's retries or a network error is
+retried later.
 """
 
 from __future__ import annotations
@@ -30,10 +31,10 @@ import discord
 from aiolimiter import AsyncLimiter
 
 from adapters.discord.group_rounds import PLATFORM, _base36
+from adapters.discord.refusals import described, unreachable_reason
 from bot.scheduling import OutgoingMessage, SendResult
 
 DM_RATE = 5.0  # direct messages a second, at most
-UNREACHABLE_CODES = {50007, 50001, 50013, 10003, 10013}  # user/channel refuses, or is gone
 
 
 @dataclass(frozen=True)
@@ -105,9 +106,9 @@ class DiscordSender:
 
 
 def _outcome(error: discord.HTTPException) -> SendResult:
-    described = f"{error.status} {error.code}: {error.text}"
-    if error.code in UNREACHABLE_CODES:
-        return SendResult.unreachable(described)
+    reason = unreachable_reason(error)
+    if reason is not None:
+        return SendResult.unreachable(reason)
     if error.status == 429 or error.status >= 500:
-        return SendResult.retry(described)
-    return SendResult.refused(described)
+        return SendResult.retry(described(error))
+    return SendResult.refused(described(error))

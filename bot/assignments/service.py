@@ -80,7 +80,7 @@ class Assignments:
         self.members = ChatMembers(self.store, engine.clock)
         self.zones = scheduling.timezones
         self.reminders = AssignmentReminders(
-            self.store, scheduling.scheduler, self.report, reminders
+            self.store, scheduling.scheduler, self.report, reminders, scheduling.reachability
         )
 
     def _now(self) -> datetime:
