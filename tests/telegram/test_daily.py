@@ -1,7 +1,8 @@
 """The daily question on Telegram, through python-telegram-bot and the fake Bot API, on a
 manual clock across days: /daily set by a chat admin, the post at the chat's local time, the
 presses, the reveal with who got it right and their streaks, streaks kept and broken,
-weekdays only, a bot down past the question's window, /daily off, the daylight-saving rule,
+weekdays only, a bot down past the question's window, /daily off, the daylight-saving rule
+(spring forward and fall back), a group that removed the bot,
 /progress and the leaderboards over a week, a month and all time."""
 
 from __future__ import annotations
@@ -313,6 +314,34 @@ async def test_a_0230_question_on_the_spring_forward_day_is_posted_once_at_0300(
         datetime(2026, 3, 28, 1, 30, tzinfo=UTC),  # 02:30 CET
         datetime(2026, 3, 29, 1, 0, tzinfo=UTC),  # 03:00 CEST: the end of the gap
         datetime(2026, 3, 30, 0, 30, tzinfo=UTC),  # 02:30 CEST
+    ]
+
+
+async def test_a_0230_question_on_the_fall_back_day_is_posted_once_at_the_first_0230(
+    api: FakeBotApi,
+    round_engine: QuizEngine,
+    seed: Quiz,
+    clock: ManualClock,
+    launch: Launch,
+) -> None:
+    clock.now = at("2026-10-24 01:00")  # Saturday; on Sunday 03:00 CEST becomes 02:00 CET
+    daily = await start(api, round_engine, seed, clock, launch)
+    await daily.say(daily.admin, f"/daily 02:30 2h {SEED_QUIZ}")
+    posted: list[datetime] = []
+    for day in ("2026-10-24", "2026-10-25", "2026-10-26"):
+        mark = len(api.calls)
+        await daily.until(f"{day} 06:00")  # (on Sunday 02:30 comes twice: time runs past both)
+        calls = [
+            call
+            for call in api.calls_of("sendMessage", after=mark)
+            if clean(api.message_of(call).text).startswith(daily_t("daily_title", "en"))
+        ]
+        assert len(calls) == 1, day  # once a day
+        posted.append(datetime.fromtimestamp(calls[0].at, UTC))
+    assert posted == [
+        datetime(2026, 10, 24, 0, 30, tzinfo=UTC),  # 02:30 CEST
+        datetime(2026, 10, 25, 0, 30, tzinfo=UTC),  # the first 02:30 (CEST), not 01:30 UTC
+        datetime(2026, 10, 26, 1, 30, tzinfo=UTC),  # 02:30 CET
     ]
 
 
