@@ -132,6 +132,31 @@ async def test_a_0230_reminder_dm_comes_once_at_0300_on_the_spring_forward_night
     assert len(reminders_to(fake_discord, dana)) == 2
 
 
+async def test_a_reminder_refused_for_opening_dms_too_fast_comes_a_little_later(
+    fake_discord: FakeDiscord,
+    make_client: ClientFactory,
+    catalog: QuizCatalog,
+    storage: SQLiteStorage,
+    quiz: Quiz,
+) -> None:
+    """Discord refuses to open a DM channel when a bot opens them too fast (403 40003, which
+    discord.py does not wait out): the reminder is tried again shortly, not dropped."""
+    world, client, clock = await start(make_client, fake_discord, catalog, storage)
+    erin = world.user("Erin", dm=True)
+    await miss(erin, quiz, [True, False, True, False, True, True, True, True], "en")
+    await erin.command("remind", time="08:00")
+    fake_discord.refuse_dm_opens = 1
+    await settle(client)
+    await advance_to(client, clock, datetime(2026, 1, 1, 8, 0, tzinfo=UTC))
+    assert reminders_to(fake_discord, erin) == []
+    (waiting,) = await storage.outgoing_messages("review-due:discord:")
+    assert waiting.status is MessageStatus.PENDING and "40003" in (waiting.last_error or "")
+    await advance_to(client, clock, datetime(2026, 1, 1, 8, 1, tzinfo=UTC))
+    assert len(reminders_to(fake_discord, erin)) == 1
+    (sent,) = await storage.outgoing_messages("review-due:discord:")
+    assert sent.status is MessageStatus.SENT
+
+
 async def test_a_servers_zone_is_set_by_those_who_may_manage_it(
     fake_discord: FakeDiscord,
     make_client: ClientFactory,
