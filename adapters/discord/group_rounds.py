@@ -77,11 +77,6 @@ class DiscordRoundDriver(RoundDriver[_Live]):
     # The channel is gone or the bot may no longer post there.
     fatal_errors = (discord.Forbidden, discord.NotFound)
 
-    def unreachable_reason(self, error: Exception) -> str | None:
-        if isinstance(error, discord.HTTPException):
-            return refusals.unreachable_reason(error)
-        return None
-
     def __init__(
         self,
         client: discord.Client,
@@ -92,6 +87,13 @@ class DiscordRoundDriver(RoundDriver[_Live]):
     ) -> None:
         super().__init__(rounds, PLATFORM, timing=timing, clock=clock)
         self.client = client
+
+    def unreachable_reason(self, error: Exception) -> str | None:
+        """Only the refusals that say the channel is gone or closed to the bot (a 404 for a
+        deleted message, say, does not)."""
+        if isinstance(error, discord.HTTPException):
+            return refusals.unreachable_reason(error)
+        return None
 
     # -- rendering ------------------------------------------------------------------------
 
