@@ -13,6 +13,10 @@ to it, because absolute times on a shared machine drift:
   deadline (:mod:`bench.discord`)
 * ``h`` -- Telegram group round: members pressing one question at once vs. the same press on
   a solo quiz (:mod:`bench.group`)
+* ``i`` -- Telegram outbox: a burst of review reminders vs. Telegram's 30 messages a second
+  (:mod:`bench.reminders`)
+* ``j`` -- Discord outbox: a burst of review reminders as DMs vs. the sender's DM pace, within
+  Discord's global 50 requests a second (:mod:`bench.discord_reminders`)
 
 The table goes to standard output and the figures, with machine information, to a JSON file
 (``bench/results/latest.json`` by default). The exit status is 1 only when a correctness check

@@ -18,6 +18,7 @@ from bench import (
     answers,
     closed_loop,
     discord,
+    discord_reminders,
     group,
     memory,
     reminders,
@@ -36,7 +37,7 @@ from bench.report import (
     write_readme,
 )
 
-ALL = ("a", "b", "c", "d", "e", "f", "g", "h", "i")
+ALL = ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j")
 TITLES = {
     "a": "Engine + SQLite: answers",
     "b": telegram.TITLE,
@@ -47,6 +48,7 @@ TITLES = {
     "g": discord.TITLE,
     "h": group.TITLE,
     "i": reminders.TITLE,
+    "j": discord_reminders.TITLE,
 }
 
 
@@ -81,7 +83,7 @@ def parser() -> argparse.ArgumentParser:
         description="quizbot benchmarks; every figure is a ratio to a baseline run alongside.",
     )
     p.add_argument("--quick", action="store_true", help="small sizes, for CI")
-    p.add_argument("--only", type=_only, default=ALL, metavar="a,b,...,i", help="benchmarks to run")
+    p.add_argument("--only", type=_only, default=ALL, metavar="a,b,...,j", help="benchmarks to run")
     p.add_argument(
         "--out",
         type=Path,
@@ -149,6 +151,13 @@ def parser() -> argparse.ArgumentParser:
         help="review reminders falling due at once in i (default 1000; quick 90)",
     )
     p.add_argument(
+        "--discord-reminder-users",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="review reminders falling due at once as Discord DMs in j (default 1000; quick 50)",
+    )
+    p.add_argument(
         "--profile",
         type=Path,
         default=None,
@@ -196,6 +205,9 @@ def main(argv: list[str] | None = None) -> int:
         "g": lambda: discord.run(args.quick, progress, args.tmp_dir, args.discord_users),
         "h": lambda: group.run(args.quick, progress, args.tmp_dir, args.group_users),
         "i": lambda: reminders.run(args.quick, progress, args.tmp_dir, args.reminder_users),
+        "j": lambda: discord_reminders.run(
+            args.quick, progress, args.tmp_dir, args.discord_reminder_users
+        ),
     }
     machine = machine_info()
     sections: list[Json] = []
@@ -227,6 +239,9 @@ def main(argv: list[str] | None = None) -> int:
                 "discord_users": discord.sizes(args.quick, args.discord_users).users,
                 "group_users": group.sizes(args.quick, args.group_users).users,
                 "reminder_users": reminders.sizes(args.quick, args.reminder_users),
+                "discord_reminder_users": discord_reminders.sizes(
+                    args.quick, args.discord_reminder_users
+                ),
                 "seconds": round(time.perf_counter() - began, 1),
             },
             sections,

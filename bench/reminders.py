@@ -23,7 +23,7 @@ import shutil
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -41,9 +41,14 @@ def sizes(quick: bool, users: int | None = None) -> int:
 
 
 async def seed_reminders(
-    storage: Any, catalog: Any, clock: Callable[[], datetime], users: int
+    storage: Any,
+    catalog: Any,
+    clock: Callable[[], datetime],
+    user_ids: Sequence[int],
+    platform: str = "telegram",
 ) -> None:
-    """Every user missed the seed quiz's first question and has a reminder due now."""
+    """Every user of ``platform`` missed the seed quiz's first question and has a reminder
+    due now."""
     from bot.engine import QuizEngine
     from bot.review_reminders import REMINDER_JOB, reminder_key
     from bot.storage.scheduling import NewJob
@@ -53,20 +58,19 @@ async def seed_reminders(
     quiz = catalog.get(SEED_QUIZ)
 
     async def one(user_id: int) -> None:
-        who = Participant("telegram", str(user_id), f"U{user_id}", "en")
+        who = Participant(platform, str(user_id), f"U{user_id}", "en")
         start = await engine.start(who, SEED_QUIZ)
         shown = start.question
         assert shown is not None
         question = quiz.question(shown.question_id)
         wrong = next(o.id for o in question.options if o.id != question.correct_option_id)
         await engine.answer_by_option(who, shown.attempt_id, question.id, wrong)
-        payload = {"platform": "telegram", "user_id": str(user_id), "at": "09:00"}
-        job = NewJob(REMINDER_JOB, reminder_key("telegram", str(user_id)), clock(), payload)
+        payload = {"platform": platform, "user_id": str(user_id), "at": "09:00"}
+        job = NewJob(REMINDER_JOB, reminder_key(platform, str(user_id)), clock(), payload)
         await storage.schedule_job(job, clock())
 
-    ids = range(FIRST_USER_ID, FIRST_USER_ID + users)
-    for chunk in range(0, users, 200):
-        await asyncio.gather(*(one(user_id) for user_id in ids[chunk : chunk + 200]))
+    for chunk in range(0, len(user_ids), 200):
+        await asyncio.gather(*(one(user_id) for user_id in user_ids[chunk : chunk + 200]))
 
 
 async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -> Json:
@@ -90,7 +94,8 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
     # The jobs fall due an hour ago, as after a restart; the bot's clock is the real one.
     due_clock = lambda: datetime.now(UTC) - timedelta(hours=1)  # noqa: E731
     progress(f"i: seeding {users} users with a reminder due")
-    await seed_reminders(storage, catalog, due_clock, users)
+    ids = range(FIRST_USER_ID, FIRST_USER_ID + users)
+    await seed_reminders(storage, catalog, due_clock, ids)
     engine = QuizEngine(catalog, storage)
     settings = Settings(quiz_dir=QUIZ_DIR, telegram_token=TOKEN, telegram_api_base_url=api.base_url)
     adapter = TelegramAdapter(engine, GroupRounds(engine, storage), telegram_config(settings))

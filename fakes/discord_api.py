@@ -9,13 +9,25 @@ request with its arrival time, and answers like Discord does when the bot breaks
 :attr:`FakeDiscord.violations`, which the fixtures require to be empty.
 
 Bots also post and edit through channel endpoints (group rounds do): a channel the bot may not
-post in answers 403 "Missing Permissions", a deleted message or channel 404, and an edit that
-would leave a message exactly as it was counts as a violation (it wastes a rate-limited call).
+post in answers 403 "Missing Permissions", a channel of a server the bot was removed from
+(:meth:`FakeDiscord.remove_bot`) 403 50001 "Missing Access", a deleted channel
+(:meth:`FakeDiscord.delete_channel`) 404 10003 "Unknown Channel", a deleted message 404, and
+an edit that would leave a message exactly as it was counts as a violation (it wastes a
+rate-limited call).
 
 Direct messages: ``POST /users/@me/channels`` opens (or returns) the DM channel with a user, as
 Discord does; a user who does not accept direct messages from the bot (blocked it, closed DMs
 from server members: :attr:`FakeDiscord.closed_dms`) makes a post there fail with 403 and
-Discord's code 50007, "Cannot send messages to this user".
+Discord's code 50007, "Cannot send messages to this user". Discord also refuses to open DMs
+too fast (403 40003, at a pace it does not publish): :attr:`FakeDiscord.refuse_dm_opens` makes
+the next openings answer that.
+
+The global rate limit: Discord lets a bot make 50 requests a second, interaction endpoints
+(callbacks and their webhooks) apart. Past it the fake answers as Discord does: 429 with
+``retry_after`` and ``"global": true`` in the body and ``Retry-After``, ``X-RateLimit-Global``
+and ``X-RateLimit-Scope: global`` headers (and the ``Via`` header discord.py looks for to tell
+Discord from a Cloudflare ban), which discord.py waits out before it tries again. Each such
+answer is kept in :attr:`FakeDiscord.rate_limited`.
 
 Messages with files arrive as multipart/form-data (``payload_json`` plus ``files[n]``, as
 discord.py sends them), in interaction replies and channel posts and edits alike; the fake keeps
@@ -30,9 +42,11 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import math
 import re
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +61,10 @@ MAX_UPLOAD_BYTES = 25 * 1024 * 1024  # all the files of one request together
 MAX_FILE_BYTES = 10 * 1024 * 1024  # one file, in a server without boosts (bots included)
 MAX_DESCRIPTION = 1024  # an attachment's description (its alt text)
 USER_ATTACHMENT_LIMIT = 10 * 1024 * 1024  # what a user without Nitro may attach
+GLOBAL_LIMIT = 50  # requests a bot may make in any second ("Global Rate Limit")
+GLOBAL_WINDOW = 1.0
+# Not bound to the global rate limit: interaction callbacks and their webhooks.
+UNLIMITED = re.compile(rf"^{API}/(interactions|webhooks)/")
 
 # Interaction callback types.
 CHANNEL_MESSAGE = 4
@@ -80,6 +98,8 @@ ALLOWED_CALLBACKS = {
         UPDATE_MESSAGE,
     },
 }
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
@@ -456,6 +476,8 @@ class FakeDiscord:
         self.guilds: set[int] = set()  # servers the bot is a member of
         self.channels: dict[int, int | None] = {}  # channel id -> its server (None: a DM)
         self.forbidden_channels: set[int] = set()  # the bot may not post there
+        self.removed_from: set[int] = set()  # servers the bot was kicked from (or left)
+        self.deleted_channels: set[int] = set()
         self.dm_channels: dict[int, int] = {}  # user id -> their DM channel with the bot
         self.closed_dms: set[int] = set()  # users who do not accept the bot's direct messages
         self.deleted_messages: set[int] = set()
@@ -463,6 +485,10 @@ class FakeDiscord:
         self.file_reads: list[int] = []  # attachment ids read from the CDN, in order
         self.nonces: dict[tuple[int, str], int] = {}  # (channel, nonce) -> message created
         self.stamp: Callable[[], Any] | None = None
+        self.global_limit = GLOBAL_LIMIT  # requests a second (None: no limit)
+        self._limited: deque[float] = deque()  # when the requests of the last second came
+        self.rate_limited: list[Recorded] = []  # requests answered 429 (the global limit)
+        self.refuse_dm_opens = 0  # the next DM openings answer 403 40003
         self.gateway_identifies = 0
         self.gateway_shards: list[list[int] | None] = []  # the shard of every identify
         self.recommended_shards = 1  # what GET /gateway/bot recommends
@@ -478,7 +504,9 @@ class FakeDiscord:
     # -- lifecycle ------------------------------------------------------------------------
 
     async def start(self) -> str:
-        app = web.Application(client_max_size=MAX_UPLOAD_BYTES + 1024 * 1024)
+        app = web.Application(
+            client_max_size=MAX_UPLOAD_BYTES + 1024 * 1024, middlewares=[self._global_rate_limit]
+        )
         app.router.add_get(f"{API}/users/@me", self._users_me)
         app.router.add_post(f"{API}/users/@me/channels", self._open_dm)
         app.router.add_get(f"{API}/oauth2/applications/@me", self._application)
@@ -621,6 +649,16 @@ class FakeDiscord:
             if r.method == "PATCH" and r.path.endswith(f"/messages/{message_id}") and r.status < 300
         ]
 
+    def remove_bot(self, guild_id: int) -> None:
+        """The bot is kicked from a server (or leaves it): its channels refuse the bot's posts
+        and edits with 403 50001 "Missing Access", as Discord does."""
+        self.guilds.discard(guild_id)
+        self.removed_from.add(guild_id)
+
+    def delete_channel(self, channel_id: int) -> None:
+        """A moderator deletes a channel: requests to it answer 404 10003 "Unknown Channel"."""
+        self.deleted_channels.add(channel_id)
+
     def delete_message(self, message_id: int) -> None:
         """A moderator deletes a message."""
         del self.messages[message_id]
@@ -639,6 +677,36 @@ class FakeDiscord:
             await socket.send_json({"op": 0, "t": event, "s": next(self._sequence), "d": data})
 
     # -- helpers --------------------------------------------------------------------------
+
+    @web.middleware
+    async def _global_rate_limit(
+        self, request: web.Request, handler: Handler
+    ) -> web.StreamResponse:
+        """Discord's global rate limit: past 50 requests in a second, a 429 saying how long
+        to wait (in real time: discord.py sleeps for it)."""
+        path = request.path
+        if self.global_limit is None or not path.startswith(API) or UNLIMITED.match(path):
+            return await handler(request)
+        now = time.monotonic()
+        while self._limited and self._limited[0] <= now - GLOBAL_WINDOW:
+            self._limited.popleft()
+        if len(self._limited) < self.global_limit:
+            self._limited.append(now)
+            return await handler(request)
+        wait = round(self._limited[0] + GLOBAL_WINDOW - now, 3)
+        recorded = Recorded(request.method, path, None, now, status=429)
+        self.requests.append(recorded)
+        self.rate_limited.append(recorded)
+        headers = {
+            "Retry-After": str(max(1, math.ceil(wait))),
+            "X-RateLimit-Global": "true",
+            "X-RateLimit-Scope": "global",
+            "Via": "1.1 google",
+        }
+        body = {"message": "You are being rate limited.", "retry_after": wait, "global": True}
+        response = _json(body, status=429)
+        response.headers.update(headers)
+        return response
 
     def _violation(self, problem: str) -> None:
         self.violations.append(problem)
@@ -764,6 +832,11 @@ class FakeDiscord:
         if not self._authorized(request):
             return _json({"code": 0, "message": "401: Unauthorized"}, status=401)
         user_id = int((recorded.body or {}).get("recipient_id", 0))
+        if self.refuse_dm_opens > 0:
+            self.refuse_dm_opens -= 1
+            recorded.status = 403
+            too_fast = DiscordError(403, 40003, "You are opening direct messages too fast.")
+            return self._error(too_fast)
         channel_id = self.dm_channels.get(user_id)
         if channel_id is None:
             channel_id = self.dm_channels[user_id] = self.new_id()
@@ -990,9 +1063,15 @@ class FakeDiscord:
         if not self._authorized(request):
             raise DiscordError(401, 0, "401: Unauthorized")
         channel_id = int(request.match_info["channel"])
+        if channel_id in self.deleted_channels:
+            recorded.status = 404
+            raise DiscordError(404, 10003, "Unknown Channel")
         if channel_id not in self.channels:
             self._violation(f"{request.method} {request.path}: a channel the bot cannot see")
             raise DiscordError(404, 10003, "Unknown Channel")
+        if self.channels[channel_id] in self.removed_from:
+            recorded.status = 403
+            raise DiscordError(403, 50001, "Missing Access")
         if channel_id in self.forbidden_channels:
             recorded.status = 403
             raise DiscordError(403, 50013, "Missing Permissions")

@@ -13,7 +13,9 @@ and documents without a file name or over the 50 MB a bot may upload.
 A user who blocked the bot (:meth:`FakeBotApi.block`), deactivated their account, or never
 started it (:meth:`FakeBotApi.never_started`, or any private chat the user never opened) is
 refused with Telegram's 403 and its description; a blocked user's own next message to the bot
-unblocks it, as on Telegram.
+unblocks it, as on Telegram. A group the bot was removed from (:meth:`FakeBotApi.remove_bot`)
+refuses whatever the bot sends there with 403 too ("bot was kicked from the supergroup chat",
+or "bot is not a member of the supergroup chat" when it left).
 It can answer the next calls of a method with 429 Too Many Requests and a ``retry_after``,
 delay a method, and say who administers a group (``getChatMember``).
 
@@ -721,6 +723,13 @@ class FakeBotApi:
         """The user blocks the bot (or, with ``why="user is deactivated"``, deleted their
         account): sending to them is refused with 403 until they write to the bot again."""
         self.refusing[int(user["id"])] = f"Forbidden: {why}"
+
+    def remove_bot(self, chat: dict[str, Any], *, kicked: bool = True) -> None:
+        """The bot is removed from a group (``kicked``) or leaves it: sending there is refused
+        with Telegram's 403 from now on."""
+        kind = "supergroup" if chat.get("type") == "supergroup" else chat.get("type", "group")
+        why = "bot was kicked from the" if kicked else "bot is not a member of the"
+        self.refusing[int(chat["id"])] = f"Forbidden: {why} {kind} chat"
 
     def never_started(self, user: dict[str, Any]) -> None:
         """A user the bot knows (from a group) who never opened a chat with it."""

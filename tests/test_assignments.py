@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -331,6 +332,59 @@ async def test_reminders_go_to_those_who_started_and_did_not_finish_and_the_summ
     ]
     assert lines[3].startswith("Hardest question: 1. ")
     assert await due_messages(scheduling, clock, 7 * 86400) == []  # nothing more, ever
+
+
+async def test_a_reminder_names_the_chat_it_was_set_in_and_else_the_quiz_alone(
+    engine, assignments, scheduling, storage, clock, catalog
+):
+    titled = await assignments.assign(
+        GROUP, LEAD, SEED_QUIZ, "2d", in_group=True, allowed=True, chat_title=" Study\n group "
+    )
+    assert titled.post is not None
+    untitled = await assign(assignments, "2d")  # set before titles were kept, or never given
+    stored = await storage.get_assignment(titled.post.assignment_id)
+    assert stored is not None and stored.chat_title == "Study group"  # on one line
+    ben = member("Ben")
+    for number in (titled.post.assignment_id, untitled):
+        started = await assignments.start(number, ben, chat_id="ben")
+        assert started.start is not None and started.start.question is not None
+        await play(engine, ben, started.start.question, 1)
+    reminders = [m for m in await due_messages(scheduling, clock, 24 * 3600) if m.kind == REMINDER]
+    by_number = {m.payload["assignment"]: m.payload for m in reminders}
+    named = by_number[titled.post.assignment_id]
+    # (one attempt counts for both: the second start resumed it)
+    values = {"title": TITLE, "deadline": "2026-12-09 09:00 UTC", "answered": 2, "total": 8}
+    assert reminder_line(named, "en", catalog, named["local"]) == assignment_t(
+        "reminder_in_chat", "en", chat="Study group", id=titled.post.assignment_id, **values
+    )
+    plain = by_number[untitled]
+    assert reminder_line(plain, "en", catalog, plain["local"]) == assignment_t(
+        "reminder", "en", id=untitled, **values
+    )
+    # In Urdu the group's Latin name is isolated, so it keeps its own direction in the line.
+    urdu = reminder_line(named, "ur", catalog, named["local"])
+    assert "\u2066Study group\u2069" in urdu
+
+
+async def test_a_chat_the_bot_cannot_post_in_gets_no_recap_nor_summary_but_members_reminders(
+    engine, assignments, scheduling, clock, caplog
+):
+    number = await assign(assignments, "2026-12-09 09:00")
+    ben = member("Ben")
+    started = await assignments.start(number, ben, chat_id="ben")
+    assert started.start is not None and started.start.question is not None
+    await play(engine, ben, started.start.question, 2)
+    # The bot was removed from the group: a post there was refused (a daily question's, a
+    # round's or an earlier recap's) and the chat is marked, as the outbox marks one.
+    await scheduling.reachability.mark("telegram", GROUP, False, "Forbidden: bot was kicked")
+    with caplog.at_level(logging.WARNING, logger="quizbot.assignments"):
+        first = await due_messages(scheduling, clock, 24 * 3600)  # 24 h before the deadline
+        last = await due_messages(scheduling, clock, 23 * 3600)  # 1 h before
+        closed = await due_messages(scheduling, clock, 3600)  # the deadline
+    assert [(m.kind, m.target) for m in first + last] == [(REMINDER, "ben")] * 2  # no recap
+    assert closed == []  # no summary
+    assert f"assignment {number}: the bot can no longer post in telegram:{GROUP}" in caplog.text
+    assert "its recap is skipped" in caplog.text and "its summary is skipped" in caplog.text
 
 
 async def test_a_cancelled_assignment_sends_nothing_more_and_a_late_process_no_flood(

@@ -25,7 +25,7 @@ from tests.conftest import ROOT
 
 pytestmark = pytest.mark.slow  # runs the quick benchmark suite (about a minute)
 
-ALL = ("a", "b", "c", "d", "e", "f", "g", "h", "i")
+ALL = ("a", "b", "c", "d", "e", "f", "g", "h", "i", "j")
 POSTGRES = bool(os.environ.get("TEST_DATABASE_URL"))
 
 
@@ -67,7 +67,7 @@ def test_every_benchmark_is_reported(results: dict[str, Any]) -> None:
     benchmarks = results["benchmarks"]
     assert tuple(benchmarks) == ALL
     assert results["mode"] == "quick"
-    for bench_id in ("a", "b", "c", "d", "f", "g", "h", "i"):
+    for bench_id in ("a", "b", "c", "d", "f", "g", "h", "i", "j"):
         assert benchmarks[bench_id]["status"] == "ok", benchmarks[bench_id]["note"]
     assert benchmarks["e"]["status"] == ("ok" if POSTGRES else "skipped"), benchmarks["e"]
 
@@ -263,6 +263,8 @@ def test_the_command_line_refuses_unknown_benchmarks() -> None:
     assert args.only == ("f", "g") and args.discord_users == 20
     args = parser().parse_args(["--only", "h", "--group-users", "20"])
     assert args.only == ("h",) and args.group_users == 20
+    args = parser().parse_args(["--only", "j,i", "--discord-reminder-users", "20"])
+    assert args.only == ("i", "j") and args.discord_reminder_users == 20
     for bench_id in ALL:  # every row family can be run on its own
         assert parser().parse_args(["--only", bench_id]).only == (bench_id,)
 
@@ -316,4 +318,25 @@ def test_a_burst_of_reminders_reaches_everyone_once_through_the_outbox(
     assert details["users_reminded"] == 90 and details["duplicates"] == 0
     assert details["outbox_sent"] == details["outbox_rows"] == 90
     assert _number(details["messages_per_s"]) and details["messages_per_s"] > 0
+    assert all(c["ok"] for c in section["checks"]), section["checks"]
+
+
+def test_a_burst_of_discord_reminders_reaches_everyone_once_at_the_dm_pace(
+    results: dict[str, Any],
+) -> None:
+    """Quick size: 50 review reminders due at once go out as DMs through discord.py to the
+    fake Discord (with its global limit): each user once, no 429, every outbox row sent; the
+    DM pace and the requests a second are reported against the sender's pace and the limit."""
+    section = results["benchmarks"]["j"]
+    details = section["details"]
+    assert details["users"] == results["args"]["discord_reminder_users"] == 50
+    assert details["users_reminded"] == 50 and details["duplicates"] == 0
+    assert details["dm_channels_opened"] == 50 and details["rate_limited"] == 0
+    assert details["outbox_sent"] == details["outbox_rows"] == 50
+    assert details["violations"] == []
+    for key in ("messages_per_s", "requests_per_s"):
+        assert _number(details[key]) and details[key] > 0, key
+    figures = {f["name"]: f for f in section["figures"]}
+    assert figures["discord_reminders.messages_per_s"]["baseline"] == details["dm_rate"] == 5
+    assert figures["discord_reminders.requests_per_s"]["baseline"] == 50
     assert all(c["ok"] for c in section["checks"]), section["checks"]

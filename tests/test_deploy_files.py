@@ -10,6 +10,7 @@ and the variables the bot reads.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import re
 import shlex
@@ -58,9 +59,41 @@ def procfile() -> dict[str, str]:
     return {name.strip(): command.strip() for name, _, command in (x.partition(":") for x in lines)}
 
 
+class ReadingEnv(dict[str, str]):
+    """An environment that records every variable asked of it."""
+
+    def __init__(self, values: dict[str, str]) -> None:
+        super().__init__(values)
+        self.read: set[str] = set()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.read.add(key)
+        return super().get(key, default)
+
+
+# Read, but not the bot's own configuration: the standard cache base QUIZ_CACHE_DIR defaults
+# under (the README names it there).
+STANDARD_VARIABLES = {"XDG_CACHE_HOME"}
+
+
 def variables_the_bot_reads() -> set[str]:
-    source = (ROOT / "quizbot" / "settings.py").read_text(encoding="utf-8")
-    return set(re.findall(r'"([A-Z][A-Z0-9_]+)"', source))
+    """Every variable ``Settings.from_env`` asks the environment for (QUIZ_CACHE_DIR too)."""
+    env = ReadingEnv({"QUIZ_DIR": str(ROOT / "quizzes")})
+    Settings.from_env(env)
+    return env.read - STANDARD_VARIABLES
+
+
+def readme_variables() -> set[str]:
+    """The variables of the README's configuration table (a row may name several)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## Configuration\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|")[1] for line in section.splitlines() if line.startswith("| `")]
+    return {name for cell in rows for name in re.findall(r"`([A-Z][A-Z0-9_]+)`", cell)}
+
+
+# What each platform sets itself, so its file does not ask for it.
+SET_BY_HEROKU = {"DATABASE_URL", "PORT"}  # the Postgres add-on; Heroku, for web dynos
+SET_BY_RENDER = {"PORT"}  # Render gives every web service its port (DATABASE_URL: wired)
 
 
 def python_version() -> str:
@@ -186,14 +219,34 @@ def test_app_json_provisions_postgres_and_runs_the_procfile() -> None:
     assert app["buildpacks"] == [{"url": "heroku/python"}]
 
 
-def test_app_json_asks_for_variables_the_bot_reads_and_describes_each() -> None:
+def test_every_variable_the_bot_reads_is_in_the_readmes_configuration_table() -> None:
+    read = variables_the_bot_reads()
+    assert {"DATABASE_URL", "QUIZ_CACHE_DIR", "CLAIM_LEASE_SECONDS"} <= read  # (the reading)
+    assert readme_variables() == read
+
+
+def test_app_json_asks_for_every_variable_heroku_does_not_set_and_describes_each() -> None:
     env = app_json()["env"]
-    assert {"TELEGRAM_BOT_TOKEN", "DISCORD_BOT_TOKEN"} <= set(env)
-    assert set(env) <= variables_the_bot_reads()
+    assert set(env) == readme_variables() - SET_BY_HEROKU
     for name, spec in env.items():
         assert len(spec.get("description", "")) > 20, name
+        assert spec.get("required") is False, name  # none is needed by every deployment
+    # A value it fills in is the bot's own default: deploying changes nothing by it.
     given = {name: spec["value"] for name, spec in env.items() if "value" in spec}
-    Settings.from_env({**given, "QUIZ_DIR": str(ROOT / "quizzes"), "TELEGRAM_BOT_TOKEN": TOKEN})
+    base = {"QUIZ_DIR": str(ROOT / "quizzes"), "TELEGRAM_BOT_TOKEN": TOKEN}
+    assert Settings.from_env({**given, **base}) == Settings.from_env(base)
+
+
+def test_an_optional_variable_left_empty_is_as_if_unset() -> None:
+    """What a platform's form sets for a field left blank: the default (QUIZ_CACHE_DIR's
+    empty value turns the quiz cache off, which a wiped disk makes moot)."""
+    base = {"QUIZ_DIR": str(ROOT / "quizzes"), "TELEGRAM_BOT_TOKEN": TOKEN}
+    blank = Settings.from_env({**{name: "" for name in readme_variables()}, **base})
+    unset = Settings.from_env(base)
+    assert blank.quiz_cache_dir is None and unset.quiz_cache_dir is not None
+    assert dataclasses.replace(blank, quiz_cache_dir=None) == dataclasses.replace(
+        unset, quiz_cache_dir=None
+    )
 
 
 def test_render_yaml_builds_from_the_lock_and_checks_healthz() -> None:
@@ -204,11 +257,12 @@ def test_render_yaml_builds_from_the_lock_and_checks_healthz() -> None:
     assert service["startCommand"] == procfile()["web"]
     assert service["healthCheckPath"] == HEALTH_PATH
     keys = {var["key"]: var for var in service["envVars"]}
-    assert set(keys) <= variables_the_bot_reads()
+    assert set(keys) == readme_variables() - SET_BY_RENDER
     database = keys["DATABASE_URL"]["fromDatabase"]
     assert database["property"] == "connectionString"
     assert database["name"] in {db["name"] for db in blueprint["databases"]}
-    assert all(var.get("sync") is False for key, var in keys.items() if key.endswith("TOKEN"))
+    # Every other one is the operator's to give (or leave empty: the same as unset).
+    assert all(var.get("sync") is False for key, var in keys.items() if key != "DATABASE_URL")
 
 
 def test_fly_toml_runs_the_image_and_checks_healthz_on_its_port() -> None:
@@ -220,3 +274,17 @@ def test_fly_toml_runs_the_image_and_checks_healthz_on_its_port() -> None:
     assert fly["http_service"]["auto_stop_machines"] == "off"  # a polling bot gets no requests
     database_dir = env["DATABASE_URL"].removeprefix("sqlite:///").rsplit("/", 1)[0]
     assert fly["mounts"]["destination"] == database_dir
+
+
+def test_fly_toml_and_the_deploy_guide_name_every_variable() -> None:
+    """fly.toml sets PORT and names the others where they would go; docs/deploy.md lists
+    them all in its table of variables."""
+    fly_text = (ROOT / "fly.toml").read_text(encoding="utf-8")
+    fly = tomllib.loads(fly_text)
+    assert set(fly["env"]) == {"PORT"}
+    env_section = fly_text.split("[env]", 1)[1].split("\n[", 1)[0]
+    assert {name for name in readme_variables() if name in env_section} == readme_variables()
+    guide = (ROOT / "docs" / "deploy.md").read_text(encoding="utf-8")
+    table = guide.split("\n## Variables\n", 1)[1].split("\n## ", 1)[0]
+    named = set(re.findall(r"`([A-Z][A-Z0-9_]+)`", table))
+    assert readme_variables() <= named

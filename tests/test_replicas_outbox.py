@@ -49,7 +49,8 @@ async def seed(url: str, users: int) -> None:
     try:
         catalog, _ = QuizCatalog.from_paths([QUIZ_DIR])
         now = datetime.now(UTC) - timedelta(minutes=5)
-        await seed_reminders(storage, catalog, lambda: now, users)
+        ids = range(FIRST_USER_ID, FIRST_USER_ID + users)
+        await seed_reminders(storage, catalog, lambda: now, ids)
     finally:
         await storage.close()
 

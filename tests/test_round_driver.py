@@ -26,6 +26,7 @@ from bot.rounds import (
     RoundTiming,
     message_scope,
 )
+from bot.scheduling.reachability import Reachability
 from bot.storage import (
     AnswerRecord,
     AttemptKind,
@@ -387,7 +388,11 @@ async def test_an_error_is_retried_later_and_a_fatal_one_ends_the_round(
 
 
 async def test_a_daily_question_that_cannot_post_ends_itself_not_the_group_round(
-    engine: QuizEngine, catalog: QuizCatalog, clock: ManualClock, driver: Recorder
+    engine: QuizEngine,
+    catalog: QuizCatalog,
+    storage: SQLiteStorage,
+    clock: ManualClock,
+    driver: Recorder,
 ) -> None:
     group = await start(engine)  # a group round runs in the chat too
     quiz = catalog.get(SEED_QUIZ)
@@ -409,6 +414,8 @@ async def test_a_daily_question_that_cannot_post_ends_itself_not_the_group_round
     )
     question = await rounds_beside(engine).question_of(daily)
     assert question is not None
+    marks = Reachability(storage, clock)  # the outbox's marks, which the wiring gives it
+    driver.unreachable = marks
     driver.failures.append(Gone("the bot was removed from the chat"))
     driver.ensure(question)
     await settle(driver)
@@ -416,6 +423,15 @@ async def test_a_daily_question_that_cannot_post_ends_itself_not_the_group_round
     assert ended is not None and ended.status is RoundStatus.STOPPED
     still = await store.get_round(group.round_id)
     assert still is not None and still.status is RoundStatus.ACTIVE
+    # The chat is marked as one the bot cannot post in, so nothing is posted there on a
+    # schedule (the daily question turns itself off) until someone talks to the bot in it.
+    assert marks.is_marked(PLATFORM, CHAT, to_user=False)
+    (mark,) = await storage.unreachable()
+    assert (mark.target, mark.to_user, mark.reason) == (
+        CHAT,
+        False,
+        "the bot was removed from the chat",
+    )
 
 
 async def test_an_answer_to_a_round_no_task_runs_picks_it_up(

@@ -94,6 +94,8 @@ class QuizClient(discord.AutoShardedClient):
         # The outbox (see TelegramAdapter): the runner's scheduling, else one of its own.
         self.runs_scheduler = scheduling is None
         self.scheduling = scheduling or Scheduling.beside(rounds, round_clock)
+        # A channel a round cannot post in is marked as the outbox marks one.
+        self.round_driver.unreachable = self.scheduling.reachability
         self.reminders = reminders or ReviewReminders(engine, self.scheduling)
         self.sender = DiscordSender(self)
         self.sender.register(REVIEW_DUE, render_review_due)

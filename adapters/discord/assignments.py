@@ -33,6 +33,7 @@ from adapters.discord.handlers import (
     Outgoing,
     QuizHandlers,
     _pages_to_messages,
+    chat_title,
     handled,
     is_private_reply,
     participant,
@@ -95,6 +96,7 @@ class AssignmentHandlers(QuizHandlers):
                 allowed=self._manages(interaction),
                 # A server's time zone is its channels'.
                 zone_chat=str(interaction.guild_id) if interaction.guild_id else None,
+                chat_title=chat_title(interaction),
             ),
             self._think(interaction, private=False),
         )

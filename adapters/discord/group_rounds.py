@@ -26,7 +26,7 @@ from typing import Any
 
 import discord
 
-from adapters.discord import images
+from adapters.discord import images, refusals
 from adapters.discord.buttons import round_view
 from adapters.discord.rendering import Page
 from adapters.discord.round_rendering import (
@@ -88,6 +88,13 @@ class DiscordRoundDriver(RoundDriver[_Live]):
     ) -> None:
         super().__init__(rounds, PLATFORM, timing=timing, clock=clock)
         self.client = client
+
+    def unreachable_reason(self, error: Exception) -> str | None:
+        """Only the refusals that say the channel is gone or closed to the bot (a 404 for a
+        deleted message, say, does not)."""
+        if isinstance(error, discord.HTTPException):
+            return refusals.unreachable_reason(error)
+        return None
 
     # -- rendering ------------------------------------------------------------------------
 

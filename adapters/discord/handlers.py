@@ -153,6 +153,17 @@ def participant(interaction: discord.Interaction[Any]) -> Participant:
     return Participant(PLATFORM, str(user.id), user.display_name, interaction.locale.value)
 
 
+def chat_title(interaction: discord.Interaction[Any]) -> str | None:
+    """How a member names the interaction's channel elsewhere (a daily streak's chat, an
+    assignment's reminder in DMs): ``#general``, with its server's name when discord.py
+    knows the server (``#general (Study Club)``); None when the channel's name is unknown."""
+    name = getattr(interaction.channel, "name", None)
+    if not isinstance(name, str):
+        return None
+    guild = interaction.guild
+    return f"#{name} ({guild.name})" if guild is not None and guild.name else f"#{name}"
+
+
 def say(interaction: discord.Interaction[Any], message: str, language: str) -> str:
     """Interface text for a message: commands named as the user's client names them, each
     line laid out in the language's direction."""
@@ -1020,7 +1031,6 @@ class QuizHandlers:
         if setting and not can_run_round(interaction):
             await self._notice_in_time(interaction, "round_no_permission")
             return
-        title = getattr(interaction.channel, "name", None)
         reply = await self._in_time(
             interaction,
             daily.command(
@@ -1029,7 +1039,7 @@ class QuizHandlers:
                 participant(interaction),
                 words,
                 is_chat_admin=may_moderate(interaction),
-                chat_title=f"#{title}" if isinstance(title, str) else None,
+                chat_title=chat_title(interaction),
                 zone_chat=str(interaction.guild_id),  # a channel keeps its server's zone
             ),
             self._think(interaction, private=False),

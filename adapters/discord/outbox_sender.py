@@ -10,13 +10,16 @@ Every post carries a nonce made from the message's id (Discord then returns the 
 already created for that nonce instead of posting twice, for a few minutes: the outbox's
 lease is shorter), so a replica killed between Discord's reply and marking the message sent
 does not show it twice. discord.py waits out 429s on its own, within Discord's 50 requests a
-second; direct messages are also paced (``dm_rate`` a second, aiolimiter's leaky bucket), as
-Discord limits bots that open many DMs at once.
+second; direct messages are also paced (``dm_rate`` a second, each with the opening of its DM
+channel, aiolimiter's leaky bucket): Discord refuses a bot that opens DMs too fast (40003) at
+a pace it does not publish, and quarantines one that mass-messages users (docs/benchmarks.md,
+row j, says why 5 a second).
 
 Discord's answers become outcomes: 50007 (the user blocked the bot or does not accept its
 direct messages), a channel the bot may not see or post in (50001, 50013) or that is gone
-(10003) mean the recipient cannot be reached; another 4xx refuses this message for good; a
-5xx, a 429 past discord.py's retries or a network error is retried later.
+(10003) mean the recipient cannot be reached (:mod:`adapters.discord.refusals`); another 4xx
+refuses this message for good; a 5xx, a 429 past discord.py's retries, DMs opened too fast
+(40003) or a network error is retried later.
 """
 
 from __future__ import annotations
@@ -30,10 +33,10 @@ import discord
 from aiolimiter import AsyncLimiter
 
 from adapters.discord.group_rounds import PLATFORM, _base36
+from adapters.discord.refusals import described, later, unreachable_reason
 from bot.scheduling import OutgoingMessage, SendResult
 
-DM_RATE = 5.0  # direct messages a second, at most
-UNREACHABLE_CODES = {50007, 50001, 50013, 10003, 10013}  # user/channel refuses, or is gone
+DM_RATE = 5.0  # direct messages a second, at most (two requests each at most: open, post)
 
 
 @dataclass(frozen=True)
@@ -86,10 +89,10 @@ class DiscordSender:
         posts = self._renderers[message.kind](message, language)
         last: int | None = None
         try:
-            channel = await self._destination(message)
             for part, post in enumerate(posts):
-                if message.to_user:
+                if message.to_user:  # (the first part's turn covers opening the DM channel)
                     await self._dm_pace.acquire()
+                channel = await self._destination(message)  # (a DM channel: cached after one)
                 sent = await channel.send(**post.send_kwargs(), nonce=nonce(message, part))
                 last = sent.id
         except discord.HTTPException as error:
@@ -105,9 +108,9 @@ class DiscordSender:
 
 
 def _outcome(error: discord.HTTPException) -> SendResult:
-    described = f"{error.status} {error.code}: {error.text}"
-    if error.code in UNREACHABLE_CODES:
-        return SendResult.unreachable(described)
-    if error.status == 429 or error.status >= 500:
-        return SendResult.retry(described)
-    return SendResult.refused(described)
+    reason = unreachable_reason(error)
+    if reason is not None:
+        return SendResult.unreachable(reason)
+    if later(error):
+        return SendResult.retry(described(error))
+    return SendResult.refused(described(error))

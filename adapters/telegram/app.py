@@ -157,6 +157,8 @@ class TelegramAdapter:
         # The outbox: scheduled and queued messages, posted through the rate limiter.
         self.runs_scheduler = scheduling is None
         self.scheduling = scheduling or Scheduling.beside(rounds, round_clock)
+        # A chat a round cannot post in is marked as the outbox marks one (no more daily posts).
+        self.round_driver.unreachable = self.scheduling.reachability
         self.reminders = reminders or ReviewReminders(engine, self.scheduling)
         self.sender = TelegramSender()
         self.sender.register(REVIEW_DUE, render_review_due)

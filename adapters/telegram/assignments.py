@@ -97,7 +97,13 @@ class TelegramAssignments:
         quiz_id = args[0] if args else None
         deadline = " ".join(args[1:]) or None
         result = await self.assignments.assign(
-            str(chat.id), who, quiz_id, deadline, in_group=in_group, allowed=allowed
+            str(chat.id),
+            who,
+            quiz_id,
+            deadline,
+            in_group=in_group,
+            allowed=allowed,
+            chat_title=chat.title,
         )
         if result.post is None:
             await self.messenger.send(context, chat.id, notice(result.notice, result.language))

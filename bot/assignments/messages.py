@@ -14,6 +14,7 @@ from typing import Any
 from bot.assignments.texts import assignment_t
 from bot.catalog import QuizCatalog
 from bot.i18n import t
+from bot.presenters import member_name
 from bot.text_direction import prepare
 
 Payload = Mapping[str, Any]
@@ -30,16 +31,20 @@ def title(payload: Payload, language: str, catalog: QuizCatalog) -> str:
 
 
 def reminder_line(payload: Payload, language: str, catalog: QuizCatalog, deadline: str) -> str:
-    """To a member who started and has not finished: when it is due, how far they got."""
-    return assignment_t(
-        "reminder",
-        language,
-        title=title(payload, language, catalog),
-        id=payload["assignment"],
-        deadline=deadline,
-        answered=payload["answered"],
-        total=payload["total"],
-    )
+    """To a member who started and has not finished, in their private chat: which chat's
+    assignment it is (when its title was known), when it is due, how far they got."""
+    values = {
+        "title": title(payload, language, catalog),
+        "id": payload["assignment"],
+        "deadline": deadline,
+        "answered": payload["answered"],
+        "total": payload["total"],
+    }
+    chat = payload.get("chat")
+    if isinstance(chat, str) and chat.strip():
+        where = prepare(member_name(chat), language)
+        return assignment_t("reminder_in_chat", language, chat=where, **values)
+    return assignment_t("reminder", language, **values)
 
 
 def recap_lines(payload: Payload, language: str, catalog: QuizCatalog) -> list[str]:

@@ -10,19 +10,25 @@ written to the outbox in the transaction that completes the job (docs/scheduling
 is posted once across replicas and restarts.
 
 A reminder that comes after its deadline (the process was down) is dropped, and of several
-reminders missed while down only the latest is sent: no catch-up flood. Payloads hold plain
+reminders missed while down only the latest is sent: no catch-up flood. A chat the bot can no
+longer post in (marked unreachable, :mod:`bot.scheduling.reachability`: the bot was removed)
+gets no recap and no summary; its members' reminders still go to them. Payloads hold plain
 values; :mod:`bot.assignments.messages` words them in the recipient's language when sent.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
 from statistics import fmean
 
 from bot.assignments.views import AssignmentReport, MemberStatus
 from bot.scheduling import JobOutcome, JobRun, NewJob, NewMessage, Scheduler
+from bot.scheduling.reachability import Reachability
 from bot.storage.assignments import AssignmentRecord, AssignmentStore
+
+log = logging.getLogger("quizbot.assignments")
 
 REMINDER_JOB = "assignment-reminder"
 DEADLINE_JOB = "assignment-deadline"
@@ -50,10 +56,13 @@ class AssignmentReminders:
         scheduler: Scheduler,
         report: Report,
         before: Sequence[timedelta] = DEFAULT_REMINDERS,
+        reachability: Reachability | None = None,
     ) -> None:
+        """``reachability``: the chats the bot can no longer post in (none when not given)."""
         self.store = store
         self.scheduler = scheduler
         self.report = report  # an assignment's report in a language, at the moment of asking
+        self.reachability = reachability
         self.before = tuple(sorted(set(before), reverse=True))  # the earliest reminder first
         scheduler.register(REMINDER_JOB, self.remind)
         scheduler.register(DEADLINE_JOB, self.close)
@@ -82,6 +91,24 @@ class AssignmentReminders:
         record = await self.store.get_assignment(int(run.job.payload["assignment"]))
         return record if record is not None and record.cancelled_at is None else None
 
+    async def _chat_unreachable(self, record: AssignmentRecord, what: str) -> bool:
+        """Whether the assignment's chat is marked as one the bot cannot post in (then its
+        ``what``, the recap or the summary, is skipped, and the log says so)."""
+        marks = self.reachability
+        if marks is None:
+            return False
+        await marks.refresh()
+        if not marks.is_marked(record.platform, record.chat_id, to_user=False):
+            return False
+        log.warning(
+            "assignment %s: the bot can no longer post in %s:%s; its %s is skipped",
+            record.id,
+            record.platform,
+            record.chat_id,
+            what,
+        )
+        return True
+
     def _overtaken(self, record: AssignmentRecord, before: timedelta, run: JobRun) -> bool:
         """Whether a later reminder of the assignment is due already (this one is late)."""
         later = [b for b in self.before if b < before]
@@ -102,6 +129,7 @@ class AssignmentReminders:
             "deadline": record.deadline.isoformat(),
             "local": post.local_deadline,
             "language": record.language,
+            "chat": record.chat_title,  # the reminders say whose assignment it is
         }
         key = f"{job_prefix(record.id)}remind:{int(before.total_seconds())}"
         messages = [
@@ -116,6 +144,8 @@ class AssignmentReminders:
             for line in report.started
             if line.status is MemberStatus.IN_PROGRESS
         ]
+        if await self._chat_unreachable(record, "recap"):
+            return JobOutcome(messages)
         minutes = max(1, round((record.deadline - run.now).total_seconds() / 60))
         counts = {
             "minutes": minutes,
@@ -129,7 +159,7 @@ class AssignmentReminders:
     async def close(self, run: JobRun) -> JobOutcome:
         """The deadline: the chat's summary of who completed it, how well, what was hard."""
         record = await self._live(run)
-        if record is None:
+        if record is None or await self._chat_unreachable(record, "summary"):
             return JobOutcome()
         report = await self.report(record, record.language)
         done = [line for line in report.started if line.status is MemberStatus.DONE]

@@ -45,6 +45,7 @@ from bot.storage.assignments import AssignedAttempt, AssignmentRecord, NewAssign
 from bot.text_direction import is_rtl, prepare
 from bot.views import Participant
 
+MAX_CHAT_TITLE = 256  # characters of a chat's title kept (Telegram's are at most 128)
 REPORTED = 3  # assignments one /report shows (newest deadline first); the rest are counted
 # Why a typed deadline cannot be used (DeadlineError.key) -> the string that says so.
 DEADLINE_PROBLEMS = {
@@ -79,7 +80,7 @@ class Assignments:
         self.members = ChatMembers(self.store, engine.clock)
         self.zones = scheduling.timezones
         self.reminders = AssignmentReminders(
-            self.store, scheduling.scheduler, self.report, reminders
+            self.store, scheduling.scheduler, self.report, reminders, scheduling.reachability
         )
 
     def _now(self) -> datetime:
@@ -126,10 +127,13 @@ class Assignments:
         in_group: bool,
         allowed: bool,
         zone_chat: str | None = None,
+        chat_title: str | None = None,
     ) -> AssignResult:
         """``/assign QUIZ DEADLINE`` in a chat: ``allowed`` when ``who`` is one of its admins
         or a bot operator (the adapter asks the platform). The deadline is read in the time
-        zone of ``zone_chat`` (default: the chat's; a Discord channel's is its server's)."""
+        zone of ``zone_chat`` (default: the chat's; a Discord channel's is its server's).
+        ``chat_title``, the chat's name as the platform gives it, is kept for the reminders
+        members get in private."""
         zone_chat = zone_chat or chat_id
         ui = await self.engine.interface_language(who)
         if not in_group:
@@ -155,7 +159,10 @@ class Assignments:
             shown = " ".join(deadline.split())[:40]
             notice = assignment_t(DEADLINE_PROBLEMS[problem.key], ui, text=shown)
             return AssignResult(AssignOutcome.BAD_DEADLINE, ui, notice)
-        new = NewAssignment(who.platform, chat_id, quiz.id, who.user_id, ui, now, due, zone_chat)
+        title = " ".join((chat_title or "").split())[:MAX_CHAT_TITLE] or None
+        new = NewAssignment(
+            who.platform, chat_id, quiz.id, who.user_id, ui, now, due, zone_chat, title
+        )
         record = await self.store.create_assignment(new)
         await self.reminders.schedule(record)
         await self.members.seen(chat_id, who)

@@ -384,6 +384,16 @@ ASSIGNMENT_STRINGS: dict[str, dict[str, Template]] = {
         "ru": "⏰ Напоминание: срок задания #{id} ({title}) — {deadline}. Вы ответили на "
         "{answered} из {total} вопросов.",
     },
+    "reminder_in_chat": {  # the same, naming the chat the assignment was set in
+        "en": "⏰ Reminder: {title} (assignment #{id} in {chat}) is due {deadline}. You have "
+        "answered {answered} of {total} questions.",
+        "bn": "⏰ মনে করিয়ে দিচ্ছি: {chat}-এর অ্যাসাইনমেন্ট #{id} ({title})-এর শেষ সময় "
+        "{deadline}। আপনি {total}টির মধ্যে {answered}টি প্রশ্নের উত্তর দিয়েছেন।",
+        "ur": "⏰ یاد دہانی: {chat} کی اسائنمنٹ #{id} ({title}) کا آخری وقت {deadline} ہے۔ "
+        "آپ نے {total} میں سے {answered} سوالات کے جواب دیے ہیں۔",
+        "ru": "⏰ Напоминание: срок задания #{id} в «{chat}» ({title}) — {deadline}. Вы "
+        "ответили на {answered} из {total} вопросов.",
+    },
     "summary_heading": {
         "en": "🏁 Assignment #{id} is closed: {title}",
         "bn": "🏁 অ্যাসাইনমেন্ট #{id} বন্ধ হয়েছে: {title}",

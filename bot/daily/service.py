@@ -14,10 +14,16 @@ reveal through the round outbox, across restarts and replicas); it stays open ``
 The job then schedules the next post from the moment it ran, never from the missed due time,
 so a process that was down for days posts at most once when it comes back; and a post missed
 by more than its open window (the job runs *stale*) is skipped, not posted late.
+
+A chat the bot can no longer post in (it was removed: its round driver, or the outbox, marked
+the chat unreachable, :mod:`bot.scheduling.reachability`) gets no more questions: the next
+post job turns its daily question off, says so in the log, and schedules nothing more. An
+admin who adds the bot back turns it on again with ``/daily``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
@@ -63,6 +69,7 @@ class DailyQuestions:
         self.store = scheduling.storage
         self.scheduler = scheduling.scheduler
         self.timezones = scheduling.timezones
+        self.reachability = scheduling.reachability
         self.streaks = DailyStreaks(self.store)
         rounds.streaks = self.streaks
         self._listeners: dict[str, list[Listener]] = {}
@@ -244,6 +251,9 @@ class DailyQuestions:
         setting = await self.store.daily_setting(platform, chat_id)
         if setting is None or not setting.enabled:
             return JobOutcome()  # turned off meanwhile: no next post
+        if await self._unreachable(setting):
+            await self._turn_off_unreachable(setting)
+            return JobOutcome()  # no next post: the bot cannot post there
         zone = await self._zone(setting)
         due = run.job.due_at
         if not self._still_due(setting, zone, due):
@@ -256,6 +266,22 @@ class DailyQuestions:
             await self.post(setting, zone, due)
         following = self._next_post(setting, zone, run.now)
         return JobOutcome(next_job=self._job(setting, zone, following))
+
+    async def _unreachable(self, setting: DailySetting) -> bool:
+        """Whether the chat is marked as one the bot cannot post in (and nobody has talked
+        to the bot there since)."""
+        await self.reachability.refresh()
+        return self.reachability.is_marked(setting.platform, setting.chat_id, to_user=False)
+
+    async def _turn_off_unreachable(self, setting: DailySetting) -> None:
+        off = dataclasses.replace(setting, enabled=False, updated_at=self._now())
+        await self.store.set_daily(off)
+        log.warning(
+            "daily %s:%s: the bot can no longer post in this chat; its daily question is "
+            "turned off (an admin turns it on again with /daily)",
+            setting.platform,
+            setting.chat_id,
+        )
 
     def _still_due(self, setting: DailySetting, zone: ZoneInfo, due: datetime) -> bool:
         """Whether ``due`` is one of the setting's post times in ``zone`` (the chat's zone, or

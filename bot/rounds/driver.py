@@ -52,7 +52,7 @@ import uuid
 from collections.abc import Awaitable, Coroutine
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from bot.rounds.clock import RoundClock, SystemClock
 from bot.rounds.service import GroupRounds
@@ -113,6 +113,14 @@ class LiveQuestion:
 L = TypeVar("L", bound=LiveQuestion)
 
 
+class UnreachableMarks(Protocol):
+    """Where a chat the bot can no longer post in is recorded: the outbox's unreachable
+    recipients (:class:`bot.scheduling.reachability.Reachability`), which the features that
+    post there on a schedule (the daily question, assignment recaps) consult."""
+
+    async def mark(self, platform: str, target: str, to_user: bool, reason: str) -> None: ...
+
+
 class RoundDriver(abc.ABC, Generic[L]):
     """Drives the group rounds of one platform in this process."""
 
@@ -143,6 +151,8 @@ class RoundDriver(abc.ABC, Generic[L]):
         self._background: set[asyncio.Task[None]] = set()
         self._keeper: asyncio.Task[None] | None = None  # renews leases, takes over rounds
         self._foreign: dict[int, datetime] = {}  # rounds another process drives: until when
+        # Told of a chat a round could not post in (the wiring sets it: the outbox's marks).
+        self.unreachable: UnreachableMarks | None = None
 
     # -- what a platform implements ---------------------------------------------------------
 
@@ -189,6 +199,11 @@ class RoundDriver(abc.ABC, Generic[L]):
     def adopt_fields(self, live: L, fields: dict[str, Any]) -> None:
         """Take ``shown`` (and the platform's own fields) from a stored record of ``live``'s
         question; KeyError, TypeError or ValueError when it is not usable."""
+
+    def unreachable_reason(self, error: Exception) -> str | None:
+        """Why the round's chat cannot be posted in, after one of :attr:`fatal_errors`
+        (None: the error does not say so). By default every fatal error does."""
+        return str(error) or type(error).__name__
 
     async def post_stopped(self, end: RoundEnd) -> None:
         """Post the ranking of a round stopped early (by default like :meth:`post_end`)."""
@@ -343,7 +358,7 @@ class RoundDriver(abc.ABC, Generic[L]):
             self.log.info("%s: round %s is driven by another process now", self.platform, round_id)
         except self.fatal_errors as error:
             self.log.warning("%s: round %s cannot post (%s)", self.platform, round_id, error)
-            await self._abandon(round_id)
+            await self._abandon(round_id, error)
             finished = True
         except Exception:
             self.log.exception("%s: round %s stopped running", self.platform, round_id)
@@ -379,7 +394,7 @@ class RoundDriver(abc.ABC, Generic[L]):
                 self.log.warning(
                     "%s: round %s cannot post (%s); ending it", self.platform, round_id, error
                 )
-                await self._abandon(round_id)
+                await self._abandon(round_id, error)
                 current = None
             except Exception:
                 self.log.exception(
@@ -575,8 +590,10 @@ class RoundDriver(abc.ABC, Generic[L]):
         if question is not None and question.platform == self.platform:
             self.ensure(question)
 
-    async def _abandon(self, round_id: int) -> None:
-        """End a round whose chat the bot can no longer post in."""
+    async def _abandon(self, round_id: int, error: Exception) -> None:
+        """End a round whose chat the bot can no longer post in, and record the chat as
+        unreachable (:attr:`unreachable`), so that nothing is posted there on a schedule
+        until someone talks to the bot in it again."""
         try:
             rounds = self.rounds
             round_ = await self.store.get_round(round_id)
@@ -586,6 +603,9 @@ class RoundDriver(abc.ABC, Generic[L]):
                     self.platform, round_.chat_id, starter, is_chat_admin=True, kind=round_.kind
                 )
             await self.forget(round_id)
+            reason = self.unreachable_reason(error)
+            if round_ is not None and reason is not None and self.unreachable is not None:
+                await self.unreachable.mark(self.platform, round_.chat_id, False, reason)
         except Exception:
             self.log.exception("%s: could not end round %s", self.platform, round_id)
 

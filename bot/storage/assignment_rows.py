@@ -20,6 +20,7 @@ def assignment_from(row: Row) -> AssignmentRecord:
         deadline=timestamp(row["deadline"]),
         cancelled_at=optional_timestamp(row["cancelled_at"]),
         zone_chat=row["zone_chat"],
+        chat_title=row["chat_title"],
     )
 
 

@@ -29,6 +29,7 @@ class NewAssignment:
     created_at: datetime
     deadline: datetime
     zone_chat: str  # whose time zone the deadline is in: the chat, or a channel's server
+    chat_title: str | None = None  # the chat's name when it was set (reminders say it)
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,7 @@ class AssignmentRecord:
     deadline: datetime
     cancelled_at: datetime | None
     zone_chat: str
+    chat_title: str | None = None  # the chat's name when it was set (None: not known)
 
     def open_at(self, now: datetime) -> bool:
         """Whether members are still asked to take it at ``now`` (not cancelled, not due)."""

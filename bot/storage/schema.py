@@ -402,6 +402,11 @@ MIGRATIONS: list[str | Mapping[Dialect, str]] = [
     CREATE INDEX daily_posts_by_round ON daily_posts (round_id);
     CREATE INDEX attempts_by_chat ON attempts (platform, chat_id);
     """,
+    # 17: an assignment keeps the title of the chat it was set in (NULL before this), so that
+    # a reminder in a member's private chat says which group's assignment it is.
+    """
+    ALTER TABLE assignments ADD COLUMN chat_title TEXT;
+    """,
 ]
 
 

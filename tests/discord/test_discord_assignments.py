@@ -207,11 +207,12 @@ async def test_reminders_reach_only_who_has_not_finished_then_the_summary_once(
     assert len(channel(world)) == before and world.fake.dm_messages(ben.id) == []
     await advance(world, clock, HOUR)  # 24 hours before the deadline
     (reminder,) = world.fake.dm_messages(ben.id)
-    assert text_of(reminder) == visible(
+    assert text_of(reminder) == visible(  # in Ben's DMs: which channel's assignment it is
         assignment_t(
-            "reminder",
+            "reminder_in_chat",
             "en",
             title=TITLE,
+            chat="#general",
             id=1,
             deadline=f"<t:{DEADLINE}:F> (<t:{DEADLINE}:R>)",
             answered=2,

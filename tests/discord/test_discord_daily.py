@@ -6,6 +6,7 @@ window, /daily off, the daylight-saving rule, /progress and the leaderboards ove
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from fakes.discord_api import FakeDiscord, Message
 from fakes.discord_users import (
     ADMINISTRATOR,
     GUILD_CHANNEL_ID,
+    GUILD_ID,
     MANAGE_MESSAGES,
     MEMBER_PERMISSIONS,
     ClientFactory,
@@ -317,3 +319,38 @@ async def test_the_servers_new_zone_moves_the_next_post(
     assert f"Next question: {stamp(at('2026-03-02 09:00'), 'F')}" in shown
     await channel.until("2026-03-02 09:00")  # 08:00 UTC
     assert len(channel.daily_questions()) == 1
+
+
+@pytest.mark.parametrize(
+    ("gone", "refusal"),
+    [("removed", (403, 50001)), ("deleted", (404, 10003))],
+)
+async def test_a_channel_the_bot_cannot_post_in_has_its_daily_question_turned_off(
+    channel: Channel,
+    storage: SQLiteStorage,
+    gone: str,
+    refusal: tuple[int, int],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The bot was kicked from the server (403 50001 Missing Access) or the channel was
+    deleted (404 10003 Unknown Channel): the day's question is refused once, the channel is
+    marked as one the bot cannot post in, and the next day's job turns the daily question off
+    instead of posting a failing request every day."""
+    fake = channel.world.fake
+    await channel.moderator.command("daily", time="09:00", quizzes=SEED_QUIZ)
+    if gone == "removed":
+        fake.remove_bot(GUILD_ID)
+    else:
+        fake.delete_channel(GUILD_CHANNEL_ID)
+    mark = len(fake.requests)
+    with caplog.at_level(logging.WARNING, logger="quizbot.daily"):
+        await channel.until("2026-03-06 21:00")  # Monday to Friday
+    path = f"/api/v10/channels/{GUILD_CHANNEL_ID}/messages"
+    tried = [r.status for r in fake.requests[mark:] if r.path.startswith(path)]
+    assert tried == [refusal[0]]  # Monday's question, once
+    setting = await storage.daily_setting("discord", str(GUILD_CHANNEL_ID))
+    assert setting is not None and not setting.enabled
+    assert "its daily question is turned off" in caplog.text
+    marks = await storage.unreachable()
+    assert [(m.target, m.to_user) for m in marks] == [(str(GUILD_CHANNEL_ID), False)]
+    assert f"{refusal[0]} {refusal[1]}" in marks[0].reason

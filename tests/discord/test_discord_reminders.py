@@ -1,7 +1,8 @@
 """/timezone and /remind through discord.py and the fake Discord on a manual clock: the review
 reminder comes as a direct message at the local time with a Review button, a user whose DMs
-refuse the bot (50007) is not tried again until they use the bot, and a server's zone is set
-by those who may manage the server."""
+refuse the bot (50007) is not tried again until they use the bot, a 02:30 reminder on the
+spring-forward night comes once at 03:00, and a server's zone is set by those who may manage
+the server."""
 
 from __future__ import annotations
 
@@ -100,6 +101,60 @@ async def test_a_reminder_dm_with_a_review_button_and_a_user_who_refuses_dms(
     await advance_to(client, clock, datetime(2026, 1, 3, 9, 0, tzinfo=UTC))
     assert dm_posts(fake_discord, bob) == [403, 200]
     assert len(reminders_to(fake_discord, bob)) == 1
+
+
+async def test_a_0230_reminder_dm_comes_once_at_0300_on_the_spring_forward_night(
+    fake_discord: FakeDiscord,
+    make_client: ClientFactory,
+    catalog: QuizCatalog,
+    storage: SQLiteStorage,
+    quiz: Quiz,
+) -> None:
+    """On 2026-03-29 Berlin's clocks jump from 02:00 to 03:00: a 02:30 reminder comes once,
+    at the end of the gap (03:00 CEST, 01:00 UTC)."""
+    clock = VirtualClock(datetime(2026, 3, 28, 12, 0, tzinfo=UTC))
+    client = await make_client(QuizEngine(catalog, storage, clock=clock), round_clock=clock)
+    assert isinstance(client, QuizClient)
+    world = World(fake_discord, client)
+    dana = world.user("Dana", dm=True)
+    await dana.command("timezone", zone="Europe/Berlin")
+    await miss(dana, quiz, [True, False, True, False, True, True, True, True], "en")
+    reply = await dana.command("remind", time="02:30")
+    assert "Next check: 2026-03-29 03:00 Europe/Berlin" in reply.notice  # the end of the gap
+    await settle(client)
+    await advance_to(client, clock, datetime(2026, 3, 29, 0, 59, tzinfo=UTC))
+    assert reminders_to(fake_discord, dana) == []
+    await advance_to(client, clock, datetime(2026, 3, 29, 1, 0, tzinfo=UTC))  # 03:00 CEST
+    assert len(reminders_to(fake_discord, dana)) == 1
+    await advance_to(client, clock, datetime(2026, 3, 29, 23, 0, tzinfo=UTC))
+    assert len(reminders_to(fake_discord, dana)) == 1  # once that night
+    await advance_to(client, clock, datetime(2026, 3, 30, 0, 30, tzinfo=UTC))  # 02:30 CEST
+    assert len(reminders_to(fake_discord, dana)) == 2
+
+
+async def test_a_reminder_refused_for_opening_dms_too_fast_comes_a_little_later(
+    fake_discord: FakeDiscord,
+    make_client: ClientFactory,
+    catalog: QuizCatalog,
+    storage: SQLiteStorage,
+    quiz: Quiz,
+) -> None:
+    """Discord refuses to open a DM channel when a bot opens them too fast (403 40003, which
+    discord.py does not wait out): the reminder is tried again shortly, not dropped."""
+    world, client, clock = await start(make_client, fake_discord, catalog, storage)
+    erin = world.user("Erin", dm=True)
+    await miss(erin, quiz, [True, False, True, False, True, True, True, True], "en")
+    await erin.command("remind", time="08:00")
+    fake_discord.refuse_dm_opens = 1
+    await settle(client)
+    await advance_to(client, clock, datetime(2026, 1, 1, 8, 0, tzinfo=UTC))
+    assert reminders_to(fake_discord, erin) == []
+    (waiting,) = await storage.outgoing_messages("review-due:discord:")
+    assert waiting.status is MessageStatus.PENDING and "40003" in (waiting.last_error or "")
+    await advance_to(client, clock, datetime(2026, 1, 1, 8, 1, tzinfo=UTC))
+    assert len(reminders_to(fake_discord, erin)) == 1
+    (sent,) = await storage.outgoing_messages("review-due:discord:")
+    assert sent.status is MessageStatus.SENT
 
 
 async def test_a_servers_zone_is_set_by_those_who_may_manage_it(

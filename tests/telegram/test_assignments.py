@@ -311,11 +311,12 @@ async def test_reminders_reach_only_who_has_not_finished_then_the_summary_once(
     assert api.calls_of("sendMessage", after=mark) == []
     await advance(running, clock, 3600)  # 24 hours before the deadline
     (reminder,) = texts_to(api, ben.user["id"], mark)
-    assert reminder == clean(
+    assert reminder == clean(  # in Ben's private chat: which group's assignment it is
         assignment_t(
-            "reminder",
+            "reminder_in_chat",
             "en",
             title=TITLE,
+            chat="Study group",
             id=1,
             deadline="2026-12-09 09:00 UTC",
             answered=2,
@@ -356,6 +357,40 @@ async def test_reminders_reach_only_who_has_not_finished_then_the_summary_once(
     cancelled = ("(assignment #2)", "Assignment #2 is closed")
     assert [t for t in texts_to(api, GROUP_ID) if any(c in t for c in cancelled)] == []
     assert api.failed_calls() == []
+
+
+async def test_a_group_that_removed_the_bot_is_tried_once_and_its_members_still_reminded(
+    api: FakeBotApi,
+    engine: QuizEngine,
+    assignments: Assignments,
+    running: Scheduling,
+    clock: ManualClock,
+    seed: Quiz,
+    launch: Launch,
+) -> None:
+    """The bot is kicked from the group after setting an assignment: the 24-hour recap is
+    refused (403) and marks the group, so neither the 1-hour recap nor the summary is tried
+    there; Ben, who has not finished, gets both reminders in his private chat."""
+    await launch(engine, assignments=assignments, scheduling=running, round_clock=clock)
+    team = Team(api)
+    lead, ben = team.in_group(LEAD, "Lead"), team.in_group(9101, "Ben")
+    lead.send(f"/assign {SEED_QUIZ} 2026-12-09 09:00")  # 48 hours from now
+    post = await the_post(lead)
+    private = team.in_private(ben)
+    await ben.toast(ben.press_button(post, assignment_t("assignment_start", "en")))
+    await play(private, seed, "10")
+    api.remove_bot(team.group)
+    mark = len(api.calls)
+    await advance(running, clock, 24 * 3600)  # 24 hours before the deadline
+    await advance(running, clock, 23 * 3600)  # 1 hour before
+    await advance(running, clock, 2 * DAY)  # the deadline, and after it
+    to_group = [
+        (c.ok, c.description)
+        for c in api.calls_of("sendMessage", after=mark, ok=None)
+        if int(c.params["chat_id"]) == GROUP_ID
+    ]
+    assert to_group == [(False, "Forbidden: bot was kicked from the supergroup chat")]
+    assert len(texts_to(api, ben.user["id"], mark)) == 2
 
 
 async def test_the_menu_offers_assignments_to_everyone_and_their_commands_to_group_admins(

@@ -1,23 +1,28 @@
 """The daily question on Telegram, through python-telegram-bot and the fake Bot API, on a
 manual clock across days: /daily set by a chat admin, the post at the chat's local time, the
 presses, the reveal with who got it right and their streaks, streaks kept and broken,
-weekdays only, a bot down past the question's window, /daily off, the daylight-saving rule,
+weekdays only, a bot down past the question's window, /daily off, the daylight-saving rule
+(spring forward and fall back), a group that removed the bot,
 /progress and the leaderboards over a week, a month and all time."""
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from adapters.telegram import TelegramAdapter
 from bot.catalog import QuizCatalog
+from bot.daily.service import job_key
 from bot.daily.texts import daily_t
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.quiz import Quiz
 from bot.storage import SQLiteStorage
 from fakes.clock import ManualClock
-from fakes.telegram_bot_api import FakeBotApi, StoredMessage
+from fakes.telegram_bot_api import SENDING_METHODS, FakeBotApi, StoredMessage
 from fakes.telegram_chatter import Chatter, button_for, clean, find_question
 from tests.conftest import SEED_QUIZ
 from tests.daily_harness import BERLIN, at, run_until, settle, streak
@@ -312,6 +317,34 @@ async def test_a_0230_question_on_the_spring_forward_day_is_posted_once_at_0300(
     ]
 
 
+async def test_a_0230_question_on_the_fall_back_day_is_posted_once_at_the_first_0230(
+    api: FakeBotApi,
+    round_engine: QuizEngine,
+    seed: Quiz,
+    clock: ManualClock,
+    launch: Launch,
+) -> None:
+    clock.now = at("2026-10-24 01:00")  # Saturday; on Sunday 03:00 CEST becomes 02:00 CET
+    daily = await start(api, round_engine, seed, clock, launch)
+    await daily.say(daily.admin, f"/daily 02:30 2h {SEED_QUIZ}")
+    posted: list[datetime] = []
+    for day in ("2026-10-24", "2026-10-25", "2026-10-26"):
+        mark = len(api.calls)
+        await daily.until(f"{day} 06:00")  # (on Sunday 02:30 comes twice: time runs past both)
+        calls = [
+            call
+            for call in api.calls_of("sendMessage", after=mark)
+            if clean(api.message_of(call).text).startswith(daily_t("daily_title", "en"))
+        ]
+        assert len(calls) == 1, day  # once a day
+        posted.append(datetime.fromtimestamp(calls[0].at, UTC))
+    assert posted == [
+        datetime(2026, 10, 24, 0, 30, tzinfo=UTC),  # 02:30 CEST
+        datetime(2026, 10, 25, 0, 30, tzinfo=UTC),  # the first 02:30 (CEST), not 01:30 UTC
+        datetime(2026, 10, 26, 1, 30, tzinfo=UTC),  # 02:30 CET
+    ]
+
+
 async def test_leaderboards_count_right_answers_in_the_week_the_month_and_ever(
     api: FakeBotApi,
     round_engine: QuizEngine,
@@ -385,3 +418,42 @@ async def test_a_new_time_zone_moves_the_next_post_to_the_local_time_there(
     assert clean(question.text).endswith("Open until 2026-03-02 21:00 Europe/Berlin · Answers: 0")
     await daily.until("2026-03-02 10:30")  # (09:00 UTC passes: nothing more)
     assert len(daily.posts_since(mark)) == 1
+
+
+async def test_a_group_that_removed_the_bot_has_its_daily_question_turned_off(
+    api: FakeBotApi,
+    round_engine: QuizEngine,
+    storage: SQLiteStorage,
+    seed: Quiz,
+    clock: ManualClock,
+    launch: Launch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Telegram refuses the day's question with 403 (the bot was kicked): the round ends, the
+    group is marked as one the bot cannot post in, and the next day's job turns the daily
+    question off instead of posting a failing request every day."""
+    clock.now = at("2026-03-02 08:00")
+    daily = await start(api, round_engine, seed, clock, launch)
+    await daily.say(daily.admin, f"/daily 09:00 {SEED_QUIZ}")
+    api.remove_bot(daily.group)
+    mark = len(api.calls)
+    with caplog.at_level(logging.WARNING, logger="quizbot.daily"):
+        await daily.until("2026-03-06 21:00")  # Monday to Friday
+    tried = [
+        call
+        for call in api.calls[mark:]
+        if call.method in SENDING_METHODS and int(call.params.get("chat_id", 0)) == GROUP_ID
+    ]
+    assert [(call.ok, call.description) for call in tried] == [
+        (False, "Forbidden: bot was kicked from the supergroup chat")  # Monday's, once
+    ]
+    setting = await storage.daily_setting("telegram", str(GROUP_ID))
+    assert setting is not None and not setting.enabled
+    assert await daily.adapter.scheduling.scheduler.get(job_key("telegram", str(GROUP_ID))) is None
+    assert "its daily question is turned off" in caplog.text
+    # Added back, an admin turns it on again: their command clears the mark.
+    api.refusing.pop(GROUP_ID)
+    reply = await daily.say(daily.admin, f"/daily 09:00 {SEED_QUIZ}")
+    assert reply[0] == daily_t("daily_turned_on", "en")
+    await daily.until("2026-03-09 09:00")
+    assert clean((await daily.question()).text).startswith(daily_t("daily_title", "en"))

@@ -1,7 +1,8 @@
 """/timezone, /remind and /review through python-telegram-bot and the fake Bot API, on a
 manual clock across days: a reminder comes at the local time when questions are due (its
 button starts the review), none when nothing is due, a user who blocked the bot is not tried
-again until they write to it, and a 02:30 reminder on the spring-forward night comes once."""
+again until they write to it, and a 02:30 reminder comes once on the spring-forward night (at
+03:00) and once on the fall-back night (at its first 02:30)."""
 
 from __future__ import annotations
 
@@ -193,6 +194,38 @@ async def test_a_0230_reminder_comes_once_at_0300_on_the_spring_forward_night(
     await advance_to(adapter, clock, datetime(2026, 3, 29, 23, 0, tzinfo=UTC))
     assert attempts_to(api, me.chat_id, DUE_TWO, mark) == [True]  # once that night
     await advance_to(adapter, clock, datetime(2026, 3, 30, 0, 30, tzinfo=UTC))  # 02:30 CEST
+    assert attempts_to(api, me.chat_id, DUE_TWO, mark) == [True, True]
+
+
+async def test_a_0230_reminder_comes_once_at_its_first_0230_on_the_fall_back_night(
+    api: FakeBotApi,
+    launch: Launch,
+    catalog: QuizCatalog,
+    storage: SQLiteStorage,
+) -> None:
+    """On 2026-10-25 Berlin's clocks go back from 03:00 CEST to 02:00 CET: 02:30 happens at
+    00:30 UTC and again at 01:30 UTC. The reminder comes at the first, and not again."""
+    clock = ManualClock(datetime(2026, 10, 24, 12, 0, tzinfo=UTC))
+    adapter = await start(launch, catalog, storage, clock)
+    me = chatter(api, 9106, "Fa")
+    me.send("/timezone Europe/Berlin")
+    await me.message()
+    await play(me, catalog, "10101111")
+    me.send("/remind 02:30")
+    await me.message()
+    job = await adapter.scheduling.scheduler.get("review-reminder:telegram:9106")
+    assert job is not None and job.due_at == datetime(2026, 10, 25, 0, 30, tzinfo=UTC)
+    mark = len(api.calls)
+    await advance_to(adapter, clock, datetime(2026, 10, 25, 0, 29, tzinfo=UTC))
+    assert attempts_to(api, me.chat_id, DUE_TWO, mark) == []
+    await advance_to(adapter, clock, datetime(2026, 10, 25, 0, 30, tzinfo=UTC))  # 02:30 CEST
+    assert attempts_to(api, me.chat_id, DUE_TWO, mark) == [True]
+    await advance_to(adapter, clock, datetime(2026, 10, 25, 1, 30, tzinfo=UTC))  # 02:30 CET
+    await advance_to(adapter, clock, datetime(2026, 10, 25, 23, 0, tzinfo=UTC))
+    assert attempts_to(api, me.chat_id, DUE_TWO, mark) == [True]  # once that night
+    job = await adapter.scheduling.scheduler.get("review-reminder:telegram:9106")
+    assert job is not None and job.due_at == datetime(2026, 10, 26, 1, 30, tzinfo=UTC)
+    await advance_to(adapter, clock, datetime(2026, 10, 26, 1, 30, tzinfo=UTC))  # 02:30 CET
     assert attempts_to(api, me.chat_id, DUE_TWO, mark) == [True, True]
 
 

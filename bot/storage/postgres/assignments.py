@@ -43,8 +43,8 @@ class PostgresAssignments(PostgresPool, AssignmentStore):
     async def create_assignment(self, new: NewAssignment) -> AssignmentRecord:
         rows = await self._fetch(
             "INSERT INTO assignments (platform, chat_id, quiz_id, created_by, language, "
-            "created_at, deadline, zone_chat) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) "
-            "RETURNING *",
+            "created_at, deadline, zone_chat, chat_title) "
+            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING *",
             new.platform,
             new.chat_id,
             new.quiz_id,
@@ -53,6 +53,7 @@ class PostgresAssignments(PostgresPool, AssignmentStore):
             new.created_at,
             new.deadline,
             new.zone_chat,
+            new.chat_title,
         )
         return assignment_from(rows[0])
 

@@ -37,7 +37,8 @@ class SQLiteAssignments(SQLiteWriter, AssignmentStore):
         def op(conn: sqlite3.Connection) -> AssignmentRecord:
             row = conn.execute(
                 "INSERT INTO assignments (platform, chat_id, quiz_id, created_by, language, "
-                "created_at, deadline, zone_chat) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
+                "created_at, deadline, zone_chat, chat_title) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *",
                 (
                     new.platform,
                     new.chat_id,
@@ -47,6 +48,7 @@ class SQLiteAssignments(SQLiteWriter, AssignmentStore):
                     _ts(new.created_at),
                     _ts(new.deadline),
                     new.zone_chat,
+                    new.chat_title,
                 ),
             ).fetchone()
             return assignment_from(row)
