@@ -14,7 +14,7 @@ from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.engine import QuizEngine
-from bot.scheduling.services import Scheduling
+from bot.scheduling.scheduling import Scheduling
 from bot.scheduling.timezones import TimeZones, at_local
 from bot.storage.standings import StandingsQuery, StandingsStore
 from bot.text_direction import prepare

@@ -60,7 +60,7 @@ def overview_lines(report: AssignmentReport) -> list[str]:
 
 async def list_assignments(settings: Settings, args: argparse.Namespace) -> int:
     async with open_app(settings) as app:
-        reports = await app.assignments.overview(args.lang, everything=args.all)
+        reports = await app.services.assignments.overview(args.lang, everything=args.all)
     if not reports:
         print(assignment_t("assignments_none", args.lang))
         return 0
@@ -71,7 +71,7 @@ async def list_assignments(settings: Settings, args: argparse.Namespace) -> int:
 
 async def report(settings: Settings, args: argparse.Namespace) -> int:
     async with open_app(settings) as app:
-        found = await app.assignments.reports(
+        found = await app.services.assignments.reports(
             None, None, _operator(args.lang), args.which, limit=None
         )
     if not found.reports:
@@ -110,7 +110,7 @@ async def export_assignment(settings: Settings, number: str) -> tuple[str | None
     async with open_app(settings) as app:
         found = None
         if assignment_id is not None:
-            found = await app.assignments.report_of(assignment_id, "en")
+            found = await app.services.assignments.report_of(assignment_id, "en")
     if found is None:
         return None, f"quizbot export: no assignment {number!r} (see `quizbot assignments --all`)"
     return assignment_csv([found]), ""

@@ -1,5 +1,5 @@
-"""The one place that wires settings, quizzes, storage, the engine, group rounds and
-assignments together."""
+"""The one place that wires settings, quizzes, storage, the engine and the services beside it
+together."""
 
 from __future__ import annotations
 
@@ -8,17 +8,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
-from bot.assignments import Assignments
 from bot.catalog import QuizCatalog
-from bot.daily.service import DailyQuestions
 from bot.engine import QuizEngine
-from bot.leaderboard_periods import PeriodLeaderboards
 from bot.quiz_check import FileCheck
 from bot.quiz_loader import LoadReport
 from bot.review import ReviewScheduler
-from bot.review_reminders import ReviewReminders
-from bot.rounds import GroupRounds, SystemClock
-from bot.scheduling import Scheduling
+from bot.services import Services
 from bot.storage import Storage, StorageError, storage_from_url
 from quizbot.extras import require_extra
 from quizbot.settings import ConfigError, Settings, ephemeral_disk_warning
@@ -28,21 +23,14 @@ log = logging.getLogger("quizbot")
 
 @dataclass
 class App:
-    """A running engine and what runs beside it (group rounds, scheduling, review reminders,
-    assignments, daily questions, leaderboards over a period), with their catalog, storage
-    and the report of publishing QUIZ_DIR."""
+    """A running engine and the services beside it (:class:`~bot.services.Services`), with
+    their settings, catalog, storage and the report of publishing QUIZ_DIR."""
 
     settings: Settings
     catalog: QuizCatalog
     storage: Storage
-    engine: QuizEngine
-    rounds: GroupRounds
+    services: Services
     load_report: LoadReport
-    scheduling: Scheduling
-    reminders: ReviewReminders
-    assignments: Assignments
-    daily: DailyQuestions
-    leaderboards: PeriodLeaderboards
 
 
 @asynccontextmanager
@@ -79,27 +67,13 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
             raise ConfigError("DATABASE_URL", f"cannot publish QUIZ_DIR's quizzes: {exc}") from None
         for problem in report.errors:
             log.error("quiz file skipped: %s", problem)
-        rounds = GroupRounds(engine, storage)
-        clock = SystemClock(engine.clock)
-        scheduling = Scheduling.leased(storage, clock, settings.claim_lease_seconds)
-        reminders = ReviewReminders(engine, scheduling)  # registers its job kind, once
-        before = settings.assignment_reminders
-        assignments = Assignments(engine, scheduling, reminders=before)  # its job kinds too
-        daily = DailyQuestions(rounds, scheduling)  # (its reveals' streaks go to the rounds)
-        leaderboards = PeriodLeaderboards.beside(engine, scheduling)
-        yield App(
-            settings,
-            catalog,
-            storage,
+        services = Services.build(
             engine,
-            rounds,
-            report,
-            scheduling,
-            reminders,
-            assignments,
-            daily,
-            leaderboards,
+            storage,
+            claim_lease=settings.claim_lease_seconds,
+            assignment_reminders=settings.assignment_reminders,
         )
+        yield App(settings, catalog, storage, services, report)
     finally:
         await storage.close()
 

@@ -80,21 +80,21 @@ async def _play(args: argparse.Namespace) -> int:
     # Around the whole run: a Ctrl-C while the database opens ends play at its first prompt.
     with CtrlC.caught() as ctrl_c:
         async with open_app(settings) as app:
-            if args.lang and await app.engine.set_language(who, args.lang) is None:
+            if args.lang and await app.services.engine.set_language(who, args.lang) is None:
                 choices = ", ".join(SUPPORTED_LANGUAGES)
                 print(
                     f"quizbot: unknown language {args.lang!r}; choose one of {choices}",
                     file=sys.stderr,
                 )
                 return EXIT_USAGE
-            zones, place = app.scheduling.timezones, Place(who.platform, who.user_id)
+            zones, place = app.services.scheduling.timezones, Place(who.platform, who.user_id)
             if getattr(args, "tz", None):  # `quizbot review --tz ZONE`: remembered
                 chosen = find_zone(args.tz)
                 if chosen is None:
                     print(f"quizbot: {t('timezone_unknown', 'en', name=args.tz)}", file=sys.stderr)
                     return EXIT_USAGE
                 await zones.set_zone(place, chosen)
-            player = TerminalPlayer(app.engine, who, sys.stdin, sys.stdout, ctrl_c)
+            player = TerminalPlayer(app.services.engine, who, sys.stdin, sys.stdout, ctrl_c)
             tag = getattr(args, "tag", None)  # `review` has no --tag
             review = args.command == "review"
             zone = await zones.zone(place)
@@ -105,8 +105,8 @@ async def _list(args: argparse.Namespace) -> int:
     settings = _settings()
     async with open_app(settings) as app:
         who = _terminal_user(None)
-        language = args.lang or await app.engine.interface_language(who)
-        summaries = app.engine.quizzes(language)
+        language = args.lang or await app.services.engine.interface_language(who)
+        summaries = app.services.engine.quizzes(language)
         if not summaries:
             print(t("no_quizzes", language))
             return 1
@@ -161,7 +161,7 @@ async def _progress(args: argparse.Namespace) -> int:
     settings = _settings()
     who = _terminal_user(args.user)
     async with open_app(settings) as app:
-        report = await app.engine.progress(who)
+        report = await app.services.engine.progress(who)
         lang = report.language
         if not report.quizzes:
             print(paragraph(terminal_t("no_progress_terminal", lang), lang))
@@ -227,11 +227,11 @@ async def _publish(args: argparse.Namespace) -> int:
                 print("nothing published: fix the problems above", file=sys.stderr)
                 failed = True
             else:
-                done = await app.engine.library.publish(report, VersionSource.PUBLISH, by)
+                done = await app.services.engine.library.publish(report, VersionSource.PUBLISH, by)
                 for publication in done.publications:
                     print(_publication_line(publication))
         for path in others:
-            failed |= not await _publish_other(app.engine.library, path, args, by)
+            failed |= not await _publish_other(app.services.engine.library, path, args, by)
     return 1 if failed else 0
 
 
@@ -329,7 +329,7 @@ async def _stats(args: argparse.Namespace) -> int:
         if args.quiz and app.catalog.get(args.quiz) is None:
             print(f"quizbot: no quiz {args.quiz!r} (see `quizbot list`)", file=sys.stderr)
             return EXIT_USAGE
-        all_stats = await app.engine.stats(args.quiz, args.lang)
+        all_stats = await app.services.engine.stats(args.quiz, args.lang)
     for stats in all_stats:
         print(format_stats(stats, args.lang))
     if args.png:
@@ -417,11 +417,11 @@ async def _export(args: argparse.Namespace) -> int:
     if args.assignment is not None:
         return await _export_assignment(settings, args.assignment, out)
     async with open_app(settings) as app:
-        attempts, answers = await app.engine.export(args.quiz)
+        attempts, answers = await app.services.engine.export(args.quiz)
         if args.quiz and not attempts and app.catalog.get(args.quiz) is None:
             # A quiz whose file is gone may still have attempts: only a wholly unknown id is
             # an error (an empty header would look like "nobody played it").
-            everything, _ = await app.engine.export(None)
+            everything, _ = await app.services.engine.export(None)
             known = sorted({q.id for q in app.catalog.all()} | {a.quiz_id for a in everything})
             print(
                 f"quizbot export: no quiz {args.quiz!r}; known quizzes: "

@@ -152,25 +152,26 @@ async def run_bots(
         if settings.serve_http:
             from quizbot.web import WebServer
 
-            web = WebServer(app.engine.healthy)
+            web = WebServer(app.services.engine.healthy)
             await web.start(listen, settings.port)
             stack.push_async_callback(web.stop)
             log.info("serving /healthz on %s:%s", listen, settings.port)
         # Other replicas (and `quizbot publish`) publish too: serve what they publish.
-        watch = asyncio.create_task(app.engine.library.watch(), name="quiz-library-watch")
+        watch = asyncio.create_task(app.services.engine.library.watch(), name="quiz-library-watch")
         stack.callback(watch.cancel)
         adapters: list[ChatAdapter] = []
-        scheduling, daily, boards = app.scheduling, app.daily, app.leaderboards
+        services = app.services
+        scheduling, daily, boards = services.scheduling, services.daily, services.leaderboards
         if settings.telegram_token:
             adapters.append(
                 telegram_adapter(
-                    app.engine,
-                    app.rounds,
+                    services.engine,
+                    services.rounds,
                     settings,
                     web=web,
                     scheduling=scheduling,
-                    reminders=app.reminders,
-                    assignments=app.assignments,
+                    reminders=services.reminders,
+                    assignments=services.assignments,
                     daily=daily,
                     leaderboards=boards,
                 )
@@ -178,12 +179,12 @@ async def run_bots(
         if settings.discord_token:
             adapters.append(
                 discord_adapter(
-                    app.engine,
-                    app.rounds,
+                    services.engine,
+                    services.rounds,
                     settings,
                     scheduling=scheduling,
-                    reminders=app.reminders,
-                    assignments=app.assignments,
+                    reminders=services.reminders,
+                    assignments=services.assignments,
                     daily=daily,
                     leaderboards=boards,
                 )

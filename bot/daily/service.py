@@ -38,7 +38,7 @@ from bot.quiz import Quiz
 from bot.rounds.service import GroupRounds
 from bot.rounds.views import RoundQuestion
 from bot.scheduling.scheduler import JobOutcome, JobRun
-from bot.scheduling.services import Scheduling
+from bot.scheduling.scheduling import Scheduling
 from bot.scheduling.timezones import SATURDAY, at_local, next_local_time
 from bot.storage import NewRound, RoundKind, RoundRecord, StorageError
 from bot.storage.daily import DailySetting, NewDailyPost

@@ -11,7 +11,7 @@ from bot.scheduling.outbox import (
 )
 from bot.scheduling.reachability import Reachability
 from bot.scheduling.scheduler import JobHandler, JobOutcome, JobRun, Scheduler, SchedulerTiming
-from bot.scheduling.services import Scheduling
+from bot.scheduling.scheduling import Scheduling
 from bot.scheduling.timezones import Place, TimeZones
 from bot.storage.scheduling import Job, NewJob, NewMessage, OutgoingMessage
 
