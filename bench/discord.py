@@ -119,7 +119,7 @@ async def _start(world: World, users: int) -> list[Member]:
 async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -> Json:
     from adapters.discord import QuizClient  # imported late: discord.py's set-up is heavy
     from bot.engine import QuizEngine
-    from bot.rounds import GroupRounds
+    from bot.services import Services
     from bot.storage import SQLiteStorage
     from quizbot.runner import discord_config
     from quizbot.settings import Settings
@@ -136,9 +136,10 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
     client = None
     try:
         settings = Settings(database_url=f"sqlite:///{db_path}", discord_token=TOKEN)
-        engine = QuizEngine(catalog, storage)
-        client = QuizClient(engine, GroupRounds(engine, storage), discord_config(settings))
+        services = Services.build(QuizEngine(catalog, storage), storage)
+        client = QuizClient(services, discord_config(settings))
         await client.login(TOKEN)
+        services.scheduling.scheduler.start()  # as `quizbot run` starts it
         world = World(fake, client)
         members = await _start(world, users)
         progress(f"g: {users} members have their first question")
@@ -170,6 +171,7 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
     finally:
         if client is not None:
             await client.close()
+            await client.services.scheduling.scheduler.stop()
         await storage.close()
         await fake.close()
         undo()

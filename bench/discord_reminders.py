@@ -51,7 +51,7 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
     from adapters.discord.outbox_sender import DM_RATE
     from bot.catalog import QuizCatalog
     from bot.engine import QuizEngine
-    from bot.rounds import GroupRounds
+    from bot.services import Services
     from bot.storage import SQLiteStorage
     from fakes.discord_api import TOKEN, FakeDiscord
     from quizbot.runner import discord_config
@@ -68,9 +68,9 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
     ids = [FIRST_USER_ID + n for n in range(users)]
     progress(f"j: seeding {users} users with a reminder due")
     await seed_reminders(storage, catalog, due_clock, ids, platform="discord")
-    engine = QuizEngine(catalog, storage)
+    services = Services.build(QuizEngine(catalog, storage), storage)
     settings = Settings(database_url=f"sqlite:///{db_path}", discord_token=TOKEN)
-    client = QuizClient(engine, GroupRounds(engine, storage), discord_config(settings))
+    client = QuizClient(services, discord_config(settings))
 
     def delivered() -> int:
         return sum(len(fake.dm_messages(user_id)) for user_id in ids)
@@ -78,7 +78,8 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
     try:
         progress(f"j: {users} reminders fall due")
         began = time.perf_counter()
-        await client.login(TOKEN)  # its scheduler and poster start with it
+        await client.login(TOKEN)  # its outbox poster starts with it
+        services.scheduling.scheduler.start()  # then the jobs, as `quizbot run` starts them
         while True:
             if delivered() >= users or time.perf_counter() - began > users / DM_RATE * 3 + 60:
                 break
@@ -87,6 +88,7 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
         await asyncio.sleep(1.0)  # a duplicate, if any, has time to show
     finally:
         await client.close()
+        await services.scheduling.scheduler.stop()
         outbox = await storage.outgoing_messages("review-due:")
         await storage.close()
         await fake.close()

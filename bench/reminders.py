@@ -77,7 +77,7 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
     from adapters.telegram import TelegramAdapter
     from bot.catalog import QuizCatalog
     from bot.engine import QuizEngine
-    from bot.rounds import GroupRounds
+    from bot.services import Services
     from bot.storage import SQLiteStorage
     from fakes.telegram_bot_api import TOKEN, FakeBotApi
     from fakes.telegram_chatter import clean
@@ -98,14 +98,16 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
     await seed_reminders(storage, catalog, due_clock, ids)
     engine = QuizEngine(catalog, storage)
     settings = Settings(quiz_dir=QUIZ_DIR, telegram_token=TOKEN, telegram_api_base_url=api.base_url)
-    adapter = TelegramAdapter(engine, GroupRounds(engine, storage), telegram_config(settings))
+    services = Services.build(engine, storage)
+    adapter = TelegramAdapter(services, telegram_config(settings))
     from bot.i18n import t
 
     text = clean(t("review_due", "en", count=1))
     try:
         progress(f"i: {users} reminders fall due")
         began = time.perf_counter()
-        await adapter.start()  # its scheduler and poster start with it
+        await adapter.start()  # its outbox poster starts with it
+        services.scheduling.scheduler.start()  # then the jobs, as `quizbot run` starts them
         while True:
             sent = [
                 c
@@ -119,6 +121,7 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
         await asyncio.sleep(1.0)  # a duplicate, if any, has time to show
     finally:
         await adapter.stop()
+        await services.scheduling.scheduler.stop()
         outbox = await storage.outgoing_messages("review-due:")
         await storage.close()
         await api.close()

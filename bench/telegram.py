@@ -217,7 +217,7 @@ async def _serve(
     from adapters.telegram import TelegramAdapter, TelegramConfig
     from bench.answers import seed_catalog
     from bot.engine import QuizEngine
-    from bot.rounds import GroupRounds
+    from bot.services import Services
     from bot.storage import SQLiteStorage
     from fakes.telegram_bot_api import TOKEN
     from quizbot.web import WebServer
@@ -226,6 +226,7 @@ async def _serve(
     await storage.open()
     try:
         engine = QuizEngine(seed_catalog(), storage)
+        services = Services.build(engine, storage)
         config = TelegramConfig(
             token=TOKEN,
             api_base_url=base_url,
@@ -237,8 +238,7 @@ async def _serve(
             web = WebServer(engine.healthy)
             await web.start("127.0.0.1", webhook_port)
         adapter = TelegramAdapter(
-            engine,
-            GroupRounds(engine, storage),
+            services,
             config,
             web=web,
             polling_timeout=POLLING_TIMEOUT,
@@ -248,6 +248,7 @@ async def _serve(
         acker = asyncio.create_task(_raw_acknowledger(base_url)) if side == "raw" else None
         if bare is None and acker is None:
             await adapter.start()
+            services.scheduling.scheduler.start()  # as `quizbot run` starts it
         profiler = cProfile.Profile() if profile is not None else None
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader()
@@ -269,6 +270,7 @@ async def _serve(
                     await acker
             else:
                 await adapter.stop()
+                await services.scheduling.scheduler.stop()
             if web is not None:
                 await web.stop()
             if profiler is not None and profile is not None:

@@ -14,7 +14,6 @@ from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.engine import QuizEngine
-from bot.scheduling.scheduling import Scheduling
 from bot.scheduling.timezones import TimeZones, at_local
 from bot.storage.standings import StandingsQuery, StandingsStore
 from bot.text_direction import prepare
@@ -77,12 +76,6 @@ class PeriodLeaderboards:
         self.engine = engine
         self.store = store
         self.timezones = timezones
-
-    @classmethod
-    def beside(cls, engine: QuizEngine, scheduling: Scheduling) -> PeriodLeaderboards:
-        """On ``scheduling``'s storage and time zones (what the wiring builds beside the
-        engine)."""
-        return cls(engine, scheduling.storage, scheduling.timezones)
 
     async def board(
         self,

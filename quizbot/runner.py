@@ -9,13 +9,7 @@ import signal
 import sys
 from typing import TYPE_CHECKING, Protocol, TextIO
 
-from bot.assignments import Assignments
-from bot.daily.service import DailyQuestions
-from bot.engine import QuizEngine
-from bot.leaderboard_periods import PeriodLeaderboards
-from bot.review_reminders import ReviewReminders
-from bot.rounds import GroupRounds
-from bot.scheduling import Scheduling
+from bot.services import Services
 from bot.storage import storage_from_url
 from quizbot.bootstrap import open_app
 from quizbot.settings import Settings
@@ -69,67 +63,30 @@ def discord_config(settings: Settings) -> DiscordConfig:
 
 
 def telegram_adapter(
-    engine: QuizEngine,
-    rounds: GroupRounds,
-    settings: Settings,
-    *,
-    web: WebMount | None = None,
-    scheduling: Scheduling | None = None,
-    reminders: ReviewReminders | None = None,
-    assignments: Assignments | None = None,
-    daily: DailyQuestions | None = None,
-    leaderboards: PeriodLeaderboards | None = None,
+    services: Services, settings: Settings, *, web: WebMount | None = None
 ) -> TelegramAdapter:
-    """The Telegram bot of ``quizbot run``: its config, the /stats chart, the round lease,
-    the process's scheduling (whose outbox it posts for Telegram), the assignments, daily
-    questions and leaderboards over a period."""
+    """The Telegram bot of ``quizbot run`` on the process's services: its config, the /stats
+    chart, the round lease and the web server (for webhook mode)."""
     from adapters.telegram import TelegramAdapter
     from adapters.telegram.group_rounds import RoundTiming
     from quizbot.charts import render_stats_png
 
     return TelegramAdapter(
-        engine,
-        rounds,
+        services,
         telegram_config(settings),
         stats_chart=render_stats_png,
         round_timing=RoundTiming(lease=settings.round_lease_seconds),  # (replicas)
         web=web,
-        scheduling=scheduling,
-        reminders=reminders,
-        assignments=assignments,
-        daily=daily,
-        leaderboards=leaderboards,
     )
 
 
-def discord_adapter(
-    engine: QuizEngine,
-    rounds: GroupRounds,
-    settings: Settings,
-    *,
-    scheduling: Scheduling | None = None,
-    reminders: ReviewReminders | None = None,
-    assignments: Assignments | None = None,
-    daily: DailyQuestions | None = None,
-    leaderboards: PeriodLeaderboards | None = None,
-) -> DiscordAdapter:
-    """The Discord bot of ``quizbot run``, with the /stats chart, the process's scheduling
-    (whose outbox it posts for Discord), the assignments, daily questions and leaderboards
-    over a period."""
+def discord_adapter(services: Services, settings: Settings) -> DiscordAdapter:
+    """The Discord bot of ``quizbot run`` on the process's services, with its config and the
+    /stats chart."""
     from adapters.discord import DiscordAdapter
     from quizbot.charts import render_stats_png
 
-    return DiscordAdapter(
-        engine,
-        rounds,
-        discord_config(settings),
-        stats_chart=render_stats_png,
-        scheduling=scheduling,
-        reminders=reminders,
-        assignments=assignments,
-        daily=daily,
-        leaderboards=leaderboards,
-    )
+    return DiscordAdapter(services, discord_config(settings), stats_chart=render_stats_png)
 
 
 async def run_bots(
@@ -148,47 +105,23 @@ async def run_bots(
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop_event.set)
     async with open_app(settings) as app, contextlib.AsyncExitStack() as stack:
+        services = app.services
         web = None
         if settings.serve_http:
             from quizbot.web import WebServer
 
-            web = WebServer(app.services.engine.healthy)
+            web = WebServer(services.engine.healthy)
             await web.start(listen, settings.port)
             stack.push_async_callback(web.stop)
             log.info("serving /healthz on %s:%s", listen, settings.port)
         # Other replicas (and `quizbot publish`) publish too: serve what they publish.
-        watch = asyncio.create_task(app.services.engine.library.watch(), name="quiz-library-watch")
+        watch = asyncio.create_task(services.engine.library.watch(), name="quiz-library-watch")
         stack.callback(watch.cancel)
         adapters: list[ChatAdapter] = []
-        services = app.services
-        scheduling, daily, boards = services.scheduling, services.daily, services.leaderboards
         if settings.telegram_token:
-            adapters.append(
-                telegram_adapter(
-                    services.engine,
-                    services.rounds,
-                    settings,
-                    web=web,
-                    scheduling=scheduling,
-                    reminders=services.reminders,
-                    assignments=services.assignments,
-                    daily=daily,
-                    leaderboards=boards,
-                )
-            )
+            adapters.append(telegram_adapter(services, settings, web=web))
         if settings.discord_token:
-            adapters.append(
-                discord_adapter(
-                    services.engine,
-                    services.rounds,
-                    settings,
-                    scheduling=scheduling,
-                    reminders=services.reminders,
-                    assignments=services.assignments,
-                    daily=daily,
-                    leaderboards=boards,
-                )
-            )
+            adapters.append(discord_adapter(services, settings))
         started: list[ChatAdapter] = []
         try:
             for adapter in adapters:
@@ -196,8 +129,9 @@ async def run_bots(
                 started.append(adapter)
                 log.info("adapter started: %s", adapter.name)
             # Jobs run here once the adapters that post their messages are up.
-            scheduling.scheduler.start()
-            stack.push_async_callback(scheduling.scheduler.stop)
+            scheduler = services.scheduling.scheduler
+            scheduler.start()
+            stack.push_async_callback(scheduler.stop)
             failure = await _until_stopped_or_failed(stop_event, started)
             log.info("stopping")
         finally:

@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, settings
 
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
-from bot.rounds import GroupRounds
+from bot.rounds import RoundClock
+from bot.services import Services
 from bot.storage import SQLiteStorage, Storage
 
 # CI (which sets CI=true) runs the property tests on a fixed sequence of examples, so a red
@@ -37,12 +38,13 @@ QUIZ_DIR = ROOT / "quizzes"
 SEED_QUIZ = "checkpoint-sharding"
 
 
-def rounds_beside(engine: QuizEngine) -> GroupRounds:
-    """The group rounds of ``engine``, on the engine's own storage: what the wiring
-    (quizbot/bootstrap.py) builds beside it, for tests that make an engine on a storage of
-    their own (a slow or failing one) and hand it to a bot. Tests never assert through the
-    engine's storage; this is the one place that reaches it."""
-    return GroupRounds(engine, engine._storage)
+def services_beside(engine: QuizEngine, clock: RoundClock | None = None) -> Services:
+    """The services the wiring (quizbot/bootstrap.py) builds beside ``engine``, on the
+    engine's own storage and on ``clock`` (a ManualClock the engine shares; default: the
+    engine's, on asyncio's timers): for the harnesses that hand an engine to a bot, and for
+    tests that make an engine on a storage of their own (a slow or failing one). Tests never
+    assert through the engine's storage; this is the one place that reaches it."""
+    return Services.build(engine, engine._storage, clock=clock)
 
 
 class FakeClock:

@@ -14,15 +14,16 @@ import pytest
 from bot.catalog import QuizCatalog
 from bot.daily.choice import choose_question, question_pool
 from bot.daily.request import DailyAction, DailyRequestError, parse_daily
-from bot.daily.service import DailyQuestions, job_key
+from bot.daily.service import job_key
 from bot.daily.streaks import count_streaks
 from bot.daily.texts import DAILY_STRINGS, daily_t
 from bot.daily.views import DailyOutcome
 from bot.engine import QuizEngine
 from bot.i18n import SUPPORTED_LANGUAGES
-from bot.rounds import GroupRounds, RoundQuestion, RoundReveal
-from bot.scheduling import Place, Scheduling
+from bot.rounds import RoundQuestion, RoundReveal
+from bot.scheduling import Place
 from bot.scheduling.timezones import find_zone
+from bot.services import Services
 from bot.storage import RoundKind, RoundStatus, Storage
 from bot.storage.daily import DailyDay
 from bot.views import Participant
@@ -131,13 +132,16 @@ def test_every_daily_string_is_in_every_language() -> None:
 class World:
     """A process: engine, rounds, scheduling and the daily questions on one storage."""
 
-    def __init__(self, catalog: QuizCatalog, storage: Storage, clock: ManualClock, name: str):
+    def __init__(self, catalog: QuizCatalog, storage: Storage, clock: ManualClock):
         self.storage = storage
         self.clock = clock
         self.engine = QuizEngine(catalog, storage, clock=clock)
-        self.rounds = GroupRounds(self.engine, storage)
-        self.scheduling = Scheduling(storage, clock, owner=name)
-        self.daily = DailyQuestions(self.rounds, self.scheduling)
+        services = Services.build(self.engine, storage, clock=clock)
+        self.rounds, self.scheduling, self.daily = (
+            services.rounds,
+            services.scheduling,
+            services.daily,
+        )
         self.posted: list[RoundQuestion] = []
         self.daily.on_posted(PLATFORM, self.posted.append)
 
@@ -159,7 +163,7 @@ def clock() -> ManualClock:
 @pytest.fixture
 async def world(catalog: QuizCatalog, any_storage: Storage, clock: ManualClock) -> World:
     zone = find_zone("Europe/Berlin")
-    world = World(catalog, any_storage, clock, "r1")
+    world = World(catalog, any_storage, clock)
     await world.scheduling.timezones.set_zone(Place(PLATFORM, CHAT, chat=True), zone)
     return world
 
@@ -290,7 +294,7 @@ async def test_off_stops_the_posts_and_leaves_the_open_question(world: World) ->
 async def test_replicas_post_each_day_once(
     catalog: QuizCatalog, open_storage: OpenStorage, clock: ManualClock
 ) -> None:
-    worlds = [World(catalog, await open_storage(), clock, f"r{n}") for n in range(3)]
+    worlds = [World(catalog, await open_storage(), clock) for _ in range(3)]
     place = Place(PLATFORM, CHAT, chat=True)
     await worlds[0].scheduling.timezones.set_zone(place, find_zone("Europe/Berlin"))
     await worlds[0].daily.command(PLATFORM, CHAT, ADMIN, ["09:00"], is_chat_admin=True)
@@ -329,7 +333,7 @@ async def test_the_question_of_the_day_plays_the_quiz_version_it_was_posted_on(
     published while it is open, removes that question."""
     folder = tmp_path / "quizzes"
     write_quiz(folder, FIRST)
-    world = World(QuizCatalog(paths=[folder]), any_storage, clock, "r1")
+    world = World(QuizCatalog(paths=[folder]), any_storage, clock)
     await world.engine.library.publish_quiz_dir()
     write_quiz(folder, quiz_yaml("Library quiz", question("q1", "b", "First, v2?")))
     assert (await world.engine.library.publish_quiz_dir()).publications[0].version.version == 2

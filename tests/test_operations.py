@@ -18,7 +18,7 @@ from bot.views import Participant
 from quizbot.cli import format_stats, render_export
 from quizbot.logs import StructuredFormatter, configure_logging, redact
 from quizbot.settings import ConfigError, Settings, ephemeral_disk_warning
-from tests.conftest import QUIZ_DIR, SEED_QUIZ, rounds_beside
+from tests.conftest import QUIZ_DIR, SEED_QUIZ, services_beside
 
 TOKEN = "123456789:AAFakeTokenForTests_abcdefghijklmnopqrs"
 
@@ -204,10 +204,12 @@ async def test_exports_say_whether_an_attempt_was_a_quiz_a_review_or_a_round(
     review = await engine.start_review(ann)
     assert review.question is not None
     await engine.answer_by_position(ann, review.question.attempt_id, 1, 0)
-    question = (await rounds_beside(engine).start("telegram", "-100", ann, SEED_QUIZ)).question
+    question = (
+        await services_beside(engine).rounds.start("telegram", "-100", ann, SEED_QUIZ)
+    ).question
     while question is not None:  # a group round, which each member's history gets a copy of
-        await rounds_beside(engine).answer(question.round_id, ann, question.number, 0)
-        reveal = await rounds_beside(engine).close(question.round_id, question.number)
+        await services_beside(engine).rounds.answer(question.round_id, ann, question.number, 0)
+        reveal = await services_beside(engine).rounds.close(question.round_id, question.number)
         assert reveal is not None
         question = reveal.next_question
     attempts, answers = await engine.export(SEED_QUIZ)

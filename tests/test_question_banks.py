@@ -23,7 +23,7 @@ from bot.storage import Storage
 from bot.text_direction import strip_controls
 from bot.views import AnswerOutcome, Participant, QuestionView, StartOutcome
 from tests.banks import BANK, BANK_PICK, BANK_SIZE, bank_yaml, topic, write_bank
-from tests.conftest import QUIZ_DIR, ROOT, FakeClock, rounds_beside
+from tests.conftest import QUIZ_DIR, ROOT, FakeClock, services_beside
 from tests.test_terminal import quizbot
 
 ANN = Participant("telegram", "1", "Ann", "en")
@@ -175,10 +175,10 @@ async def test_stats_count_per_question_across_draws(bank_dir, open_storage):
 async def test_a_group_round_draws_once_for_everyone(bank_dir, open_storage):
     storage = await open_storage()
     engine = new_engine(bank_dir, storage)
-    start = await rounds_beside(engine).start("telegram", "room", ANN, BANK)
+    start = await services_beside(engine).rounds.start("telegram", "room", ANN, BANK)
     assert start.question is not None
     assert start.question.total == BANK_PICK
-    again = await rounds_beside(engine).start("telegram", "room", BOB, BANK)
+    again = await services_beside(engine).rounds.start("telegram", "room", BOB, BANK)
     assert again.outcome.name == "ALREADY_RUNNING"
     assert again.question is not None
     assert (again.question.round_id, again.question.text) == (
@@ -190,7 +190,7 @@ async def test_a_group_round_draws_once_for_everyone(bank_dir, open_storage):
     assert stored is not None
     assert len(set(stored.question_order)) == BANK_PICK
     assert set(stored.question_order) <= {f"q{n}" for n in range(1, BANK_SIZE + 1)}
-    board = await rounds_beside(engine).leaderboard(BANK, ANN)
+    board = await services_beside(engine).rounds.leaderboard(BANK, ANN)
     assert board is not None
     assert board.total == BANK_PICK
 
@@ -198,10 +198,10 @@ async def test_a_group_round_draws_once_for_everyone(bank_dir, open_storage):
 async def test_a_round_of_one_tag_and_an_unknown_tag_for_a_round(bank_dir, open_storage):
     storage = await open_storage()
     engine = new_engine(bank_dir, storage)
-    unknown = await rounds_beside(engine).start("telegram", "room", ANN, BANK, tag="delta")
+    unknown = await services_beside(engine).rounds.start("telegram", "room", ANN, BANK, tag="delta")
     assert unknown.outcome.name == "UNKNOWN_TAG" and "Its tags: #alpha" in unknown.notice
-    assert await rounds_beside(engine).running("telegram", "room") is None
-    start = await rounds_beside(engine).start("telegram", "room", ANN, BANK, tag="#Alpha")
+    assert await services_beside(engine).rounds.running("telegram", "room") is None
+    start = await services_beside(engine).rounds.start("telegram", "room", ANN, BANK, tag="#Alpha")
     assert start.question is not None
     assert start.outcome.name == "STARTED" and start.question.total == BANK_PICK
     stored = await storage.get_round(start.question.round_id)

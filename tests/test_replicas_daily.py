@@ -17,11 +17,9 @@ import asyncpg
 import pytest
 
 from bot.catalog import QuizCatalog
-from bot.daily.service import DailyQuestions
 from bot.daily.texts import daily_t
 from bot.engine import QuizEngine
-from bot.rounds import GroupRounds, SystemClock
-from bot.scheduling import Scheduling
+from bot.services import Services
 from bot.storage.postgres import PostgresStorage
 from bot.views import Participant
 from fakes.telegram_bot_api import FakeBotApi
@@ -54,8 +52,7 @@ async def turn_on(url: str) -> None:
         catalog, _ = QuizCatalog.from_paths([QUIZ_DIR])
         then = datetime.now(UTC) - timedelta(minutes=2)
         engine = QuizEngine(catalog, storage, clock=lambda: then)
-        rounds = GroupRounds(engine, storage)
-        daily = DailyQuestions(rounds, Scheduling(storage, SystemClock(engine.clock)))
+        daily = Services.build(engine, storage).daily
         due = f"{then + timedelta(minutes=1):%H:%M}"
         admin = Participant("telegram", "1", "Admin", "en")
         for group in GROUPS:

@@ -41,7 +41,7 @@ from bot.storage import (
 )
 from bot.views import Participant
 from fakes.clock import ManualClock
-from tests.conftest import SEED_QUIZ, rounds_beside
+from tests.conftest import SEED_QUIZ, services_beside
 
 PLATFORM = "chat"
 CHAT = "room-1"
@@ -62,7 +62,7 @@ class Recorder(RoundDriver[LiveQuestion]):
     fatal_errors = (Gone,)
 
     def __init__(self, engine: QuizEngine, clock: ManualClock, *, countdown: bool = False):
-        super().__init__(rounds_beside(engine), PLATFORM, timing=TIMING, clock=clock)
+        super().__init__(services_beside(engine).rounds, PLATFORM, timing=TIMING, clock=clock)
         self.engine = engine
         self.countdown = countdown  # whether the message shows the seconds left
         self.events: list[tuple[Any, ...]] = []
@@ -166,7 +166,9 @@ async def start(
     engine: QuizEngine, platform: str = PLATFORM, chat: str = CHAT, seconds: int = SECONDS
 ) -> RoundQuestion:
     host = Participant(platform, "host", "Host", "en")
-    started = await rounds_beside(engine).start(platform, chat, host, SEED_QUIZ, time_limit=seconds)
+    started = await services_beside(engine).rounds.start(
+        platform, chat, host, SEED_QUIZ, time_limit=seconds
+    )
     assert started.question is not None
     return started.question
 
@@ -195,12 +197,12 @@ async def answer(
 
 
 async def open_question(engine: QuizEngine) -> RoundQuestion:
-    (question,) = await rounds_beside(engine).open_questions(PLATFORM)
+    (question,) = await services_beside(engine).rounds.open_questions(PLATFORM)
     return question
 
 
 async def recorded_message(engine: QuizEngine, question: RoundQuestion) -> str | None:
-    return await rounds_beside(engine).store.get_value(
+    return await services_beside(engine).rounds.store.get_value(
         message_scope(PLATFORM), str(question.round_id)
     )
 
@@ -233,7 +235,7 @@ async def test_a_round_runs_question_refresh_reveal_pause_next_question_end(
     assert driver.events[-1][:3] == ("end", "finished", CHAT)
     assert "refresh" not in driver.kinds()[2:]
     assert not driver.running(question.round_id)
-    assert await rounds_beside(engine).running(PLATFORM, CHAT) is None
+    assert await services_beside(engine).rounds.running(PLATFORM, CHAT) is None
     assert await recorded_message(engine, question) is None
 
 
@@ -296,10 +298,10 @@ async def test_shutdown_leaves_the_round_in_the_database_and_a_restart_reveals_w
     clock.advance(5 * SECONDS)  # down for a while
     await asyncio.sleep(0.05)
     assert driver.kinds() == ["question"]  # nothing ran out while it was down
-    running = await rounds_beside(engine).running(PLATFORM, CHAT)
+    running = await services_beside(engine).rounds.running(PLATFORM, CHAT)
     assert running is not None and running.status is RoundStatus.ACTIVE
-    assert await rounds_beside(engine).due(PLATFORM) == [(question.round_id, 1)]
-    assert await rounds_beside(engine).due("other") == [(elsewhere.round_id, 1)]
+    assert await services_beside(engine).rounds.due(PLATFORM) == [(question.round_id, 1)]
+    assert await services_beside(engine).rounds.due("other") == [(elsewhere.round_id, 1)]
 
     storage = SQLiteStorage(db_path)  # a new process on the same database
     await storage.open()
@@ -308,7 +310,7 @@ async def test_shutdown_leaves_the_round_in_the_database_and_a_restart_reveals_w
         await restart(restarted)
         # Revealed at once, in the message the first process posted (not posted again).
         assert restarted.events == [("close", 1, 101, 1, "time", 50), ("reveal", 1, 1, 50)]
-        assert await rounds_beside(restarted.engine).due(PLATFORM) == []
+        assert await services_beside(restarted.engine).rounds.due(PLATFORM) == []
         assert not restarted.running(elsewhere.round_id)
         await advance(clock, TIMING.pause, restarted)
         assert restarted.events[-1] == ("question", 2, 0, 53)
@@ -328,7 +330,7 @@ async def test_a_round_whose_quiz_is_gone_is_ended_at_restart(
     await restart(restarted)
     assert restarted.events == []
     assert not restarted.running(question.round_id)
-    assert await rounds_beside(without).running(PLATFORM, CHAT) is None
+    assert await services_beside(without).rounds.running(PLATFORM, CHAT) is None
     assert await recorded_message(without, question) is None
 
 
@@ -357,7 +359,7 @@ async def test_a_stopped_round_halts_at_once_and_shows_its_ranking(
 ) -> None:
     question = await launch(driver)
     await answer(driver, question, "Ana")
-    end = await rounds_beside(engine).stop(PLATFORM, CHAT, HOST)
+    end = await services_beside(engine).rounds.stop(PLATFORM, CHAT, HOST)
     assert isinstance(end, RoundEnd) and end.chat_id == CHAT
     await driver.stopped(end)  # a platform may wait until the driver halted...
     assert not driver.running(question.round_id)
@@ -383,7 +385,7 @@ async def test_an_error_is_retried_later_and_a_fatal_one_ends_the_round(
     await advance(clock, TIMING.pause, driver)
     assert driver.kinds() == ["question", "close", "reveal"]
     assert not driver.running(question.round_id)
-    round_ = await rounds_beside(engine).store.get_round(question.round_id)
+    round_ = await services_beside(engine).rounds.store.get_round(question.round_id)
     assert round_ is not None and round_.status is RoundStatus.STOPPED
 
 
@@ -397,7 +399,7 @@ async def test_a_daily_question_that_cannot_post_ends_itself_not_the_group_round
     group = await start(engine)  # a group round runs in the chat too
     quiz = catalog.get(SEED_QUIZ)
     assert quiz is not None
-    store = rounds_beside(engine).store
+    store = services_beside(engine).rounds.store
     daily, _ = await store.create_round(
         NewRound(
             platform=PLATFORM,
@@ -412,7 +414,7 @@ async def test_a_daily_question_that_cannot_post_ends_itself_not_the_group_round
             kind=RoundKind.DAILY,
         )
     )
-    question = await rounds_beside(engine).question_of(daily)
+    question = await services_beside(engine).rounds.question_of(daily)
     assert question is not None
     marks = Reachability(storage, clock)  # the outbox's marks, which the wiring gives it
     driver.unreachable = marks
@@ -480,9 +482,9 @@ async def test_one_replica_drives_a_round_and_another_takes_over_when_it_dies(
     assert not driver.running(question.round_id)
     await advance(clock, TIMING.pause, other)
     assert other.events[-1] == ("question", 3, 0, 31)
-    lease = await rounds_beside(engine).store.round_lease(question.round_id)
+    lease = await services_beside(engine).rounds.store.round_lease(question.round_id)
     assert lease is not None and lease[0] == other.owner
-    reveals = [e for e in await rounds_beside(engine).store.outbox(question.round_id)]
+    reveals = [e for e in await services_beside(engine).rounds.store.outbox(question.round_id)]
     assert [(e.number, e.sent_at is not None) for e in reveals] == [(1, True), (2, True)]
 
 
@@ -494,13 +496,15 @@ async def test_a_reveal_committed_by_a_process_that_died_before_posting_it_is_po
     await crash(driver)
     clock.advance(SECONDS)
     # What the dead process committed before it could post: the close, and its outbox entry.
-    assert await rounds_beside(engine).close(question.round_id, 1, pause_seconds=TIMING.pause)
+    assert await services_beside(engine).rounds.close(
+        question.round_id, 1, pause_seconds=TIMING.pause
+    )
     restarted = make()
     await restart(restarted)
     assert restarted.events == []  # the dead process's lease runs until 15
     await advance(clock, 5, restarted)
     assert restarted.events == [("reveal", 1, 1, 15), ("question", 2, 0, 15)]
-    (entry,) = await rounds_beside(engine).store.outbox(question.round_id)
+    (entry,) = await services_beside(engine).rounds.store.outbox(question.round_id)
     assert entry.sent_at is not None
     await advance(clock, TIMING.lease, restarted)
     assert restarted.kinds().count("reveal") == 2  # question 2's; question 1's not again
@@ -551,7 +555,7 @@ class DiesBeforeCopying(RoundHistory):
 
 def dies_before_copying(engine: QuizEngine) -> GroupRounds:
     """The group rounds of a process that dies as it starts a history copy."""
-    rounds = rounds_beside(engine)
+    rounds = services_beside(engine).rounds
     rounds.history = DiesBeforeCopying(rounds.store, rounds.store, engine.catalog, engine.clock)
     return rounds
 
@@ -602,7 +606,7 @@ async def play_to_the_last_question(
 
 async def history(engine: QuizEngine, who: str) -> list[tuple[Any, ...]]:
     """Every attempt in the member's history, with its answers."""
-    storage = rounds_beside(engine).store
+    storage = services_beside(engine).rounds.store
     return [
         (
             s.attempt.kind,
@@ -618,17 +622,19 @@ async def history(engine: QuizEngine, who: str) -> list[tuple[Any, ...]]:
 
 
 async def schedule(engine: QuizEngine, who: str) -> set[tuple[str, int, datetime]]:
-    items = await rounds_beside(engine).store.review_items(PLATFORM, who, SEED_QUIZ)
+    items = await services_beside(engine).rounds.store.review_items(PLATFORM, who, SEED_QUIZ)
     return {(i.question_id, i.box, i.due_at) for i in items}
 
 
 async def round_share(engine: QuizEngine, round_id: int, who: str) -> list[tuple[Any, ...]]:
     """What the member's history holds once the round is copied: one completed round
     attempt with every answer they gave in it."""
-    round_ = await rounds_beside(engine).store.get_round(round_id)
+    round_ = await services_beside(engine).rounds.store.get_round(round_id)
     assert round_ is not None
     mine = [
-        a for a in await rounds_beside(engine).store.round_answers(round_id) if a.user_id == who
+        a
+        for a in await services_beside(engine).rounds.store.round_answers(round_id)
+        if a.user_id == who
     ]
     answers = [
         (round_.question_order[a.number - 1], a.option_id, a.correct, a.answered_at) for a in mine
@@ -667,7 +673,7 @@ async def test_history_a_process_committed_but_died_before_copying_is_copied_onc
     assert len((await round_share(engine, round_id, "Cy"))[0][3]) == 1
     # The posts the dead process owed, once each, and nothing for the history.
     assert restarted.kinds() == ["reveal", "end"]
-    outbox = await rounds_beside(engine).store.outbox(round_id)
+    outbox = await services_beside(engine).rounds.store.outbox(round_id)
     assert [e.kind for e in outbox if e.number == last.number] == [
         OutboxKind.REVEAL,
         OutboxKind.END,
@@ -697,7 +703,7 @@ async def test_a_history_copy_that_died_half_way_is_completed_without_duplicates
     await dying.open()
     try:
         with pytest.raises(Died):
-            await rounds_beside(QuizEngine(catalog, dying, clock=clock)).close(
+            await services_beside(QuizEngine(catalog, dying, clock=clock)).rounds.close(
                 round_id, last.number
             )
     finally:
@@ -716,7 +722,9 @@ async def test_a_history_copy_that_died_half_way_is_completed_without_duplicates
         assert await history(engine, who) == share  # one attempt each, every answer once
         assert await schedule(engine, who) == missed(share)
     assert restarted.kinds() == ["reveal", "end"]
-    assert all(e.sent_at is not None for e in await rounds_beside(engine).store.outbox(round_id))
+    assert all(
+        e.sent_at is not None for e in await services_beside(engine).rounds.store.outbox(round_id)
+    )
 
 
 async def test_running_the_history_copy_again_changes_nothing(
@@ -730,7 +738,7 @@ async def test_running_the_history_copy_again_changes_nothing(
         await round_share(engine, last.round_id, who) for who in MEMBERS
     ]
     for _ in range(2):
-        assert await rounds_beside(engine).copy_history(last.round_id)
+        assert await services_beside(engine).rounds.copy_history(last.round_id)
     assert [(await history(engine, w), await schedule(engine, w)) for w in MEMBERS] == before
 
 
@@ -751,6 +759,6 @@ async def test_history_of_a_stop_that_died_before_copying_is_copied_and_nothing_
         assert await history(engine, who) == share
         assert await schedule(engine, who) == missed(share)
     assert restarted.events == []  # a history entry posts nothing
-    (entry,) = await rounds_beside(engine).store.outbox(question.round_id)
+    (entry,) = await services_beside(engine).rounds.store.outbox(question.round_id)
     assert entry.kind == OutboxKind.HISTORY and entry.sent_at is not None
     assert not restarted.running(question.round_id)

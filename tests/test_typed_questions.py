@@ -18,7 +18,7 @@ from bot.quiz_loader import load_quiz_text
 from bot.storage import Storage
 from bot.typed_texts import TYPED_STRINGS
 from bot.views import AnswerOutcome, Participant
-from tests.conftest import ROOT, FakeClock, rounds_beside
+from tests.conftest import ROOT, FakeClock, services_beside
 from tests.typed_quiz import RIGHT, TYPED_QUIZ, TYPED_QUIZ_ID, WRONG, typed_catalog
 
 ANN = Participant("terminal", "ann", "Ann", "en")
@@ -266,7 +266,7 @@ async def test_typed_answers_count_in_stats_and_come_back_in_review(engine: Quiz
 
 
 async def test_group_rounds_leave_typed_questions_out(engine: QuizEngine) -> None:
-    start = await rounds_beside(engine).start("terminal", "chat", ANN, TYPED_QUIZ_ID)
+    start = await services_beside(engine).rounds.start("terminal", "chat", ANN, TYPED_QUIZ_ID)
     assert start.question is not None
     assert (start.question.number, start.question.total) == (1, 1)
     assert start.question.text == "Which planet is the largest?"
@@ -283,10 +283,10 @@ async def test_a_round_of_a_quiz_with_only_typed_questions_says_why_it_cannot_st
     catalog, report = QuizCatalog.from_paths([folder])
     assert not report.errors, report.errors
     engine = QuizEngine(catalog, storage, clock=FakeClock())
-    start = await rounds_beside(engine).start("terminal", "chat", ANN, TYPED_QUIZ_ID)
+    start = await services_beside(engine).rounds.start("terminal", "chat", ANN, TYPED_QUIZ_ID)
     assert start.question is None
     assert "only typed-answer questions" in start.notice
-    assert await rounds_beside(engine).running("terminal", "chat") is None
+    assert await services_beside(engine).rounds.running("terminal", "chat") is None
 
 
 def test_every_typed_string_is_in_every_supported_language() -> None:

@@ -1,7 +1,8 @@
 """The Discord adapter: slash commands and stateless buttons on top of the quiz engine.
 
-``DiscordAdapter(engine, rounds, config)`` is what ``quizbot run`` starts when ``DISCORD_BOT_TOKEN``
-is set, with a :class:`DiscordConfig` the wiring builds; :func:`sync_commands` registers the
+``DiscordAdapter(services, config)`` is what ``quizbot run`` starts when ``DISCORD_BOT_TOKEN``
+is set, on the process's :class:`~bot.services.Services` and a :class:`DiscordConfig` the
+wiring builds; :func:`sync_commands` registers the
 slash commands on demand (``quizbot discord-sync [--guild ID]``).
 """
 

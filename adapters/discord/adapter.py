@@ -29,20 +29,15 @@ from adapters.discord.assignments import AssignmentHandlers
 from adapters.discord.buttons import DYNAMIC_ITEMS, is_known_custom_id
 from adapters.discord.commands import build_tree
 from adapters.discord.config import DiscordConfig
-from adapters.discord.group_rounds import PLATFORM, DiscordRoundDriver, RoundClock, RoundTiming
-from adapters.discord.handlers import DEFER_AFTER, QuizHandlers, StatsChart
+from adapters.discord.group_rounds import PLATFORM, DiscordRoundDriver, RoundTiming
+from adapters.discord.handlers import DEFER_AFTER, StatsChart
 from adapters.discord.outbox_sender import DiscordSender
 from adapters.discord.reminders import render_review_due
 from adapters.discord.sync import sync_if_changed
 from adapters.discord.translator import QuizTranslator
-from bot.assignments import Assignments
-from bot.daily.service import DailyQuestions
-from bot.engine import QuizEngine
-from bot.leaderboard_periods import PeriodLeaderboards
 from bot.rate_limit import CommandRateLimiter
-from bot.review_reminders import REVIEW_DUE, ReviewReminders
-from bot.rounds import GroupRounds
-from bot.scheduling import Scheduling
+from bot.review_reminders import REVIEW_DUE
+from bot.services import Services
 
 log = logging.getLogger("quizbot.discord")
 
@@ -57,26 +52,19 @@ class QuizClient(discord.AutoShardedClient):
 
     def __init__(
         self,
-        engine: QuizEngine,
-        rounds: GroupRounds,
+        services: Services,
         config: DiscordConfig,
         *,
         defer_after: float = DEFER_AFTER,
         limiter: CommandRateLimiter | None = None,
         round_timing: RoundTiming | None = None,
-        round_clock: RoundClock | None = None,
         stats_chart: StatsChart | None = None,
-        scheduling: Scheduling | None = None,
-        assignments: Assignments | None = None,
-        reminders: ReviewReminders | None = None,
-        daily: DailyQuestions | None = None,
-        leaderboards: PeriodLeaderboards | None = None,
         **options: Any,
     ) -> None:
-        """``assignments``, when given, adds /assign, /assignments and /report, the Start
-        button under an assignment and its reminders' rendering. ``scheduling``, ``daily`` and
-        ``leaderboards``: the process's (the runner's), else made here on the rounds' storage
-        and clock (see TelegramAdapter)."""
+        """``services``: the engine and the services beside it, the process's (the client
+        posts Discord's outbox with their scheduling, whose scheduler the runner runs, and its
+        round driver takes on the daily questions it opens); ``stats_chart`` (optional)
+        renders a quiz's statistics as a PNG for ``/stats``."""
         # No privileged intents: interactions arrive regardless. The guilds intent keeps
         # discord.py's channel cache (and its startup warning) sane; DM messages carry the
         # files admins upload (a DM's content and attachments need no privileged intent).
@@ -88,46 +76,34 @@ class QuizClient(discord.AutoShardedClient):
             allowed_mentions=discord.AllowedMentions.none(),
             **options,
         )
-        self.engine = engine
+        self.services = services
+        self.engine = services.engine
         self.config = config
-        self.round_driver = DiscordRoundDriver(self, rounds, timing=round_timing, clock=round_clock)
-        # The outbox (see TelegramAdapter): the runner's scheduling, else one of its own.
-        self.runs_scheduler = scheduling is None
-        self.scheduling = scheduling or Scheduling.beside(rounds, round_clock)
+        self.round_driver = DiscordRoundDriver(
+            self, services.rounds, timing=round_timing, clock=services.clock
+        )
         # A channel a round cannot post in is marked as the outbox marks one.
-        self.round_driver.unreachable = self.scheduling.reachability
-        self.reminders = reminders or ReviewReminders(engine, self.scheduling)
+        self.round_driver.unreachable = services.scheduling.reachability
+        services.daily.on_posted(PLATFORM, self.round_driver.ensure)
+        # The outbox: scheduled and queued messages (see TelegramAdapter).
         self.sender = DiscordSender(self)
         self.sender.register(REVIEW_DUE, render_review_due)
-        self.poster = self.scheduling.poster(self.sender)
-        self.daily = daily or DailyQuestions(rounds, self.scheduling)
-        self.daily.on_posted(PLATFORM, self.round_driver.ensure)
-        handling: dict[str, Any] = {
-            "defer_after": defer_after,
-            "limiter": limiter,
-            "admin_ids": config.admin_ids,
-            "stats_chart": stats_chart,
-            "scheduling": self.scheduling,
-            "reminders": self.reminders,
-            "daily": self.daily,
-            "leaderboards": leaderboards or PeriodLeaderboards.beside(engine, self.scheduling),
-        }
-        self.assignments = assignments
-        if assignments is None:
-            self.quiz_handlers = QuizHandlers(engine, self.round_driver, **handling)
-        else:
-            self.quiz_handlers = AssignmentHandlers(
-                engine, self.round_driver, assignments=assignments, **handling
-            )
-            for kind, renderer in AssignmentMessages(engine.catalog).renderers().items():
-                self.sender.register(kind, renderer)
+        for kind, renderer in AssignmentMessages(self.engine.catalog).renderers().items():
+            self.sender.register(kind, renderer)
+        self.poster = services.scheduling.poster(self.sender)
+        self.quiz_handlers = AssignmentHandlers(
+            services,
+            self.round_driver,
+            defer_after=defer_after,
+            limiter=limiter,
+            admin_ids=config.admin_ids,
+            stats_chart=stats_chart,
+        )
         self.tree = build_tree(self)
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(QuizTranslator())
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *typed_answers.DYNAMIC_ITEMS)
-        if self.assignments is not None:
-            self.add_dynamic_items(StartAssignmentButton)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *typed_answers.DYNAMIC_ITEMS, StartAssignmentButton)
         try:
             await sync_if_changed(self.tree, self.engine, self.config.guild_id)
         except discord.HTTPException:
@@ -140,15 +116,11 @@ class QuizClient(discord.AutoShardedClient):
         except Exception:
             log.exception("resuming the Discord group rounds failed")
         self.poster.start()
-        if self.runs_scheduler:
-            self.scheduling.scheduler.start()
 
     async def close(self) -> None:
         """Stop the outbox and the round timers (messages and rounds stay in the database),
         then disconnect."""
         await self.poster.stop()
-        if self.runs_scheduler:
-            await self.scheduling.scheduler.stop()
         await self.round_driver.shutdown()
         await super().close()
 
@@ -168,7 +140,7 @@ class QuizClient(discord.AutoShardedClient):
         known = isinstance(custom_id, str) and (
             is_known_custom_id(custom_id)
             or typed_answers.is_known(custom_id)
-            or (self.assignments is not None and assignment_rendering.is_known(custom_id))
+            or assignment_rendering.is_known(custom_id)
         )
         if not known:
             await self.quiz_handlers.unknown_button(interaction)
@@ -181,34 +153,21 @@ class DiscordAdapter:
 
     def __init__(
         self,
-        engine: QuizEngine,
-        rounds: GroupRounds,
+        services: Services,
         config: DiscordConfig,
         *,
         defer_after: float = DEFER_AFTER,
         stats_chart: StatsChart | None = None,
-        scheduling: Scheduling | None = None,
-        assignments: Assignments | None = None,
-        reminders: ReviewReminders | None = None,
-        daily: DailyQuestions | None = None,
-        leaderboards: PeriodLeaderboards | None = None,
     ) -> None:
-        """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``;
-        ``scheduling``, ``daily``, ``leaderboards``: the process's (see :class:`QuizClient`);
-        ``assignments``: the assignments beside the engine."""
+        """``services``: the process's (see :class:`QuizClient`); ``stats_chart`` (optional)
+        renders a quiz's statistics as a PNG for ``/stats``."""
         self.config = config
         self.client = QuizClient(
-            engine,
-            rounds,
+            services,
             config,
             defer_after=defer_after,
             stats_chart=stats_chart,
             round_timing=RoundTiming(lease=config.round_lease_seconds),
-            scheduling=scheduling,
-            assignments=assignments,
-            reminders=reminders,
-            daily=daily,
-            leaderboards=leaderboards,
         )
         self._gateway: asyncio.Task[None] | None = None
         self._failure: asyncio.Future[BaseException] | None = None

@@ -39,7 +39,7 @@ from adapters.discord.handlers import (
     participant,
     say,
 )
-from bot.assignments import AssignmentReports, Assignments
+from bot.assignments import AssignmentReports
 from bot.assignments.export import assignment_csv
 from bot.assignments.texts import assignment_t
 
@@ -56,9 +56,9 @@ def may_manage(interaction: discord.Interaction[Any]) -> bool:
 class AssignmentHandlers(QuizHandlers):
     """The quiz handlers, and those of assignments."""
 
-    def __init__(self, *args: Any, assignments: Assignments, **options: Any) -> None:
+    def __init__(self, *args: Any, **options: Any) -> None:
         super().__init__(*args, **options)
-        self.assignments = assignments
+        self.assignments = self.services.assignments
 
     def _manages(self, interaction: discord.Interaction[Any]) -> bool:
         """A bot operator anywhere, or an admin of this server channel."""

@@ -26,7 +26,7 @@ import discord
 from discord import app_commands
 
 from adapters.discord.assignments import AssignmentHandlers
-from adapters.discord.handlers import QuizHandlers, zone_choices
+from adapters.discord.handlers import zone_choices
 from adapters.discord.translator import description, name
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LANGUAGES
 from bot.leaderboard_periods import Period
@@ -34,10 +34,10 @@ from bot.rounds import MAX_TIME_LIMIT, MIN_TIME_LIMIT
 from bot.uploads import UPLOAD_FORMATS
 
 
-def handlers_for(interaction: discord.Interaction[Any]) -> QuizHandlers:
+def handlers_for(interaction: discord.Interaction[Any]) -> AssignmentHandlers:
     """The handlers of the client that received ``interaction``."""
     handlers = getattr(interaction.client, "quiz_handlers", None)
-    if not isinstance(handlers, QuizHandlers):
+    if not isinstance(handlers, AssignmentHandlers):
         raise RuntimeError("this client does not handle quiz commands")
     return handlers
 
@@ -223,18 +223,6 @@ async def help_callback(interaction: discord.Interaction[Any]) -> None:
     await handlers_for(interaction).help(interaction)
 
 
-async def assignment_handlers_for(
-    interaction: discord.Interaction[Any],
-) -> AssignmentHandlers | None:
-    """The assignment handlers of the client that received ``interaction``; None (after
-    telling the user the command is unknown) when the client has no assignments."""
-    handlers = handlers_for(interaction)
-    if isinstance(handlers, AssignmentHandlers):
-        return handlers
-    await handlers.unknown_command(interaction)
-    return None
-
-
 @app_commands.describe(
     quiz=description("cmd_quiz_option"), deadline=description("cmd_assign_deadline")
 )
@@ -243,8 +231,7 @@ async def assignment_handlers_for(
 async def assign_set_callback(
     interaction: discord.Interaction[Any], quiz: str, deadline: str
 ) -> None:
-    if handlers := await assignment_handlers_for(interaction):
-        await handlers.assign(interaction, quiz, deadline)
+    await handlers_for(interaction).assign(interaction, quiz, deadline)
 
 
 AssignmentNumber = app_commands.Range[int, 1, 2**53]
@@ -255,13 +242,11 @@ AssignmentNumber = app_commands.Range[int, 1, 2**53]
 async def assign_cancel_callback(
     interaction: discord.Interaction[Any], number: AssignmentNumber
 ) -> None:
-    if handlers := await assignment_handlers_for(interaction):
-        await handlers.cancel_assignment(interaction, number)
+    await handlers_for(interaction).cancel_assignment(interaction, number)
 
 
 async def assignments_callback(interaction: discord.Interaction[Any]) -> None:
-    if handlers := await assignment_handlers_for(interaction):
-        await handlers.list_assignments(interaction)
+    await handlers_for(interaction).list_assignments(interaction)
 
 
 @app_commands.default_permissions(manage_messages=True)
@@ -269,8 +254,7 @@ async def assignments_callback(interaction: discord.Interaction[Any]) -> None:
 @app_commands.rename(which=name("report.which"))
 @app_commands.autocomplete(which=quiz_autocomplete)
 async def report_callback(interaction: discord.Interaction[Any], which: str | None = None) -> None:
-    if handlers := await assignment_handlers_for(interaction):
-        await handlers.report(interaction, which)
+    await handlers_for(interaction).report(interaction, which)
 
 
 def assignment_commands() -> list[app_commands.Command[Any, ..., None] | app_commands.Group]:

@@ -70,25 +70,21 @@ from adapters.discord.uploads import DiscordUploads
 from bot import markup
 from bot.bank_texts import normalize_tag
 from bot.daily.request import OFF_WORDS
-from bot.daily.service import DailyQuestions
 from bot.daily.views import ChatStreak, DailyOutcome
-from bot.engine import QuizEngine
 from bot.i18n import t
-from bot.leaderboard_periods import Period, PeriodBoard, PeriodLeaderboards
+from bot.leaderboard_periods import Period, PeriodBoard
 from bot.library_texts import library_t, listing_lines
-from bot.local_time import UTC_ZONE
 from bot.quiz_loader import LoadReport
 from bot.quoting import quote
 from bot.rate_limit import CommandRateLimiter
-from bot.review_reminders import ReviewReminders
 from bot.rounds import (
     Leaderboard,
     RoundAnswerOutcome,
     RoundEnd,
     RoundStartOutcome,
 )
-from bot.scheduling import Scheduling
 from bot.scheduling.timezones import Place, zone_names
+from bot.services import Services
 from bot.stats import QuizStats
 from bot.text_direction import paragraph, strip_controls
 from bot.views import (
@@ -246,26 +242,19 @@ class QuizHandlers:
 
     def __init__(
         self,
-        engine: QuizEngine,
+        services: Services,
         round_driver: DiscordRoundDriver,
         *,
         defer_after: float = DEFER_AFTER,
         limiter: CommandRateLimiter | None = None,
         admin_ids: frozenset[str] = frozenset(),
         stats_chart: StatsChart | None = None,
-        scheduling: Scheduling | None = None,
-        reminders: ReviewReminders | None = None,
-        daily: DailyQuestions | None = None,
-        leaderboards: PeriodLeaderboards | None = None,
     ) -> None:
-        """``stats_chart`` (optional) renders a quiz's statistics as a PNG for ``/stats``;
-        ``scheduling``: the outbox's, whose unreachable marks a user's interaction clears;
-        ``reminders``: review reminders and time zones (``/remind``, ``/timezone``)."""
+        """``services``: the engine and the services beside it; ``stats_chart`` (optional)
+        renders a quiz's statistics as a PNG for ``/stats``."""
+        engine = services.engine
+        self.services = services
         self.engine = engine
-        self.scheduling = scheduling
-        self.reminders = reminders
-        self.daily_questions = daily  # /daily, and the streaks /progress shows
-        self.leaderboards = leaderboards  # /leaderboard over a period
         self.round_driver = round_driver
         self.rounds = round_driver.rounds  # the rules of group rounds
         self.defer_after = defer_after
@@ -284,11 +273,11 @@ class QuizHandlers:
         if task is not None:
             self._in_flight.add(task)
         try:
-            if self.scheduling is not None:  # they talk to the bot: the outbox may DM them again
-                channel = interaction.channel_id
-                await self.scheduling.reachability.seen(
-                    PLATFORM, str(interaction.user.id), str(channel) if channel else None
-                )
+            # They talk to the bot: the outbox may DM them again (a no-op unless marked).
+            channel = interaction.channel_id
+            await self.services.scheduling.reachability.seen(
+                PLATFORM, str(interaction.user.id), str(channel) if channel else None
+            )
             yield
         except Exception:
             log.exception("handling a Discord interaction failed")
@@ -509,7 +498,7 @@ class QuizHandlers:
                 ui = await self._interface_language(interaction)
                 notice = self.engine.unknown_quiz_notice(quiz_id, ui)
                 return StartResult(StartOutcome.UNKNOWN_QUIZ, ui, notice)
-            zone = await self.reminders.zone(who) if self.reminders else UTC_ZONE
+            zone = await self.services.reminders.zone(who)
             return await self.engine.start_review(who, quiz_id, chat_id=chat, zone=zone)
 
         result = await self._in_time(interaction, start(), self._think(interaction))
@@ -525,9 +514,7 @@ class QuizHandlers:
     @handled()
     async def remind(self, interaction: discord.Interaction[Any], when: str | None) -> None:
         """``/remind [HH:MM|off]``: the daily review reminder, by direct message."""
-        reminders = self.reminders
-        if reminders is None:
-            return await self._notice_in_time(interaction, "error")
+        reminders = self.services.reminders
         who = participant(interaction)
 
         async def decide() -> tuple[str, str]:
@@ -543,9 +530,7 @@ class QuizHandlers:
     async def timezone(self, interaction: discord.Interaction[Any], zone: str | None) -> None:
         """``/timezone [zone]``: in a server, the server's zone (changed by members who may
         manage it); in DMs, the user's own."""
-        reminders = self.reminders
-        if reminders is None:
-            return await self._notice_in_time(interaction, "error")
+        services = self.services
         who = participant(interaction)
         guild = interaction.guild_id
         place = Place(PLATFORM, str(guild) if guild else who.user_id, chat=guild is not None)
@@ -554,15 +539,13 @@ class QuizHandlers:
 
         async def decide() -> tuple[str, str]:
             ui = await self._interface_language(interaction)
-            now = reminders.scheduling.clock()
-            text, changed = await reminders.scheduling.timezones.command(
-                place, zone, ui, now, may_change=allowed
+            text, changed = await services.scheduling.timezones.command(
+                place, zone, ui, services.clock(), may_change=allowed
             )
             if changed and not place.chat:  # the reminder keeps its local time
-                await reminders.zone_changed(who)
-            daily = self.daily_questions
-            if changed and place.chat and daily is not None:  # so do its daily questions
-                await daily.zone_changed(PLATFORM, place.id)
+                await services.reminders.zone_changed(who)
+            if changed and place.chat:  # so do its daily questions
+                await services.daily.zone_changed(PLATFORM, place.id)
             return text, ui
 
         text, ui = await self._in_time(
@@ -744,9 +727,7 @@ class QuizHandlers:
 
         async def gather() -> tuple[ProgressReport, list[ChatStreak]]:
             report = await self.engine.progress(who)
-            if self.daily_questions is None:
-                return report, []
-            streaks = self.daily_questions.streaks
+            streaks = self.services.daily.streaks
             return report, await streaks.of_member(PLATFORM, who.user_id, here)
 
         report, streaks = await self._in_time(interaction, gather(), self._think(interaction))
@@ -803,11 +784,6 @@ class QuizHandlers:
     async def unknown_button(self, interaction: discord.Interaction[Any]) -> None:
         """A press whose ``custom_id`` is none of ours."""
         await self._notice_in_time(interaction, "invalid_button")
-
-    @handled(limited=False)
-    async def unknown_command(self, interaction: discord.Interaction[Any]) -> None:
-        """A registered command this client does not offer (its feature is not wired)."""
-        await self._notice_in_time(interaction, "unknown_command")
 
     # -- group rounds ---------------------------------------------------------------------
 
@@ -933,7 +909,7 @@ class QuizHandlers:
         most right in it (in the channel's time zone)."""
         who = participant(interaction)
         quiz_id = await self._resolve_quiz(interaction, query)
-        if period is not None and self.leaderboards is not None:
+        if period is not None:
             await self._period_board(interaction, who, period, quiz_id)
             return
         here = str(interaction.channel_id) if interaction.guild_id is not None else None
@@ -977,8 +953,7 @@ class QuizHandlers:
         period: Period,
         quiz_id: str | None,
     ) -> None:
-        assert self.leaderboards is not None
-        leaderboards = self.leaderboards
+        leaderboards = self.services.leaderboards
         here = str(interaction.channel_id) if interaction.guild_id is not None else None
 
         async def board() -> tuple[str, PeriodBoard | None]:
@@ -1017,8 +992,8 @@ class QuizHandlers:
         """``/daily [time] [weekdays] [hours] [quizzes]`` in a server channel: its daily
         question, shown to anyone; set (``time``) or turned off (``off``) by a member who may
         manage messages there, as ``/stop`` decides who controls a channel's round."""
-        daily = self.daily_questions
-        if interaction.guild_id is None or interaction.channel_id is None or daily is None:
+        daily = self.services.daily
+        if interaction.guild_id is None or interaction.channel_id is None:
             await self._notice_in_time(interaction, "daily_server_only")
             return
         words = [time or ""]

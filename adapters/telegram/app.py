@@ -60,15 +60,11 @@ from adapters.telegram.typed_answers import TypedAnswers
 from adapters.telegram.update_processor import PerUserUpdateProcessor
 from adapters.telegram.uploads import TelegramUploads
 from adapters.telegram.webhook import TelegramWebhook, WebhookReplies
-from bot.assignments import Assignments
-from bot.daily.service import DailyQuestions
-from bot.engine import QuizEngine
 from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
-from bot.leaderboard_periods import PeriodLeaderboards
 from bot.rate_limit import CommandRateLimiter
-from bot.review_reminders import REVIEW_DUE, ReviewReminders
-from bot.rounds import GroupRounds, RoundClock
-from bot.scheduling import Scheduling
+from bot.review_reminders import REVIEW_DUE
+from bot.rounds import RoundClock, SystemClock
+from bot.services import Services
 
 log = logging.getLogger("quizbot.telegram")
 
@@ -83,6 +79,15 @@ def file_url_for(base_url: str) -> str:
     return f"{head}/file/bot{tail}" if sep else base_url.rstrip("/") + "/file/bot"
 
 
+def send_budget(timing: RoundTiming, clock: RoundClock) -> ChatBudget:
+    """The groups' send budget: on real time (monotonic, ``timing.speed`` times faster) when
+    rounds run on the system's clock; on the rounds' own clock otherwise (tests: a
+    ManualClock), so that a minute of it passes as the rounds see it pass."""
+    if isinstance(clock, SystemClock):
+        return ChatBudget(timing.chat_budget, timing.window, speed=timing.speed)
+    return ChatBudget(timing.chat_budget, timing.window, now=lambda: clock().timestamp())
+
+
 def webhook_secret_for(token: str) -> str:
     """A stable secret token derived from the bot token, for when WEBHOOK_SECRET is unset."""
     return hashlib.sha256(f"quizbot-webhook:{token}".encode()).hexdigest()
@@ -95,41 +100,30 @@ class TelegramAdapter:
 
     def __init__(
         self,
-        engine: QuizEngine,
-        rounds: GroupRounds,
+        services: Services,
         config: TelegramConfig,
         *,
         polling_timeout: float = 10.0,
         max_retries: int = 5,
         round_timing: RoundTiming | None = None,
-        round_clock: RoundClock | None = None,
         stats_chart: StatsChart | None = None,
         limiter: CommandRateLimiter | None = None,
         web: WebMount | None = None,
         message_rate: float = 30.0,
-        assignments: Assignments | None = None,
-        scheduling: Scheduling | None = None,
-        reminders: ReviewReminders | None = None,
-        daily: DailyQuestions | None = None,
-        leaderboards: PeriodLeaderboards | None = None,
     ) -> None:
-        """``stats_chart`` (optional) renders a quiz's statistics as a PNG for /stats;
-        ``limiter`` caps each user's commands (so one user cannot spend the bot's sending
-        budget for everyone); ``round_clock`` (tests: a ManualClock, also the engine's) times
-        group rounds and their send budget; ``web`` is the process's HTTP server, where webhook mode
-        (``config.webhook_url``) mounts its path: that mode needs one;
-        ``message_rate`` is the overall messages a second (Telegram's 30; 0 turns the pacing
-        off, for benchmarks of the software alone); ``scheduling`` is the process's scheduler
-        and outbox (the runner's, whose scheduler it runs): the adapter posts Telegram's
-        outbox with it. Without one the adapter makes its own on the rounds' storage and
-        clock, and runs its scheduler too; ``reminders``: the review reminders on that
-        scheduling (made here when not given). ``assignments``, when given, adds /assign,
-        /assignments and /report (and records the members seen in groups); ``daily`` (the
-        daily questions, whose posts this process's round driver takes on at once) and
-        ``leaderboards`` (over a period).
+        """``services``: the engine and the services beside it, the process's (the adapter
+        posts Telegram's outbox with their scheduling, whose scheduler the runner runs, and
+        its round driver takes on the daily questions it opens); ``stats_chart`` (optional)
+        renders a quiz's statistics as a PNG for /stats; ``limiter`` caps each user's
+        commands (so one user cannot spend the bot's sending budget for everyone); ``web`` is
+        the process's HTTP server, where webhook mode (``config.webhook_url``) mounts its
+        path: that mode needs one; ``message_rate`` is the overall messages a second
+        (Telegram's 30; 0 turns the pacing off, for benchmarks of the software alone).
         """
         if config.webhook_url and web is None:
             raise ValueError("webhook mode needs the web server to mount its path on")
+        engine = services.engine
+        self.services = services
         self.engine = engine
         self.config = config
         self.token = config.token
@@ -144,51 +138,30 @@ class TelegramAdapter:
         self._webhook_path: str | None = None
         # Presses acknowledged in the webhook's response (webhook mode only).
         self.replies = WebhookReplies()
-        if round_clock is None:
-            self.budget = ChatBudget(
-                self.timing.chat_budget, self.timing.window, speed=self.timing.speed
-            )
-        else:  # the budget's minute passes with the rounds' clock
-            now = lambda: round_clock().timestamp()  # noqa: E731
-            self.budget = ChatBudget(self.timing.chat_budget, self.timing.window, now=now)
+        self.budget = send_budget(self.timing, services.clock)
         self.round_driver = TelegramRoundDriver(
-            rounds, PLATFORM, self.timing, self.budget, clock=round_clock
+            services.rounds, PLATFORM, self.timing, self.budget, clock=services.clock
         )
-        # The outbox: scheduled and queued messages, posted through the rate limiter.
-        self.runs_scheduler = scheduling is None
-        self.scheduling = scheduling or Scheduling.beside(rounds, round_clock)
         # A chat a round cannot post in is marked as the outbox marks one (no more daily posts).
-        self.round_driver.unreachable = self.scheduling.reachability
-        self.reminders = reminders or ReviewReminders(engine, self.scheduling)
+        self.round_driver.unreachable = services.scheduling.reachability
+        services.daily.on_posted(PLATFORM, self.round_driver.ensure)
+        # The outbox: scheduled and queued messages, posted through the rate limiter.
         self.sender = TelegramSender()
         self.sender.register(REVIEW_DUE, render_review_due)
-        self.poster = self.scheduling.poster(self.sender)
-        self.daily = daily or DailyQuestions(rounds, self.scheduling)
-        self.daily.on_posted(PLATFORM, self.round_driver.ensure)
-        self.leaderboards = leaderboards or PeriodLeaderboards.beside(engine, self.scheduling)
+        for kind, renderer in AssignmentMessages(engine.catalog).renderers().items():
+            self.sender.register(kind, renderer)
+        self.poster = services.scheduling.poster(self.sender)
         self.messenger = Messenger(engine)
         self.commands = Commands(
-            engine,
-            config.admin_ids,
-            self.messenger,
-            self.round_driver,
-            stats_chart,
-            reminders=self.reminders,
-            assignments=assignments is not None,
-            daily=self.daily,
-            leaderboards=self.leaderboards,
+            services, config.admin_ids, self.messenger, self.round_driver, stats_chart
         )
-        self.daily_commands = DailyCommands(self.daily, self.messenger)
+        self.daily_commands = DailyCommands(services.daily, self.messenger)
         self.callbacks = Callbacks(engine, self.messenger, self.commands, self.round_driver)
         self.typed = TypedAnswers(engine, self.messenger)
         self.uploads = TelegramUploads(engine, self.messenger, config.admin_ids)
-        self.assignments = None
-        if assignments is not None:
-            self.assignments = TelegramAssignments(
-                assignments, config.admin_ids, self.messenger, self.commands
-            )
-            for kind, renderer in AssignmentMessages(engine.catalog).renderers().items():
-                self.sender.register(kind, renderer)
+        self.assignments = TelegramAssignments(
+            services.assignments, config.admin_ids, self.messenger, self.commands
+        )
         # The handlers whose updates count against the user's command budget.
         self._budgeted: list[BaseHandler[Update, Context, None]] = []
 
@@ -249,19 +222,17 @@ class TelegramAdapter:
         }
         # Group -1 runs first on every update: who sent it and the command budget, once.
         application.add_handler(TypeHandler(Update, self._before_handlers), group=-1)
-        self._budgeted = []
-        if self.assignments is not None:
-            commands |= {
-                "assign": self.assignments.assign,
-                "assignments": self.assignments.list_open,
-                "report": self.assignments.report,
-            }
-            # Before /start's own handler: its deep link to an assignment's quiz.
-            deep_link = filters.ChatType.PRIVATE & filters.Regex(DEEP_LINK_START)
-            self._budgeted.append(CommandHandler("start", self.assignments.deep_link, deep_link))
-            application.add_handler(
-                CallbackQueryHandler(self.assignments.on_press, pattern=ASSIGNMENT_START)
-            )
+        commands |= {
+            "assign": self.assignments.assign,
+            "assignments": self.assignments.list_open,
+            "report": self.assignments.report,
+        }
+        # Before /start's own handler: its deep link to an assignment's quiz.
+        deep_link = filters.ChatType.PRIVATE & filters.Regex(DEEP_LINK_START)
+        self._budgeted = [CommandHandler("start", self.assignments.deep_link, deep_link)]
+        application.add_handler(
+            CallbackQueryHandler(self.assignments.on_press, pattern=ASSIGNMENT_START)
+        )
         self._budgeted += [CommandHandler(name, command) for name, command in commands.items()]
         for handler in self._budgeted:
             application.add_handler(handler)
@@ -302,12 +273,7 @@ class TelegramAdapter:
                 hook = TelegramWebhook(secret, on_update, self.replies)
                 web.mount(self._webhook_path, hook.handle, authorized=hook.authorized)
             await application.initialize()
-            await sync_commands(
-                application.bot,
-                self.engine,
-                self.config.admin_ids,
-                assignments=self.assignments is not None,
-            )
+            await sync_commands(application.bot, self.engine, self.config.admin_ids)
             await application.start()
             if webhook_url:
                 await application.bot.set_webhook(
@@ -334,8 +300,6 @@ class TelegramAdapter:
             await self.round_driver.resume()
             self.sender.attach(application.bot)
             self.poster.start()
-            if self.runs_scheduler:
-                self.scheduling.scheduler.start()
         except BaseException:
             await self.stop()
             raise
@@ -356,8 +320,6 @@ class TelegramAdapter:
         if application is None:
             return
         await self.poster.stop()  # unsent messages stay in the outbox for the next process
-        if self.runs_scheduler:
-            await self.scheduling.scheduler.stop()
         if application.updater is not None and application.updater.running:
             await application.updater.stop()
         if application.running:
@@ -375,15 +337,14 @@ class TelegramAdapter:
         here = context.__dict__[TURN_KEY] = Turn(self.engine, participant(user))
         chat = update.effective_chat
         # They talk to the bot: the outbox may message them again (a no-op unless marked).
-        await self.scheduling.reachability.seen(
+        await self.services.scheduling.reachability.seen(
             PLATFORM, str(user.id), str(chat.id) if chat is not None else None
         )
         if not any(handler.check_update(update) for handler in self._budgeted):
             return
         decision = self.limiter.check(PLATFORM, here.who.user_id)
         if decision.allowed:
-            if self.assignments is not None:  # a member seen in a group, for its reports
-                await self.assignments.seen(update)
+            await self.assignments.seen(update)  # a member seen in a group, for its reports
             return
         if decision.notify and update.effective_chat is not None:
             ui = await here.language()

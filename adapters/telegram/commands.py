@@ -45,16 +45,14 @@ from adapters.telegram.shared import (
     turn,
 )
 from adapters.telegram.texts import tt
-from bot.daily.service import DailyQuestions
 from bot.daily.texts import daily_t
-from bot.engine import QuizEngine
 from bot.i18n import t
-from bot.leaderboard_periods import Period, PeriodLeaderboards, parse_period
+from bot.leaderboard_periods import Period, parse_period
 from bot.library_texts import library_t, listing_lines
 from bot.quoting import quote
-from bot.review_reminders import ReviewReminders
 from bot.rounds import RoundStartOutcome
 from bot.scheduling.timezones import Place
+from bot.services import Services
 from bot.stats import QuizStats
 from bot.views import Participant, StartOutcome, StartResult
 
@@ -85,29 +83,23 @@ class Commands:
 
     def __init__(
         self,
-        engine: QuizEngine,
+        services: Services,
         admin_ids: frozenset[str],
         messenger: Messenger,
         round_driver: TelegramRoundDriver,
         stats_chart: StatsChart | None = None,
-        *,
-        reminders: ReviewReminders,
-        assignments: bool = False,
-        daily: DailyQuestions,
-        leaderboards: PeriodLeaderboards,
     ) -> None:
-        """``assignments``: /help lists the assignment commands."""
-        self.engine = engine
-        self.assignments = assignments
-        self.reminders = reminders  # review reminders, on the scheduling's time zones
-        self.timezones = reminders.scheduling.timezones
+        self.engine = services.engine
+        self.reminders = services.reminders  # /remind, and the user's zone for /review
+        self.timezones = services.scheduling.timezones
+        self.clock = services.clock
+        self.daily = services.daily  # its streaks for /progress, its posts' zone for /timezone
+        self.leaderboards = services.leaderboards  # over a week, a month or all time
         self.admin_ids = admin_ids  # Telegram user ids, as text
         self.messenger = messenger
         self.round_driver = round_driver
         self.rounds = round_driver.rounds  # the rules of group rounds
         self.stats_chart = stats_chart
-        self.daily = daily  # its streaks for /progress, its posts' zone for /timezone
-        self.leaderboards = leaderboards  # over a week, a month or all time
 
     async def after_start(
         self, context: Context, chat: Chat, user: User, result: StartResult
@@ -200,7 +192,7 @@ class Commands:
         allowed = not (in_group and argument) or await is_chat_admin(
             context, chat, user, update.effective_message
         )
-        now = self.reminders.scheduling.clock()
+        now = self.clock()
         text, changed = await self.timezones.command(place, argument, ui, now, may_change=allowed)
         if changed and not in_group:  # the reminder keeps its local time in the new zone
             await self.reminders.zone_changed(participant(user))
@@ -285,7 +277,7 @@ class Commands:
         if chat is None or user is None:
             return
         ui = await turn(context).language()
-        shown = help_message(ui, admin=self._is_admin(user), assignments=self.assignments)
+        shown = help_message(ui, admin=self._is_admin(user))
         await self.messenger.send(context, chat.id, shown)
 
     async def leaderboard(self, update: Update, context: Context) -> None:

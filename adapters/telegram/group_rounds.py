@@ -53,7 +53,6 @@ from bot.rounds import (
     RoundEnd,
     RoundQuestion,
     RoundReveal,
-    SystemClock,
     message_scope,
 )
 from bot.storage import RoundKind
@@ -75,10 +74,10 @@ NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 class RoundTiming(round_service.RoundTiming):
     """The pace of group rounds, in seconds.
 
-    ``speed`` runs every timer of the adapter (and its rate limits) that many times faster than
-    real time, paired with an engine clock that runs as fast. Given a round clock (tests: a
-    ManualClock), rounds and their send budget run on that clock instead, and ``speed`` reaches
-    only PTB's own rate limiter, which runs on the event loop's time.
+    ``speed`` runs the adapter's own timers (PTB's rate limiter, on the event loop's time, and
+    the groups' send budget while rounds run on the system's clock) that many times faster than
+    real time. Rounds run on the services' clock; given a virtual one (tests: a ManualClock),
+    the send budget follows it, and ``speed`` reaches only PTB's rate limiter.
     """
 
     pause: float = 3.0  # between a reveal and the next question
@@ -111,10 +110,9 @@ class TelegramRoundDriver(RoundDriver[_Live]):
         timing: RoundTiming,
         budget: ChatBudget,
         *,
-        clock: RoundClock | None = None,
+        clock: RoundClock,
     ) -> None:
-        """``clock`` defaults to the engine's, ``timing.speed`` times faster than real time."""
-        clock = clock or SystemClock(rounds.engine.clock, speed=timing.speed)
+        """``clock``: time as rounds see it (the services' clock)."""
         super().__init__(rounds, platform, timing=timing, clock=clock)
         self.budget = budget
         self.photos = Photos(rounds.engine.images)

@@ -31,27 +31,21 @@ log = logging.getLogger("quizbot.telegram")
 COMMANDS_SCOPE = "telegram:commands"  # bot id -> fingerprint of the last setMyCommands
 
 
-async def sync_commands(
-    bot: Bot, engine: QuizEngine, admin_ids: Collection[str], *, assignments: bool = False
-) -> None:
-    """setMyCommands for every language, for each admin's own chat a menu with the admin
-    commands, and (with ``assignments``) for groups' administrators a menu with theirs; once
-    per change of the lists."""
+async def sync_commands(bot: Bot, engine: QuizEngine, admin_ids: Collection[str]) -> None:
+    """setMyCommands for every language, for groups' administrators a menu with theirs, and
+    for each admin's own chat a menu with the admin commands; once per change of the lists."""
     admins = sorted(admin_ids)
-    menus = {
-        lang: command_descriptions(lang, assignments=assignments) for lang in SUPPORTED_LANGUAGES
-    }
-    admin_menus = {
-        lang: command_descriptions(lang, admin=True, assignments=assignments)
-        for lang in SUPPORTED_LANGUAGES
-    }
+    menus = {lang: command_descriptions(lang) for lang in SUPPORTED_LANGUAGES}
+    admin_menus = {lang: command_descriptions(lang, admin=True) for lang in SUPPORTED_LANGUAGES}
     chat_admin_menus = {
-        lang: command_descriptions(lang, assignments=True, chat_admin=True)
-        for lang in SUPPORTED_LANGUAGES
+        lang: command_descriptions(lang, chat_admin=True) for lang in SUPPORTED_LANGUAGES
     }
-    wanted = {"menus": menus, "admin_menus": admin_menus, "admins": admins}
-    if assignments:
-        wanted["chat_admin_menus"] = chat_admin_menus
+    wanted = {
+        "menus": menus,
+        "admin_menus": admin_menus,
+        "admins": admins,
+        "chat_admin_menus": chat_admin_menus,
+    }
     fingerprint = hashlib.sha256(json.dumps(wanted, sort_keys=True).encode()).hexdigest()
     key = str(bot.id)
     admins_key = f"{key}:admins"
@@ -59,8 +53,8 @@ async def sync_commands(
         return
     try:
         await _set_menus(bot, menus)
-        if assignments:  # outranks the default menu for groups' administrators
-            await _set_menus(bot, chat_admin_menus, BotCommandScopeAllChatAdministrators())
+        # Outranks the default menu for groups' administrators.
+        await _set_menus(bot, chat_admin_menus, BotCommandScopeAllChatAdministrators())
     except TelegramError:
         log.warning("telegram: could not register the command menu", exc_info=True)
         return

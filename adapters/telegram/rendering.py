@@ -442,13 +442,11 @@ def start_message(quizzes: Sequence[QuizSummary], language: str, user_id: int) -
     return Rendered(_direction("\n".join(lines), language), keyboard)
 
 
-def help_message(language: str, *, admin: bool = False, assignments: bool = False) -> str:
+def help_message(language: str, *, admin: bool = False) -> str:
     """What the bot does, every command, and how group rounds start; admins also see theirs
-    (with ``assignments``, everyone sees those of groups' admins: they say so)."""
+    (and everyone those of groups' admins: they say so)."""
     lines = [esc(t("welcome", language)), "", f"<b>{esc(tt('commands_heading', language))}</b>"]
-    commands = command_descriptions(
-        language, admin=admin, assignments=assignments, chat_admin=assignments
-    )
+    commands = command_descriptions(language, admin=admin, chat_admin=True)
     lines += [f"/{command} — {esc(text)}" for command, text in commands]
     lines += ["", esc(tt("help_group", language))]
     return _direction("\n".join(lines), language)

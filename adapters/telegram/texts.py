@@ -27,8 +27,8 @@ COMMANDS = (
 )
 # Shown only to the user ids in ADMIN_TELEGRAM_IDS (in their own chat's command menu).
 ADMIN_COMMANDS = ("reload", "stats", "quizzes", "unpublish")
-# With assignments: everyone's /assignments (before /help), and /assign and /report in the
-# menu Telegram shows groups' administrators (and the operators in their own chats).
+# Assignments: everyone's /assignments (before /help), and /assign and /report in the menu
+# Telegram shows groups' administrators (and the operators in their own chats).
 ASSIGNMENT_COMMANDS = ("assignments",)
 CHAT_ADMIN_COMMANDS = ("assign", "report")
 
@@ -127,15 +127,14 @@ def tt(key: str, language: str, **values: object) -> str:
 
 
 def command_descriptions(
-    language: str, *, admin: bool = False, assignments: bool = False, chat_admin: bool = False
+    language: str, *, admin: bool = False, chat_admin: bool = False
 ) -> list[tuple[str, str]]:
-    """``(command, description)`` for the command menu and /help, in ``language``; with
-    ``admin``, the admin commands follow. With ``assignments``, /assignments comes before
-    /help, and /assign and /report too for a chat's admins (``chat_admin``) and operators."""
+    """``(command, description)`` for the command menu and /help, in ``language``:
+    /assignments comes before /help, and /assign and /report too for a chat's admins
+    (``chat_admin``) and operators; with ``admin``, the admin commands follow."""
     commands = list(COMMANDS)
-    if assignments:
-        extra = ASSIGNMENT_COMMANDS + (CHAT_ADMIN_COMMANDS if chat_admin or admin else ())
-        commands[commands.index("help") : commands.index("help")] = extra
+    extra = ASSIGNMENT_COMMANDS + (CHAT_ADMIN_COMMANDS if chat_admin or admin else ())
+    commands[commands.index("help") : commands.index("help")] = extra
     if admin:
         commands += ADMIN_COMMANDS
     return [(command, tt(f"cmd_{command}", language)) for command in commands]

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from typing import cast
-
-from bot.rounds.clock import RoundClock, SystemClock
+from bot.rounds.clock import RoundClock
 from bot.rounds.driver import default_owner
-from bot.rounds.service import GroupRounds
 from bot.scheduling.outbox import OutboxPoster, PosterTiming, Sender
 from bot.scheduling.reachability import Reachability
 from bot.scheduling.scheduler import Scheduler, SchedulerTiming
@@ -16,8 +13,9 @@ from bot.storage import Storage
 
 class Scheduling:
     """The time zones, the scheduler, the unreachable marks and a poster per platform, on one
-    storage and one clock. ``quizbot/bootstrap.py`` builds it; each adapter makes its poster
-    with :meth:`poster` and starts it with itself; the runner starts :attr:`scheduler`."""
+    storage and one clock. :class:`~bot.services.Services` builds it; each adapter makes its
+    poster with :meth:`poster` and starts it with itself; the runner starts
+    :attr:`scheduler`."""
 
     def __init__(
         self,
@@ -50,14 +48,6 @@ class Scheduling:
             scheduler_timing=SchedulerTiming(lease=lease),
             poster_timing=PosterTiming(lease=lease, send_timeout=lease / 2, margin=lease / 6),
         )
-
-    @classmethod
-    def beside(cls, rounds: GroupRounds, clock: RoundClock | None = None) -> Scheduling:
-        """A scheduling of its own for an adapter the wiring gave none (tests, benchmarks):
-        on the rounds' storage (which is the whole storage wherever rounds are built: the
-        rounds only name the part of it they use) and clock (default: the engine's)."""
-        storage = cast(Storage, rounds.store)
-        return cls(storage, clock or SystemClock(rounds.engine.clock))
 
     def poster(self, sender: Sender) -> OutboxPoster:
         """A poster of ``sender``'s platform, woken whenever a job queues messages."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import discord
 import discord.gateway
@@ -15,11 +16,13 @@ from adapters.discord import QuizClient
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz import Quiz
+from bot.rounds import RoundClock
+from bot.scheduling import Scheduler
 from fakes.discord_api import TOKEN, FakeDiscord
 from fakes.discord_users import GUILD_ID, ClientFactory, World
 from quizbot.runner import discord_config
 from quizbot.settings import Settings
-from tests.conftest import SEED_QUIZ, rounds_beside
+from tests.conftest import SEED_QUIZ, services_beside
 
 
 @pytest.fixture
@@ -49,22 +52,35 @@ async def make_client(
     fake_discord: FakeDiscord, settings: Settings
 ) -> AsyncIterator[ClientFactory]:
     """Log in new clients against the fake (HTTP only, like a process before its gateway
-    connects); all are closed at the end."""
-    clients: list[QuizClient] = []
+    connects) on the services beside an engine, then start their scheduler, as the runner
+    does; all are closed at the end.
 
-    async def make(engine: QuizEngine, **options: object) -> QuizClient:
-        client_settings = options.pop("settings", settings)
-        assert isinstance(client_settings, Settings)
-        rounds = rounds_beside(engine)
-        config = discord_config(client_settings)
-        client = QuizClient(engine, rounds, config, **options)  # type: ignore[arg-type]
+    ``clock``: the services' (a VirtualClock the engine shares); ``settings``: other than the
+    fixture's."""
+    clients: list[QuizClient] = []
+    schedulers: list[Scheduler] = []
+    usual = settings
+
+    async def make(
+        engine: QuizEngine,
+        *,
+        clock: RoundClock | None = None,
+        settings: Settings | None = None,
+        **options: Any,
+    ) -> QuizClient:
+        services = services_beside(engine, clock)
+        client = QuizClient(services, discord_config(settings or usual), **options)
         clients.append(client)
         await client.login(TOKEN)
+        services.scheduling.scheduler.start()
+        schedulers.append(services.scheduling.scheduler)
         return client
 
     yield make
     for client in clients:
         await client.close()
+    for scheduler in schedulers:
+        await scheduler.stop()
 
 
 @pytest.fixture

@@ -1,5 +1,5 @@
-"""Test-only pieces of a Discord world: a slow database, a clock tests move by hand, and an
-engine serving a quiz with images, in a world on that clock.
+"""Test-only pieces of a Discord world: a slow database, a clock tests move by hand, an engine
+serving a quiz with images, in a world on that clock, and a bot process going down.
 
 The users, their payloads and the reading helpers are in :mod:`fakes.discord_users`.
 """
@@ -12,6 +12,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import discord
+
+from adapters.discord import QuizClient
 from adapters.discord.group_rounds import RoundTiming
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
@@ -65,7 +68,15 @@ async def world_on(
 ) -> World:
     """A client on ``engine`` whose rounds run on ``clock``, as does the fake's time."""
     fake.stamp = clock
-    return World(fake, await make_client(engine, round_clock=clock, round_timing=timing))
+    return World(fake, await make_client(engine, clock=clock, round_timing=timing))
+
+
+async def close_process(client: discord.Client | None) -> None:
+    """A bot process going down: its client, then the scheduler beside it (the runner's
+    order); a later client on the same database is the restarted process."""
+    assert isinstance(client, QuizClient)
+    await client.close()
+    await client.services.scheduling.scheduler.stop()
 
 
 def uploads(requests: list[Recorded]) -> list[str]:

@@ -10,19 +10,16 @@ import asyncio
 import csv
 import io
 import time
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
 import pytest
 
 from adapters.discord import QuizClient
-from bot.assignments import Assignments
 from bot.assignments.texts import assignment_t
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.quiz import Quiz
-from bot.scheduling import Scheduling
 from bot.storage import SQLiteStorage
 from fakes.discord_api import FakeDiscord, Message
 from fakes.discord_users import (
@@ -59,38 +56,21 @@ def engine(catalog: QuizCatalog, storage: SQLiteStorage, clock: VirtualClock) ->
 
 
 @pytest.fixture
-async def scheduling(storage: SQLiteStorage, clock: VirtualClock) -> AsyncIterator[Scheduling]:
-    """The process's scheduling, its scheduler running as `quizbot run` starts it."""
-    scheduling = Scheduling(storage, clock)
-    scheduling.scheduler.start()
-    yield scheduling
-    await scheduling.scheduler.stop()
-
-
-@pytest.fixture
 async def world(
     fake_discord: FakeDiscord,
     engine: QuizEngine,
-    scheduling: Scheduling,
     make_client: ClientFactory,
     clock: VirtualClock,
 ) -> World:
     fake_discord.stamp = clock
-    assignments = Assignments(engine, scheduling)
-    client = await make_client(
-        engine,
-        round_clock=clock,
-        scheduling=scheduling,
-        assignments=assignments,
-        stats_chart=render_stats_png,
-    )
+    client = await make_client(engine, clock=clock, stats_chart=render_stats_png)
     return World(fake_discord, client)
 
 
 async def settle(world: World, seconds: float = 10.0) -> None:
     """Wait until the scheduler and the outbox wait for the clock, nothing left to do."""
     assert isinstance(world.client, QuizClient)
-    scheduling = world.client.scheduling
+    scheduling = world.client.services.scheduling
     deadline = time.monotonic() + seconds
     calm = 0
     while calm < 3:
@@ -244,17 +224,6 @@ async def test_reminders_reach_only_who_has_not_finished_then_the_summary_once(
     )
     never = ("(assignment #2)", "Assignment #2 is closed")
     assert [m for m in channel(world) if any(n in text_of(m) for n in never)] == []
-
-
-async def test_a_client_without_assignments_says_the_command_is_unknown(
-    fake_discord: FakeDiscord, engine: QuizEngine, make_client: ClientFactory
-) -> None:
-    world = World(fake_discord, await make_client(engine))
-    alice = world.user("Alice")
-    assert (await alice.command("assignments")).notice == visible(t("unknown_command", "en"))
-    post = (await alice.command("help")).last
-    pressed = await alice.press(post, "qz1:as:1")
-    assert pressed.notice == visible(t("invalid_button", "en"))
 
 
 async def test_the_deadline_is_read_in_the_servers_time_zone(world: World) -> None:

@@ -38,7 +38,7 @@ from fakes.discord_users import (
 )
 from tests.conftest import SEED_QUIZ
 from tests.daily_harness import BERLIN, at, run_until, settle, streak
-from tests.discord.discord_harness import VirtualClock
+from tests.discord.discord_harness import VirtualClock, close_process
 
 TITLE = "Checkpoint sharding and resumable training"
 
@@ -62,14 +62,14 @@ class Channel:
         return self.world.client
 
     def quiet(self) -> bool:
-        return self.client.round_driver.settled() and self.client.scheduling.settled()
+        return self.client.round_driver.settled() and self.client.services.scheduling.settled()
 
     async def settle(self) -> None:
         await settle(self.quiet)
 
     async def until(self, moment: str) -> None:
         """Let time run to ``moment`` (Berlin)."""
-        storage = self.client.scheduling.storage
+        storage = self.client.services.scheduling.storage
         await run_until(self.clock, at(moment), self.quiet, storage.next_job_due)
 
     def messages(self) -> list[Message]:
@@ -118,7 +118,7 @@ async def open_channel(
     zone: str | None = BERLIN,
 ) -> Channel:
     fake_discord.stamp = clock
-    client = await make_client(engine, round_clock=clock)
+    client = await make_client(engine, clock=clock)
     assert isinstance(client, QuizClient)
     channel = Channel(World(fake_discord, client), clock, quiz)
     if zone is not None:  # the server's zone, which its channels keep
@@ -219,12 +219,12 @@ async def test_weekdays_only_and_a_bot_down_past_the_window(
 
     # Down from Monday evening to Tuesday 16:00: past Tuesday's window (09:00 + 6 h).
     await channel.settle()
-    await channel.client.close()
+    await close_process(channel.client)
     clock.now = at("2026-03-10 16:00")
     storage = SQLiteStorage(db_path)
     await storage.open()
     try:
-        restarted = await make_client(QuizEngine(catalog, storage, clock=clock), round_clock=clock)
+        restarted = await make_client(QuizEngine(catalog, storage, clock=clock), clock=clock)
         channel.world.client = restarted
         await channel.settle()
         assert len(channel.daily_questions()) == 2  # no late Tuesday, no backlog

@@ -18,12 +18,12 @@ from adapters.discord import DiscordAdapter
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
-from bot.rounds import GroupRounds
+from bot.services import Services
 from fakes.discord_api import TOKEN, UPDATE_MESSAGE, FakeDiscord, Interaction
 from fakes.discord_users import World, button_for, pick_letter, text_of, visible
 from quizbot.runner import discord_config
 from quizbot.settings import Settings
-from tests.conftest import QUIZ_DIR, SEED_QUIZ, rounds_beside
+from tests.conftest import QUIZ_DIR, SEED_QUIZ, services_beside
 from tests.discord.discord_harness import SlowStorage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,7 +68,7 @@ async def send_help(fake: FakeDiscord) -> Interaction:
 async def test_start_connects_in_the_background_and_stop_closes_cleanly(
     fake_discord: FakeDiscord, engine: QuizEngine, settings: Settings
 ) -> None:
-    adapter = DiscordAdapter(engine, rounds_beside(engine), discord_config(settings))
+    adapter = DiscordAdapter(services_beside(engine), discord_config(settings))
     assert adapter.name == "discord"
     await adapter.start()  # returns once logged in; the gateway connects in the background
     assert fake_discord.command_syncs == ["global"]
@@ -86,8 +86,7 @@ async def test_a_bad_token_fails_start_without_leaking_a_session(
     fake_discord: FakeDiscord, engine: QuizEngine, settings: Settings
 ) -> None:
     adapter = DiscordAdapter(
-        engine,
-        rounds_beside(engine),
+        services_beside(engine),
         discord_config(dataclasses.replace(settings, discord_token="wrong")),
     )
     try:
@@ -150,7 +149,7 @@ async def test_stop_lets_an_answer_in_progress_finish(
     await slow.open()
     try:
         engine = QuizEngine(catalog, slow)
-        adapter = DiscordAdapter(engine, GroupRounds(engine, slow), discord_config(settings))
+        adapter = DiscordAdapter(Services.build(engine, slow), discord_config(settings))
         await adapter.start()
         await asyncio.wait_for(fake_discord.identified.wait(), 10)
         world = World(fake_discord, adapter.client)

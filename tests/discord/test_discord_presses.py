@@ -32,7 +32,7 @@ from fakes.discord_users import (
     visible,
 )
 from tests.conftest import SEED_QUIZ
-from tests.discord.discord_harness import SlowStorage
+from tests.discord.discord_harness import SlowStorage, close_process
 
 
 def unchanged(fake: FakeDiscord, message_id: int, edits: int) -> bool:
@@ -143,7 +143,7 @@ async def test_buttons_keep_working_after_a_restart(
     ).last
     # The process ends: client and database closed. A new one starts on the same database.
     assert world.client is not None
-    await world.client.close()
+    await close_process(world.client)
     await storage.close()
     reopened = SQLiteStorage(db_path)
     await reopened.open()
@@ -159,7 +159,7 @@ async def test_buttons_keep_working_after_a_restart(
         assert world.fake.command_syncs == ["global"]  # the restart did not sync again
     finally:
         assert world.client is not None
-        await world.client.close()
+        await close_process(world.client)
         await reopened.close()
 
 

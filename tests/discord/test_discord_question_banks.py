@@ -115,7 +115,7 @@ async def bank_rounds(
     clock = VirtualClock()
     fake_discord.stamp = clock
     engine = QuizEngine(bank, storage, clock=clock)
-    client = await make_client(engine, round_clock=clock, round_timing=TIMING)
+    client = await make_client(engine, clock=clock, round_timing=TIMING)
     return World(fake_discord, client)
 
 

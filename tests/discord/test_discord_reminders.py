@@ -28,7 +28,7 @@ async def settle(client: QuizClient) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + 10
     await asyncio.sleep(0.01)
-    while not client.scheduling.settled():
+    while not client.services.scheduling.settled():
         assert loop.time() < deadline, "the scheduler never settled"
         await asyncio.sleep(0.01)
 
@@ -53,7 +53,7 @@ async def start(
     make_client: ClientFactory, fake: FakeDiscord, catalog: QuizCatalog, storage: SQLiteStorage
 ) -> tuple[World, QuizClient, VirtualClock]:
     clock = VirtualClock()
-    client = await make_client(QuizEngine(catalog, storage, clock=clock), round_clock=clock)
+    client = await make_client(QuizEngine(catalog, storage, clock=clock), clock=clock)
     assert isinstance(client, QuizClient)
     return World(fake, client), client, clock
 
@@ -113,7 +113,7 @@ async def test_a_0230_reminder_dm_comes_once_at_0300_on_the_spring_forward_night
     """On 2026-03-29 Berlin's clocks jump from 02:00 to 03:00: a 02:30 reminder comes once,
     at the end of the gap (03:00 CEST, 01:00 UTC)."""
     clock = VirtualClock(datetime(2026, 3, 28, 12, 0, tzinfo=UTC))
-    client = await make_client(QuizEngine(catalog, storage, clock=clock), round_clock=clock)
+    client = await make_client(QuizEngine(catalog, storage, clock=clock), clock=clock)
     assert isinstance(client, QuizClient)
     world = World(fake_discord, client)
     dana = world.user("Dana", dm=True)
@@ -180,4 +180,4 @@ async def test_a_servers_zone_is_set_by_those_who_may_manage_it(
     assert [c["value"] for c in choices] == ["Europe/Berlin"]
     bad = await member.command("remind", time="25:00")
     assert bad.notice == visible(t("remind_bad_time", "en"))
-    assert client.scheduling is not None
+    assert client.services.scheduling is not None

@@ -37,8 +37,8 @@ from fakes.discord_users import (
     text_of,
     visible,
 )
-from tests.conftest import SEED_QUIZ, rounds_beside
-from tests.discord.discord_harness import VirtualClock
+from tests.conftest import SEED_QUIZ, services_beside
+from tests.discord.discord_harness import VirtualClock, close_process
 from tests.discord.test_discord_rendering import long_quiz, texts
 
 TIMING = RoundTiming(pause=3.0, edit_interval=5.0, retry=5.0)
@@ -66,7 +66,7 @@ async def world(
     fake_discord: FakeDiscord, engine: QuizEngine, make_client: ClientFactory, clock: VirtualClock
 ) -> World:
     fake_discord.stamp = clock  # requests carry the virtual time they arrived at
-    client = await make_client(engine, round_clock=clock, round_timing=TIMING)
+    client = await make_client(engine, clock=clock, round_timing=TIMING)
     return World(fake_discord, client)
 
 
@@ -335,7 +335,7 @@ async def test_a_round_continues_after_a_restart(
     world = World(
         fake_discord,
         await make_client(
-            QuizEngine(catalog, storage, clock=clock), round_clock=clock, round_timing=TIMING
+            QuizEngine(catalog, storage, clock=clock), clock=clock, round_timing=TIMING
         ),
     )
     question = await start_round(world, world.user("Host"))
@@ -346,13 +346,13 @@ async def test_a_round_continues_after_a_restart(
     assert "Answers: 1" in text_of(fake_discord.messages[question.id])
     # The process ends mid-question; a new one starts on the same database.
     assert world.client is not None
-    await world.client.close()
+    await close_process(world.client)
     await storage.close()
     reopened = SQLiteStorage(db_path)
     await reopened.open()
     try:
         engine = QuizEngine(catalog, reopened, clock=clock)
-        world.client = await make_client(engine, round_clock=clock, round_timing=TIMING)
+        world.client = await make_client(engine, clock=clock, round_timing=TIMING)
         await world.settle()
         assert open_question(world).id == question.id  # not posted again
         await press(ben, question, right)
@@ -366,7 +366,7 @@ async def test_a_round_continues_after_a_restart(
             open_question(world)
         )
     finally:
-        await world.client.close()
+        await close_process(world.client)
         await reopened.close()
 
 
@@ -377,16 +377,16 @@ async def test_a_question_that_ran_out_while_down_is_revealed_at_start(
     clock: VirtualClock,
     quiz: Quiz,
 ) -> None:
-    world = World(fake_discord, await make_client(engine, round_clock=clock, round_timing=TIMING))
+    world = World(fake_discord, await make_client(engine, clock=clock, round_timing=TIMING))
     question = await start_round(world, world.user("Host"))
     await press(world.user("Ana"), question, "A")
     assert world.client is not None
-    await world.client.close()
+    await close_process(world.client)
     clock.advance(5 * SECONDS)  # down for a while
-    assert [rid for rid, _ in await rounds_beside(engine).due()] == [1]
-    world.client = await make_client(engine, round_clock=clock, round_timing=TIMING)
+    assert [rid for rid, _ in await services_beside(engine).rounds.due()] == [1]
+    world.client = await make_client(engine, clock=clock, round_timing=TIMING)
     await world.settle()
-    assert await rounds_beside(engine).due() == []
+    assert await services_beside(engine).rounds.due() == []
     (reveal,) = posted_after(world, question)
     assert "Answers: 1" in text_of(fake_discord.messages[question.id])
     assert all(b["disabled"] for b in round_buttons(fake_discord.messages[question.id]))
@@ -445,7 +445,7 @@ async def test_a_round_that_may_no_longer_post_is_ended(
     world.fake.forbidden_channels.add(GUILD_CHANNEL_ID)  # permissions taken away
     await world.advance(clock, SECONDS)
     engine = world.client.engine  # type: ignore[union-attr]
-    round_ = await rounds_beside(engine).store.get_round(1)
+    round_ = await services_beside(engine).rounds.store.get_round(1)
     assert round_ is not None and round_.status is not RoundStatus.ACTIVE
     assert posted_after(world, question) == []
     assert not driver(world).running(1)
@@ -490,7 +490,7 @@ async def test_a_long_quiz_in_urdu_stays_within_the_limits(
     catalog, report = QuizCatalog.from_paths([directory])
     assert not report.errors
     engine = QuizEngine(catalog, storage, clock=clock)
-    world = World(fake_discord, await make_client(engine, round_clock=clock, round_timing=TIMING))
+    world = World(fake_discord, await make_client(engine, clock=clock, round_timing=TIMING))
     host = world.user("Ali")
     await host.command("language", language="ur")
     await host.command("round", quiz="long", seconds=SECONDS)
@@ -540,7 +540,7 @@ async def test_a_round_carries_on_after_a_database_failure(
     await flaky.open()
     try:
         engine = QuizEngine(catalog, flaky, clock=clock)
-        client = await make_client(engine, round_clock=clock, round_timing=TIMING)
+        client = await make_client(engine, clock=clock, round_timing=TIMING)
         world = World(fake_discord, client)
         question = await start_round(world, world.user("Host"))
         await press(world.user("Ana"), question, "A")
@@ -581,7 +581,7 @@ async def test_a_question_posted_by_a_process_that_died_before_recording_it_show
     world = World(
         fake_discord,
         await make_client(
-            QuizEngine(catalog, dying, clock=clock), round_clock=clock, round_timing=TIMING
+            QuizEngine(catalog, dying, clock=clock), clock=clock, round_timing=TIMING
         ),
     )
     await world.user("Host").command("round", quiz=SEED_QUIZ, seconds=SECONDS)
@@ -592,14 +592,14 @@ async def test_a_question_posted_by_a_process_that_died_before_recording_it_show
     assert dying.stuck
     (posted,) = [m for m in channel(world) if round_buttons(m)]
     assert world.client is not None
-    await world.client.close()
+    await close_process(world.client)
     await dying.close()
     # The next process finds no record of that message and posts the question again.
     restarted = SQLiteStorage(db_path)
     await restarted.open()
     try:
         world.client = await make_client(
-            QuizEngine(catalog, restarted, clock=clock), round_clock=clock, round_timing=TIMING
+            QuizEngine(catalog, restarted, clock=clock), clock=clock, round_timing=TIMING
         )
         await world.settle()
         assert open_question(world).id == posted.id  # Discord returned it: shown once
@@ -608,5 +608,5 @@ async def test_a_question_posted_by_a_process_that_died_before_recording_it_show
         await world.advance(clock, SECONDS)
         assert "Answers: 1" in text_of(fake_discord.messages[posted.id])
     finally:
-        await world.client.close()
+        await close_process(world.client)
         await restarted.close()

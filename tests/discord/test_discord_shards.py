@@ -13,7 +13,7 @@ from bot.engine import QuizEngine
 from fakes.discord_api import TOKEN, FakeDiscord
 from quizbot.runner import discord_config
 from quizbot.settings import Settings
-from tests.conftest import QUIZ_DIR, rounds_beside
+from tests.conftest import QUIZ_DIR, services_beside
 from tests.discord.test_discord_lifecycle import LAUNCHER, ROOT, eventually, send_help
 
 
@@ -21,7 +21,7 @@ async def test_all_recommended_shards_run_when_none_are_named(
     fake_discord: FakeDiscord, engine: QuizEngine, settings: Settings
 ) -> None:
     fake_discord.recommended_shards = 2
-    adapter = DiscordAdapter(engine, rounds_beside(engine), discord_config(settings))
+    adapter = DiscordAdapter(services_beside(engine), discord_config(settings))
     await adapter.start()
     try:
         await eventually(lambda: len(fake_discord.gateway_shards) == 2)
@@ -35,7 +35,7 @@ async def test_this_process_runs_only_the_shards_it_is_given(
     fake_discord: FakeDiscord, engine: QuizEngine, settings: Settings
 ) -> None:
     mine = dataclasses.replace(settings, shard_count=3, shard_ids=(1, 2))
-    adapter = DiscordAdapter(engine, rounds_beside(engine), discord_config(mine))
+    adapter = DiscordAdapter(services_beside(engine), discord_config(mine))
     await adapter.start()
     try:
         await eventually(lambda: len(fake_discord.gateway_shards) == 2)

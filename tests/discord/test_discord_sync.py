@@ -17,7 +17,7 @@ from fakes.discord_api import FakeDiscord
 from fakes.discord_users import GUILD_ID, ClientFactory, World, text_of
 from quizbot.runner import discord_config, discord_sync_command
 from quizbot.settings import Settings
-from tests.conftest import rounds_beside
+from tests.conftest import services_beside
 
 COMMANDS = len(CALLBACKS) + len(assignment_commands())  # every top-level command
 
@@ -27,7 +27,9 @@ async def test_commands_sync_once_and_not_on_every_start(
 ) -> None:
     await make_client(engine)
     assert fake_discord.command_syncs == ["global"]
-    stored = await rounds_beside(engine).store.get_value(FINGERPRINT_SCOPE, FINGERPRINT_KEY)
+    stored = await services_beside(engine).rounds.store.get_value(
+        FINGERPRINT_SCOPE, FINGERPRINT_KEY
+    )
     assert stored is not None and len(stored) == 64
     for _ in range(3):  # restarts
         await make_client(engine)
@@ -38,7 +40,9 @@ async def test_a_changed_command_set_syncs_again(
     fake_discord: FakeDiscord, engine: QuizEngine, make_client: ClientFactory
 ) -> None:
     # What an older version of the bot registered.
-    await rounds_beside(engine).store.set_value(FINGERPRINT_SCOPE, FINGERPRINT_KEY, "0" * 64)
+    await services_beside(engine).rounds.store.set_value(
+        FINGERPRINT_SCOPE, FINGERPRINT_KEY, "0" * 64
+    )
     await make_client(engine)
     assert fake_discord.command_syncs == ["global"]
     await make_client(engine)
@@ -243,7 +247,7 @@ async def test_a_failed_sync_does_not_stop_the_bot(
     client = await make_client(engine, settings=elsewhere)
     assert fake_discord.command_syncs == []
     assert (
-        await rounds_beside(engine).store.get_value(
+        await services_beside(engine).rounds.store.get_value(
             FINGERPRINT_SCOPE, f"{FINGERPRINT_KEY}:guild:42"
         )
         is None

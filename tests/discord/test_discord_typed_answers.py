@@ -12,6 +12,7 @@ from bot.engine import QuizEngine
 from fakes.discord_api import CHANNEL_MESSAGE, MODAL, UPDATE_MESSAGE, Message
 from fakes.discord_users import ClientFactory, Exchange, Player, World, buttons, text_of
 from tests.conftest import FakeClock
+from tests.discord.discord_harness import close_process
 from tests.typed_quiz import RIGHT, TYPED_QUIZ_ID, WRONG, typed_catalog
 
 
@@ -105,7 +106,7 @@ async def test_a_modal_submitted_after_a_restart_still_answers(
     question = (await alice.command("quiz", quiz=TYPED_QUIZ_ID)).last
     opened = await open_modal(alice, question)
     assert first.client is not None
-    await first.client.close()
+    await close_process(first.client)
     restarted = World(
         fake_discord, await make_client(QuizEngine(catalog, storage, clock=FakeClock()))
     )

@@ -13,13 +13,15 @@ from adapters.telegram import TelegramAdapter
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz import Quiz
+from bot.rounds import RoundClock
+from bot.scheduling import Scheduler
 from bot.storage import SQLiteStorage
 from fakes.clock import ManualClock
 from fakes.telegram_bot_api import TOKEN, FakeBotApi
 from quizbot.runner import telegram_config
 from quizbot.settings import Settings
 from quizbot.web import WebServer
-from tests.conftest import QUIZ_DIR, SEED_QUIZ, FakeClock, rounds_beside
+from tests.conftest import QUIZ_DIR, SEED_QUIZ, FakeClock, services_beside
 
 Launch = Callable[..., Awaitable[TelegramAdapter]]
 Reopen = Callable[[QuizCatalog], Awaitable[QuizEngine]]
@@ -40,15 +42,23 @@ def settings(api: FakeBotApi) -> Settings:
 
 @pytest.fixture
 async def launch(api: FakeBotApi, settings: Settings) -> AsyncIterator[Launch]:
-    """Start a TelegramAdapter (a bot process) on an engine; all are stopped at the end.
+    """Start a TelegramAdapter (a bot process) on the services beside an engine, then their
+    scheduler, as the runner does; all are stopped at the end.
 
-    In webhook mode the process's web server is started first on ``PORT``, as the runner
-    does."""
+    ``clock``: the services' (a ManualClock the engine shares); ``jobs=False`` leaves the
+    scheduler stopped (no feature's job runs). In webhook mode the process's web server is
+    started first on ``PORT``, as the runner does."""
     started: list[TelegramAdapter] = []
     servers: list[WebServer] = []
+    schedulers: list[Scheduler] = []
 
     async def start(
-        engine: QuizEngine, custom: Settings | None = None, **options: Any
+        engine: QuizEngine,
+        custom: Settings | None = None,
+        *,
+        clock: RoundClock | None = None,
+        jobs: bool = True,
+        **options: Any,
     ) -> TelegramAdapter:
         chosen = custom or settings
         options.setdefault("polling_timeout", 1.0)
@@ -57,17 +67,29 @@ async def launch(api: FakeBotApi, settings: Settings) -> AsyncIterator[Launch]:
             await web.start("127.0.0.1", chosen.port)
             servers.append(web)
             options["web"] = web
-        rounds = options.pop("rounds", None) or rounds_beside(engine)
-        adapter = TelegramAdapter(engine, rounds, telegram_config(chosen), **options)
+        services = services_beside(engine, clock)
+        adapter = TelegramAdapter(services, telegram_config(chosen), **options)
         await adapter.start()
         started.append(adapter)
+        if jobs:
+            services.scheduling.scheduler.start()
+            schedulers.append(services.scheduling.scheduler)
         return adapter
 
     yield start
     for adapter in reversed(started):
         await adapter.stop()
+    for scheduler in schedulers:
+        await scheduler.stop()
     for server in servers:
         await server.stop()
+
+
+async def stop_process(adapter: TelegramAdapter) -> None:
+    """A bot process going down: its adapter, then the scheduler beside it (the runner's
+    order); a later ``launch`` on the same database is the restarted process."""
+    await adapter.stop()
+    await adapter.services.scheduling.scheduler.stop()
 
 
 @pytest.fixture
@@ -78,7 +100,7 @@ def clock() -> ManualClock:
 
 @pytest.fixture
 def round_engine(catalog: QuizCatalog, storage: SQLiteStorage, clock: ManualClock) -> QuizEngine:
-    """An engine on the rounds' clock (give the adapter the same clock: ``round_clock``)."""
+    """An engine on the rounds' clock (give the services the same clock: ``clock``)."""
     return QuizEngine(catalog, storage, clock=clock)
 
 

@@ -20,7 +20,7 @@ from fakes.telegram_chatter import Chatter, button_for, clean
 from quizbot.charts import render_stats_png
 from quizbot.settings import Settings
 from tests.conftest import QUIZ_DIR, SEED_QUIZ, FakeClock
-from tests.telegram.conftest import Launch
+from tests.telegram.conftest import Launch, stop_process
 
 ADMIN = 8001
 TITLE = "Checkpoint sharding and resumable training"
@@ -159,15 +159,18 @@ async def test_admin_menus_are_scoped_to_the_admins_chat(
 ) -> None:
     adapter = await launch(admin_engine, admin_settings)
     default = json.dumps({"type": "default"})
+    chat_admins = json.dumps({"type": "all_chat_administrators"})
     scoped = json.dumps({"chat_id": ADMIN, "type": "chat"}, sort_keys=True)
     for lang in ("", "en", "bn", "ur", "ru"):
         public = [c["command"] for c in api.commands[(default, lang)]]
         assert "reload" not in public and "stats" not in public
         mine = [c["command"] for c in api.commands[(scoped, lang)]]
         admin_only = ["reload", "stats", "quizzes", "unpublish"]
-        assert mine[-4:] == admin_only and mine[:-4] == public
+        # An operator's menu: a group admin's (/assign and /report too), then theirs.
+        groups_admin = [c["command"] for c in api.commands[(chat_admins, lang)]]
+        assert mine[-4:] == admin_only and mine[:-4] == groups_admin
     # No longer an admin: the scoped menu is removed on the next start.
-    await adapter.stop()
+    await stop_process(adapter)
     plain = Settings(
         quiz_dir=admin_settings.quiz_dir,
         telegram_token=TOKEN,

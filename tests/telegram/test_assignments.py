@@ -11,13 +11,11 @@ import csv
 import dataclasses
 import io
 import time
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
 import pytest
 
 from adapters.telegram.assignment_rendering import deep_link
-from bot.assignments import Assignments
 from bot.assignments.texts import assignment_t
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
@@ -48,16 +46,6 @@ def clock() -> ManualClock:
 @pytest.fixture
 def engine(catalog: QuizCatalog, storage: SQLiteStorage, clock: ManualClock) -> QuizEngine:
     return QuizEngine(catalog, storage, clock=clock)
-
-
-@pytest.fixture
-def scheduling(storage: SQLiteStorage, clock: ManualClock) -> Scheduling:
-    return Scheduling(storage, clock)
-
-
-@pytest.fixture
-def assignments(engine: QuizEngine, scheduling: Scheduling) -> Assignments:
-    return Assignments(engine, scheduling)
 
 
 @pytest.fixture
@@ -102,12 +90,12 @@ async def the_post(lead: Chatter) -> StoredMessage:
 async def test_an_assignment_from_its_post_to_the_report(
     api: FakeBotApi,
     engine: QuizEngine,
-    assignments: Assignments,
     clock: ManualClock,
     seed: Quiz,
     launch: Launch,
 ) -> None:
-    await launch(engine, assignments=assignments, round_clock=clock, stats_chart=render_stats_png)
+    # The scheduler stays off: the reminders have tests of their own.
+    await launch(engine, clock=clock, stats_chart=render_stats_png, jobs=False)
     team = Team(api)
     lead = team.in_group(LEAD, "Lead")
     asha, ben, cleo, dan = (
@@ -206,12 +194,11 @@ async def test_an_assignment_from_its_post_to_the_report(
 async def test_open_assignments_are_listed_and_a_cancelled_one_cannot_be_started(
     api: FakeBotApi,
     engine: QuizEngine,
-    assignments: Assignments,
     clock: ManualClock,
     operator_settings: Settings,
     launch: Launch,
 ) -> None:
-    await launch(engine, operator_settings, assignments=assignments, round_clock=clock)
+    await launch(engine, operator_settings, clock=clock, jobs=False)
     team = Team(api)
     lead, operator, asha = (
         team.in_group(LEAD, "Lead"),
@@ -247,14 +234,6 @@ async def test_open_assignments_are_listed_and_a_cancelled_one_cannot_be_started
     assert api.failed_calls() == []
 
 
-@pytest.fixture
-async def running(scheduling: Scheduling) -> AsyncIterator[Scheduling]:
-    """The scheduler running, as `quizbot run` starts it beside the adapters."""
-    scheduling.scheduler.start()
-    yield scheduling
-    await scheduling.scheduler.stop()
-
-
 async def settle(scheduling: Scheduling, seconds: float = 10.0) -> None:
     """Wait until the scheduler and the posters wait for the clock, nothing left to do."""
     deadline = time.monotonic() + seconds
@@ -282,13 +261,11 @@ def texts_to(api: FakeBotApi, chat_id: int, after: int = 0) -> list[str]:
 async def test_reminders_reach_only_who_has_not_finished_then_the_summary_once(
     api: FakeBotApi,
     engine: QuizEngine,
-    assignments: Assignments,
-    running: Scheduling,
     clock: ManualClock,
     seed: Quiz,
     launch: Launch,
 ) -> None:
-    await launch(engine, assignments=assignments, scheduling=running, round_clock=clock)
+    running = (await launch(engine, clock=clock)).services.scheduling
     team = Team(api)
     lead = team.in_group(LEAD, "Lead")
     asha, ben, cleo = (
@@ -362,8 +339,6 @@ async def test_reminders_reach_only_who_has_not_finished_then_the_summary_once(
 async def test_a_group_that_removed_the_bot_is_tried_once_and_its_members_still_reminded(
     api: FakeBotApi,
     engine: QuizEngine,
-    assignments: Assignments,
-    running: Scheduling,
     clock: ManualClock,
     seed: Quiz,
     launch: Launch,
@@ -371,7 +346,7 @@ async def test_a_group_that_removed_the_bot_is_tried_once_and_its_members_still_
     """The bot is kicked from the group after setting an assignment: the 24-hour recap is
     refused (403) and marks the group, so neither the 1-hour recap nor the summary is tried
     there; Ben, who has not finished, gets both reminders in his private chat."""
-    await launch(engine, assignments=assignments, scheduling=running, round_clock=clock)
+    running = (await launch(engine, clock=clock)).services.scheduling
     team = Team(api)
     lead, ben = team.in_group(LEAD, "Lead"), team.in_group(9101, "Ben")
     lead.send(f"/assign {SEED_QUIZ} 2026-12-09 09:00")  # 48 hours from now
@@ -394,9 +369,9 @@ async def test_a_group_that_removed_the_bot_is_tried_once_and_its_members_still_
 
 
 async def test_the_menu_offers_assignments_to_everyone_and_their_commands_to_group_admins(
-    api: FakeBotApi, engine: QuizEngine, assignments: Assignments, launch: Launch
+    api: FakeBotApi, engine: QuizEngine, launch: Launch
 ) -> None:
-    await launch(engine, assignments=assignments)
+    await launch(engine)
     everyone = [c["command"] for c in api.commands[('{"type": "default"}', "ru")]]
     assert everyone[-2:] == ["assignments", "help"] and "assign" not in everyone
     admins = api.commands[('{"type": "all_chat_administrators"}', "ru")]

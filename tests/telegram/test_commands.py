@@ -13,7 +13,7 @@ from bot.views import Participant
 from fakes.telegram_bot_api import FakeBotApi
 from fakes.telegram_chatter import Chatter, button_for, clean
 from tests.conftest import SEED_QUIZ
-from tests.telegram.conftest import Launch
+from tests.telegram.conftest import Launch, stop_process
 
 DEFAULT_SCOPE = json.dumps({"type": "default"})
 
@@ -51,6 +51,7 @@ async def test_commands_are_registered_in_every_language(
         "language",
         "stop",
         "mode",
+        "assignments",
         "help",
     ]
     for menu in menus.values():
@@ -60,7 +61,7 @@ async def test_commands_are_registered_in_every_language(
     assert menus["bn"][1]["description"] != menus["en"][1]["description"]
     assert menus["ur"][1]["description"] != menus["en"][1]["description"]
     # A restart with the same commands does not register them again.
-    await adapter.stop()
+    await stop_process(adapter)
     before = len(api.calls_of("setMyCommands"))
     await launch(engine)
     assert len(api.calls_of("setMyCommands")) == before

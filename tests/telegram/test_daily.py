@@ -26,7 +26,7 @@ from fakes.telegram_bot_api import SENDING_METHODS, FakeBotApi, StoredMessage
 from fakes.telegram_chatter import Chatter, button_for, clean, find_question
 from tests.conftest import SEED_QUIZ
 from tests.daily_harness import BERLIN, at, run_until, settle, streak
-from tests.telegram.conftest import Launch
+from tests.telegram.conftest import Launch, stop_process
 from tests.telegram.rounds_harness import GROUP_ID, TIMING, Room, lines_of, member, on_the_clock
 
 TITLE = "Checkpoint sharding and resumable training"
@@ -51,14 +51,14 @@ class Daily:
         return Chatter(self.api, member(self.api, number, name), self.group)
 
     def quiet(self) -> bool:
-        return self.adapter.round_driver.settled() and self.adapter.scheduling.settled()
+        return self.adapter.round_driver.settled() and self.adapter.services.scheduling.settled()
 
     async def settle(self) -> None:
         await settle(self.quiet)
 
     async def until(self, moment: str) -> None:
         """Let time run to ``moment`` (Berlin)."""
-        storage = self.adapter.scheduling.storage
+        storage = self.adapter.services.scheduling.storage
         await run_until(self.clock, at(moment), self.quiet, storage.next_job_due)
 
     async def say(self, who: Chatter, text: str) -> list[str]:
@@ -96,7 +96,7 @@ async def start(
 ) -> Daily:
     """The bot, and the group with its admin, who sets the group's time zone (``zone``)."""
     on_the_clock(api, clock)
-    adapter = await launch(engine, round_timing=TIMING, round_clock=clock)
+    adapter = await launch(engine, round_timing=TIMING, clock=clock)
     daily = Daily(api, clock, adapter, seed)
     if zone is not None:
         await daily.say(daily.admin, f"/timezone {zone}")
@@ -265,7 +265,7 @@ async def test_a_bot_down_past_the_window_skips_that_day_and_posts_no_backlog(
     await daily.until("2026-03-02 15:00")
     await daily.reveal()
     await daily.settle()
-    await daily.adapter.stop()
+    await stop_process(daily.adapter)
     clock.now = at("2026-03-05 16:00")  # down Tuesday to Thursday, back after 09:00 + 6 h
 
     storage = SQLiteStorage(db_path)
@@ -273,7 +273,7 @@ async def test_a_bot_down_past_the_window_skips_that_day_and_posts_no_backlog(
     reopened.append(storage)
     mark = len(api.calls)
     restarted = await launch(
-        QuizEngine(catalog, storage, clock=clock), round_timing=TIMING, round_clock=clock
+        QuizEngine(catalog, storage, clock=clock), round_timing=TIMING, clock=clock
     )
     daily.adapter = restarted
     await daily.settle()
@@ -449,7 +449,10 @@ async def test_a_group_that_removed_the_bot_has_its_daily_question_turned_off(
     ]
     setting = await storage.daily_setting("telegram", str(GROUP_ID))
     assert setting is not None and not setting.enabled
-    assert await daily.adapter.scheduling.scheduler.get(job_key("telegram", str(GROUP_ID))) is None
+    assert (
+        await daily.adapter.services.scheduling.scheduler.get(job_key("telegram", str(GROUP_ID)))
+        is None
+    )
     assert "its daily question is turned off" in caplog.text
     # Added back, an admin turns it on again: their command clears the mark.
     api.refusing.pop(GROUP_ID)

@@ -204,7 +204,7 @@ async def test_a_rounds_reveal_is_the_explanations_photo_with_the_reveal_as_capt
     catalog, storage = explained
     on_the_clock(api, clock)
     engine = QuizEngine(catalog, storage, clock=clock)
-    adapter = await launch(engine, round_timing=TIMING, round_clock=clock)
+    adapter = await launch(engine, round_timing=TIMING, clock=clock)
     room = Room(api)
     player = Chatter(api, member(api, 1, "Ann"), api.group_chat(GROUP_ID, "Study group"))
     player.send(f"/quiz group {EXPLAINED} 20")

@@ -18,7 +18,7 @@ from fakes.telegram_bot_api import BOT_ID, FakeBotApi, StoredMessage
 from fakes.telegram_chatter import Chatter, button_for, clean, shown
 from tests.conftest import FakeClock
 from tests.images import LONG_QUESTION, PICTURES, picture, write_picture_quiz
-from tests.telegram.conftest import Launch
+from tests.telegram.conftest import Launch, stop_process
 from tests.telegram.rounds_harness import (
     GROUP_ID,
     TIMING,
@@ -113,7 +113,7 @@ async def test_image_questions_are_photos_uploaded_once_per_bot_across_a_restart
     await me.message(lambda m: "Pictures" in clean(m.text))  # the result
 
     # A restarted process (a new engine and bot on the same database) uploads nothing.
-    await first.stop()
+    await stop_process(first)
     again = await engines()
     await launch(again)
     other = chatter(api, 4002, "Bo")
@@ -234,7 +234,7 @@ async def test_a_round_shows_each_image_once_and_edits_only_its_countdown(
     await store_quiz_images(storage, catalog.all())
     on_the_clock(api, clock)
     engine = QuizEngine(catalog, storage, clock=clock)
-    adapter = await launch(engine, round_timing=TIMING, round_clock=clock)
+    adapter = await launch(engine, round_timing=TIMING, clock=clock)
     group = api.group_chat(GROUP_ID, "Study group")
     room = Room(api)
     player = Chatter(api, member(api, 1, "Ann"), group)

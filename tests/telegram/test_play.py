@@ -19,8 +19,8 @@ from fakes.telegram_chatter import (
     find_question,
     option_text,
 )
-from tests.conftest import SEED_QUIZ, FakeClock, rounds_beside
-from tests.telegram.conftest import Launch, Reopen
+from tests.conftest import SEED_QUIZ, FakeClock, services_beside
+from tests.telegram.conftest import Launch, Reopen, stop_process
 from tests.telegram.quizzes import (
     LONG_EXPLANATION,
     TRICKY,
@@ -98,7 +98,7 @@ async def test_double_tap_is_counted_once(
     assert [c.method for c in changes] == ["editMessageText", "sendMessage"]
     attempt = await engine.active_attempt(Participant("telegram", str(me.user["id"])))
     assert attempt is not None
-    assert len(await rounds_beside(engine).store.answers(attempt[0].id)) == 1
+    assert len(await services_beside(engine).rounds.store.answers(attempt[0].id)) == 1
     assert api.failed_calls() == []
 
 
@@ -119,7 +119,7 @@ async def test_press_after_restart_continues_the_quiz(
     second = await me.question()
     me.press(second, button_for(second, quiz, "en", correct=False))
     third = await me.question()
-    await first_process.stop()
+    await stop_process(first_process)
 
     # Pressed while the bot is down; a new process on the same database picks it up.
     query = me.press(third, button_for(third, quiz, "en", correct=True))

@@ -22,7 +22,7 @@ from fakes.telegram_chatter import (
     poll_choice,
 )
 from tests.conftest import SEED_QUIZ, FakeClock
-from tests.telegram.conftest import Launch, Reopen
+from tests.telegram.conftest import Launch, Reopen, stop_process
 from tests.telegram.quizzes import LONG_OPTION, catalog_of, write_long_option
 
 
@@ -141,7 +141,7 @@ async def test_poll_answered_after_restart_still_counts(
     me.send(f"/quiz {SEED_QUIZ}")
     message = await me.question()
     assert message.poll is not None
-    await first_process.stop()
+    await stop_process(first_process)
     await answer(api, me, message, catalog, SEED_QUIZ, "en", True)  # while the bot is down
     await launch(await reopen(catalog))
     follow_up = await me.message()

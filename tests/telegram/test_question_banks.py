@@ -15,7 +15,7 @@ from fakes.telegram_bot_api import FakeBotApi
 from fakes.telegram_chatter import Chatter, button_for, clean, find_question, is_round_question
 from tests.banks import BANK, BANK_PICK, topic, write_bank
 from tests.conftest import FakeClock
-from tests.telegram.conftest import Launch, Reopen
+from tests.telegram.conftest import Launch, Reopen, stop_process
 
 PROGRESS = re.compile(r"^Question (\d+)/(\d+)")
 
@@ -88,7 +88,7 @@ async def test_the_drawn_questions_survive_a_restart(
     me.send(f"/quiz {BANK}")
     before = await answer(me, bank, 2)
     third = await me.question()
-    await first_process.stop()
+    await stop_process(first_process)
 
     await launch(await reopen(bank))
     me.send(f"/quiz {BANK}")

@@ -33,7 +33,7 @@ async def start(
     launch: Launch, catalog: QuizCatalog, storage: SQLiteStorage, clock: ManualClock
 ) -> TelegramAdapter:
     engine = QuizEngine(catalog, storage, clock=clock)
-    return await launch(engine, round_clock=clock)
+    return await launch(engine, clock=clock)
 
 
 async def settle(adapter: TelegramAdapter) -> None:
@@ -41,7 +41,7 @@ async def settle(adapter: TelegramAdapter) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + 10
     await asyncio.sleep(0.01)
-    while not adapter.scheduling.settled():
+    while not adapter.services.scheduling.settled():
         assert loop.time() < deadline, "the scheduler never settled"
         await asyncio.sleep(0.01)
 
@@ -140,7 +140,7 @@ async def test_no_reminder_is_sent_when_nothing_is_due(
     await advance_to(adapter, clock, datetime(2026, 1, 4, tzinfo=UTC))
     assert [c for c in api.calls[mark:] if c.method == "sendMessage"] == []
     assert await storage.outgoing_messages("review-due:") == []
-    job = await adapter.scheduling.scheduler.get("review-reminder:telegram:9102")
+    job = await adapter.services.scheduling.scheduler.get("review-reminder:telegram:9102")
     assert job is not None and job.due_at == datetime(2026, 1, 4, 9, 30, tzinfo=UTC)
 
 
@@ -213,7 +213,7 @@ async def test_a_0230_reminder_comes_once_at_its_first_0230_on_the_fall_back_nig
     await play(me, catalog, "10101111")
     me.send("/remind 02:30")
     await me.message()
-    job = await adapter.scheduling.scheduler.get("review-reminder:telegram:9106")
+    job = await adapter.services.scheduling.scheduler.get("review-reminder:telegram:9106")
     assert job is not None and job.due_at == datetime(2026, 10, 25, 0, 30, tzinfo=UTC)
     mark = len(api.calls)
     await advance_to(adapter, clock, datetime(2026, 10, 25, 0, 29, tzinfo=UTC))
@@ -223,7 +223,7 @@ async def test_a_0230_reminder_comes_once_at_its_first_0230_on_the_fall_back_nig
     await advance_to(adapter, clock, datetime(2026, 10, 25, 1, 30, tzinfo=UTC))  # 02:30 CET
     await advance_to(adapter, clock, datetime(2026, 10, 25, 23, 0, tzinfo=UTC))
     assert attempts_to(api, me.chat_id, DUE_TWO, mark) == [True]  # once that night
-    job = await adapter.scheduling.scheduler.get("review-reminder:telegram:9106")
+    job = await adapter.services.scheduling.scheduler.get("review-reminder:telegram:9106")
     assert job is not None and job.due_at == datetime(2026, 10, 26, 1, 30, tzinfo=UTC)
     await advance_to(adapter, clock, datetime(2026, 10, 26, 1, 30, tzinfo=UTC))  # 02:30 CET
     assert attempts_to(api, me.chat_id, DUE_TWO, mark) == [True, True]
@@ -257,6 +257,6 @@ async def test_timezone_names_are_checked_and_a_group_zone_is_its_admins(
     )
     member.send("/remind 08:00")
     assert clean((await member.message()).text) == clean(t("remind_private_only", "en"))
-    zones = adapter.scheduling.timezones  # the user's own zone is not the group's
+    zones = adapter.services.scheduling.timezones  # the user's own zone is not the group's
     assert (await zones.of_user("telegram", "9105")).key == "UTC"
     assert (await zones.of_chat("telegram", "-1009105")).key == "Asia/Dhaka"

@@ -16,8 +16,8 @@ from bot.storage import SQLiteStorage
 from fakes.clock import ManualClock
 from fakes.telegram_bot_api import FakeBotApi
 from fakes.telegram_chatter import Chatter, button_for, clean, find_question
-from tests.conftest import SEED_QUIZ, rounds_beside
-from tests.telegram.conftest import Launch
+from tests.conftest import SEED_QUIZ, services_beside
+from tests.telegram.conftest import Launch, stop_process
 from tests.telegram.rounds_harness import (
     GROUP_ID,
     TIMING,
@@ -35,7 +35,7 @@ from tests.telegram.rounds_harness import (
 async def test_time_up_closes_the_question_and_the_next_follows_after_the_pause(
     api: FakeBotApi, round_engine: QuizEngine, seed: Quiz, clock: ManualClock, launch: Launch
 ) -> None:
-    adapter = await launch(round_engine, round_timing=TIMING, round_clock=clock)
+    adapter = await launch(round_engine, round_timing=TIMING, clock=clock)
     group = api.group_chat(GROUP_ID, "Study group")
     room = Room(api)
     host = Chatter(api, member(api, 3, "Host"), group)
@@ -72,7 +72,7 @@ async def test_fifty_members_answer_and_the_reveal_counts_them(
     clock: ManualClock,
     launch: Launch,
 ) -> None:
-    adapter = await launch(round_engine, round_timing=TIMING, round_clock=clock)
+    adapter = await launch(round_engine, round_timing=TIMING, clock=clock)
     group = api.group_chat(GROUP_ID, "Study group")
     room = Room(api)
     host = Chatter(api, api.user(7000, "Host"), group)
@@ -81,7 +81,9 @@ async def test_fifty_members_answer_and_the_reveal_counts_them(
     question, _ = await room.question()
     assert clean(question.text).startswith("👥 Question 1/8")
     assert re.search(r"⏳ \d{1,2} s left · Answers: 0$", clean(question.text))
-    running = await rounds_beside(round_engine).store.active_round("telegram", str(GROUP_ID))
+    running = await services_beside(round_engine).rounds.store.active_round(
+        "telegram", str(GROUP_ID)
+    )
     assert running is not None and running.time_limit_seconds == 30
     right = button_for(question, seed, "en", correct=True)
     wrong = button_for(question, seed, "en", correct=False)
@@ -130,7 +132,7 @@ async def test_first_answer_counts_and_a_question_closes_when_everyone_answered(
     clock: ManualClock,
     launch: Launch,
 ) -> None:
-    adapter = await launch(round_engine, round_timing=TIMING, round_clock=clock)
+    adapter = await launch(round_engine, round_timing=TIMING, clock=clock)
     group = api.group_chat(GROUP_ID, "Study group")
     room = Room(api)
     asha = Chatter(api, member(api, 1, "Asha"), group)
@@ -185,9 +187,9 @@ async def test_a_restarted_bot_continues_the_round(
         await storage.open()
         reopened.append(storage)
         engine = QuizEngine(catalog, storage, clock=clock)
-        return await launch(engine, round_timing=TIMING, round_clock=clock)
+        return await launch(engine, round_timing=TIMING, clock=clock)
 
-    first_process = await launch(round_engine, round_timing=TIMING, round_clock=clock)
+    first_process = await launch(round_engine, round_timing=TIMING, clock=clock)
     group = api.group_chat(GROUP_ID, "Study group")
     room = Room(api)
     asha = Chatter(api, member(api, 4, "Asha"), group)
@@ -197,7 +199,7 @@ async def test_a_restarted_bot_continues_the_round(
     first, _ = await room.question()
     right = button_for(first, seed, "en", correct=True)
     assert await asha.toast(asha.press(first, right)) == clean(t("round_answer_taken", "en"))
-    await first_process.stop()  # mid-question
+    await stop_process(first_process)  # mid-question
     second_process = await restart()
     taken = await boris.toast(boris.press(first, right))
     assert taken == clean(t("round_answer_taken", "en"))
@@ -212,7 +214,7 @@ async def test_a_restarted_bot_continues_the_round(
 
     # Down again, this time until question 2's time is up: it is revealed at once on start.
     await settle(second_process)
-    await second_process.stop()
+    await stop_process(second_process)
     clock.advance(61)
     third_process = await restart()
     reveal, _ = await room.reveal()

@@ -18,13 +18,12 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.quiz import Quiz
-from bot.rounds import GroupRounds
 from bot.storage import SQLiteStorage
 from fakes.clock import ManualClock
 from fakes.counting_storage import CountingStorage
 from fakes.telegram_bot_api import GROUP_LIMIT, FakeBotApi
 from fakes.telegram_chatter import Chatter, button_for, clean, is_round_question
-from tests.conftest import SEED_QUIZ, rounds_beside
+from tests.conftest import SEED_QUIZ, services_beside
 from tests.telegram.conftest import Launch
 from tests.telegram.rounds_harness import (
     GROUP_ID,
@@ -75,7 +74,7 @@ async def test_a_full_round_stays_within_the_group_rate_limit(
     launch: Launch,
 ) -> None:
     on_the_clock(api, clock)  # the fake's minute is the clock's
-    adapter = await launch(round_engine, round_timing=TIMING, round_clock=clock)
+    adapter = await launch(round_engine, round_timing=TIMING, clock=clock)
     group = api.group_chat(GROUP_ID, "Study group")
     room = Room(api)
     players = [Chatter(api, member(api, 10 + n, name), group) for n, name in enumerate("ABC")]
@@ -149,7 +148,7 @@ async def test_picking_the_quiz_of_a_round_and_rounds_only_in_groups(
     clock: ManualClock,
     launch: Launch,
 ) -> None:
-    await launch(round_engine, round_timing=TIMING, round_clock=clock)
+    await launch(round_engine, round_timing=TIMING, clock=clock)
     group = api.group_chat(GROUP_ID, "Study group")
     host_user = member(api, 30, "Host")
     private = Chatter(api, host_user, api.private_chat(host_user))
@@ -170,7 +169,9 @@ async def test_picking_the_quiz_of_a_round_and_rounds_only_in_groups(
     assert await room.notice() == clean(t("round_started", "en", seconds=7))
     question, _ = await room.question()
     assert clean(question.text).endswith("⏳ 7 s left · Answers: 0")
-    running = await rounds_beside(round_engine).store.active_round("telegram", str(GROUP_ID))
+    running = await services_beside(round_engine).rounds.store.active_round(
+        "telegram", str(GROUP_ID)
+    )
     assert running is not None and running.time_limit_seconds == 7
     host.send(f"/quiz group {SEED_QUIZ}")
     assert await room.notice() == clean(t("round_running", "en"))
@@ -191,8 +192,7 @@ async def test_a_round_press_through_telegram_costs_two_storage_round_trips(
     API: the round with the member, then the answer with how the question stands."""
     counted = CountingStorage(storage)
     engine = QuizEngine(catalog, counted.as_storage(), clock=clock)
-    rounds = GroupRounds(engine, counted.as_storage())
-    adapter = await launch(engine, rounds=rounds, round_timing=TIMING, round_clock=clock)
+    adapter = await launch(engine, round_timing=TIMING, clock=clock)
     group = api.group_chat(GROUP_ID, "Study group")
     room = Room(api)
     players = [Chatter(api, member(api, 40 + n, name), group) for n, name in enumerate("DE")]

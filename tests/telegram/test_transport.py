@@ -24,7 +24,7 @@ from fakes.telegram_bot_api import TOKEN, FakeBotApi
 from fakes.telegram_chatter import Chatter, clean
 from quizbot.runner import run_bots, telegram_config
 from quizbot.settings import Settings
-from tests.conftest import QUIZ_DIR, ROOT, FakeClock, rounds_beside
+from tests.conftest import QUIZ_DIR, ROOT, FakeClock, services_beside
 from tests.telegram.conftest import Launch
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
@@ -239,5 +239,5 @@ def test_webhook_mode_needs_the_web_server_and_the_config_hides_secrets(
     at once, and the config it gets never shows the token or the secret (log lines)."""
     config = telegram_config(webhook_settings(api, free_port()))
     with pytest.raises(ValueError, match="web server"):
-        TelegramAdapter(engine, rounds_beside(engine), config)
+        TelegramAdapter(services_beside(engine), config)
     assert TOKEN not in repr(config) and "s3cret_Token-1" not in repr(config)

@@ -9,7 +9,7 @@ from bot.storage import SQLiteStorage
 from fakes.telegram_bot_api import FakeBotApi, StoredMessage
 from fakes.telegram_chatter import Chatter, clean
 from tests.conftest import FakeClock
-from tests.telegram.conftest import Launch, Reopen
+from tests.telegram.conftest import Launch, Reopen, stop_process
 from tests.typed_quiz import RIGHT, TYPED_QUIZ_ID, WRONG, typed_catalog
 
 
@@ -119,7 +119,7 @@ async def test_a_reply_sent_after_a_restart_still_answers(
     me = Chatter(api, user, api.private_chat(user))
     me.send(f"/quiz {TYPED_QUIZ_ID}")
     question = await me.message(asks_for_reply)
-    await first.stop()
+    await stop_process(first)
     await launch(await reopen(catalog))
     api.send_text(user, me.chat, "Beatles", reply_to=question)
     assert clean((await me.message()).text).startswith("✅ Correct")
