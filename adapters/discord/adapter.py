@@ -25,12 +25,12 @@ import discord
 
 from adapters.discord import assignment_rendering, typed_answers
 from adapters.discord.assignment_rendering import AssignmentMessages, StartAssignmentButton
-from adapters.discord.assignments import AssignmentHandlers
 from adapters.discord.buttons import DYNAMIC_ITEMS, is_known_custom_id
 from adapters.discord.commands import build_tree
 from adapters.discord.config import DiscordConfig
 from adapters.discord.group_rounds import PLATFORM, DiscordRoundDriver, RoundTiming
-from adapters.discord.handlers import DEFER_AFTER, StatsChart
+from adapters.discord.handlers import QuizHandlers
+from adapters.discord.interactions import DEFER_AFTER, StatsChart
 from adapters.discord.outbox_sender import DiscordSender
 from adapters.discord.reminders import render_review_due
 from adapters.discord.sync import sync_if_changed
@@ -91,7 +91,7 @@ class QuizClient(discord.AutoShardedClient):
         for kind, renderer in AssignmentMessages(self.engine.catalog).renderers().items():
             self.sender.register(kind, renderer)
         self.poster = services.scheduling.poster(self.sender)
-        self.quiz_handlers = AssignmentHandlers(
+        self.quiz_handlers = QuizHandlers(
             services,
             self.round_driver,
             defer_after=defer_after,

@@ -7,10 +7,11 @@ ephemeral message, seen only by the member who pressed it, headed by the line na
 assignment. Reports are ephemeral too (only the admin who asked sees them), with the CSV and
 the per-question chart attached.
 
-:class:`AssignmentHandlers` is the client's :class:`~adapters.discord.handlers.QuizHandlers`
-with these handlers added (it shares their plumbing: acknowledging in time, notices, the
-command budget); every command it handles in a server channel also records its sender as a
-member of that channel, for the reports' "not started".
+:class:`AssignmentHandlers` is one of the classes the client's
+:class:`~adapters.discord.handlers.QuizHandlers` is made of (it shares their plumbing,
+:class:`~adapters.discord.interactions.Interactions`: acknowledging in time, notices, the
+command budget, and the members seen in each server channel, for the reports' "not
+started").
 """
 
 from __future__ import annotations
@@ -29,13 +30,13 @@ from adapters.discord.assignment_rendering import (
     report_pages,
     start_view,
 )
-from adapters.discord.handlers import (
+from adapters.discord.interactions import (
+    Interactions,
     Outgoing,
-    QuizHandlers,
-    _pages_to_messages,
     chat_title,
     handled,
     is_private_reply,
+    pages_to_messages,
     participant,
     say,
 )
@@ -53,29 +54,14 @@ def may_manage(interaction: discord.Interaction[Any]) -> bool:
     return permissions.administrator or permissions.manage_guild or permissions.manage_messages
 
 
-class AssignmentHandlers(QuizHandlers):
-    """The quiz handlers, and those of assignments."""
-
-    def __init__(self, *args: Any, **options: Any) -> None:
-        super().__init__(*args, **options)
-        self.assignments = self.services.assignments
+class AssignmentHandlers(Interactions):
+    """The handlers of the assignment commands and of the Start button."""
 
     def _manages(self, interaction: discord.Interaction[Any]) -> bool:
         """A bot operator anywhere, or an admin of this server channel."""
         if self._is_admin(interaction):
             return True
         return interaction.guild_id is not None and may_manage(interaction)
-
-    async def _allowed(self, interaction: discord.Interaction[Any]) -> bool:
-        """Within the command budget (see QuizHandlers); and whoever acts in a server
-        channel is remembered as one of its members."""
-        if not await super()._allowed(interaction):
-            return False
-        if interaction.guild_id is not None and interaction.channel_id is not None:
-            await self.assignments.members.seen(
-                str(interaction.channel_id), participant(interaction)
-            )
-        return True
 
     # -- commands ---------------------------------------------------------------------------
 
@@ -87,7 +73,7 @@ class AssignmentHandlers(QuizHandlers):
         quiz_id = await self._resolve_quiz(interaction, query)
         result = await self._in_time(
             interaction,
-            self.assignments.assign(
+            self.services.assignments.assign(
                 str(interaction.channel_id),
                 participant(interaction),
                 quiz_id,
@@ -105,7 +91,7 @@ class AssignmentHandlers(QuizHandlers):
             return
         post = result.post
         view = start_view(post.assignment_id, post.language)
-        messages = _pages_to_messages(assignment_pages(post), view)
+        messages = pages_to_messages(assignment_pages(post), view)
         await self._reply(interaction, messages, private=False)
 
     @handled()
@@ -113,7 +99,7 @@ class AssignmentHandlers(QuizHandlers):
         """``/assign cancel id``."""
         result = await self._in_time(
             interaction,
-            self.assignments.cancel(
+            self.services.assignments.cancel(
                 str(interaction.channel_id),
                 participant(interaction),
                 str(number),
@@ -133,7 +119,7 @@ class AssignmentHandlers(QuizHandlers):
         """``/assignments``: the channel's open ones (only the asker sees the list)."""
         found = await self._in_time(
             interaction,
-            self.assignments.open_in(
+            self.services.assignments.open_in(
                 "discord", str(interaction.channel_id), participant(interaction)
             ),
             self._think(interaction, private=True),
@@ -142,7 +128,7 @@ class AssignmentHandlers(QuizHandlers):
             await self._notice(interaction, found.notice, found.language)
             return
         pages = open_pages(found.posts, found.language)
-        await self._reply(interaction, _pages_to_messages(pages), private=True)
+        await self._reply(interaction, pages_to_messages(pages), private=True)
 
     @handled()
     async def report(self, interaction: discord.Interaction[Any], query: str | None) -> None:
@@ -154,16 +140,18 @@ class AssignmentHandlers(QuizHandlers):
             await self._notice(interaction, assignment_t("report_admins_only", language), language)
             return
         if interaction.guild_id is not None:
-            asked = self.assignments.reports("discord", str(interaction.channel_id), who, query)
+            asked = self.services.assignments.reports(
+                "discord", str(interaction.channel_id), who, query
+            )
         else:
             mine = None if self._is_admin(interaction) else who.user_id
-            asked = self.assignments.reports("discord", None, who, query, created_by=mine)
+            asked = self.services.assignments.reports("discord", None, who, query, created_by=mine)
         found = await self._in_time(interaction, asked, self._think(interaction, private=True))
         if not found.reports:
             await self._notice(interaction, found.notice, found.language)
             return
         more = assignment_t("report_more", found.language, count=found.more) if found.more else None
-        messages = _pages_to_messages(report_pages(found.reports, more))
+        messages = pages_to_messages(report_pages(found.reports, more))
         messages[-1].files = self._report_files(found)
         await self._reply(interaction, messages, private=True)
 
@@ -197,7 +185,7 @@ class AssignmentHandlers(QuizHandlers):
         chat = str(interaction.channel_id) if interaction.channel_id else None
         started = await self._in_time(
             interaction,
-            self.assignments.start(assignment_id, participant(interaction), chat_id=chat),
+            self.services.assignments.start(assignment_id, participant(interaction), chat_id=chat),
             self._think(interaction),
         )
         if started.start is None or started.post is None:

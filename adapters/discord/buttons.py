@@ -67,6 +67,10 @@ class PressHandler(Protocol):
 
     async def review_pressed(self, interaction: discord.Interaction[Any]) -> None: ...
 
+    async def open_typed_answer(
+        self, interaction: discord.Interaction[Any], attempt_id: int, number: int
+    ) -> None: ...
+
 
 def press_handler(interaction: discord.Interaction[Any]) -> PressHandler:
     """The handlers of the client that received ``interaction``."""

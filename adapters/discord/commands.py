@@ -25,8 +25,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from adapters.discord.assignments import AssignmentHandlers
-from adapters.discord.handlers import zone_choices
+from adapters.discord.handlers import QuizHandlers
+from adapters.discord.timezone_commands import zone_choices
 from adapters.discord.translator import description, name
 from bot.i18n import LANGUAGE_NAMES, SUPPORTED_LANGUAGES
 from bot.leaderboard_periods import Period
@@ -34,10 +34,10 @@ from bot.rounds import MAX_TIME_LIMIT, MIN_TIME_LIMIT
 from bot.uploads import UPLOAD_FORMATS
 
 
-def handlers_for(interaction: discord.Interaction[Any]) -> AssignmentHandlers:
+def handlers_for(interaction: discord.Interaction[Any]) -> QuizHandlers:
     """The handlers of the client that received ``interaction``."""
     handlers = getattr(interaction.client, "quiz_handlers", None)
-    if not isinstance(handlers, AssignmentHandlers):
+    if not isinstance(handlers, QuizHandlers):
         raise RuntimeError("this client does not handle quiz commands")
     return handlers
 

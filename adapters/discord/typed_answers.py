@@ -16,7 +16,7 @@ question (or the result) as a followup, exactly as an option press does.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 import discord
 
@@ -28,9 +28,6 @@ from bot.i18n import t
 from bot.text_direction import paragraph
 from bot.typed_texts import typed_t
 from bot.views import AnswerFeedback, QuestionView, progress_bar
-
-if TYPE_CHECKING:
-    from adapters.discord.handlers import QuizHandlers
 
 TYPE_TEMPLATE = r"qz1:t:(?P<attempt>[0-9]{1,18}):(?P<number>[0-9]{1,4})"
 MODAL_ID = re.compile(r"qz1:m:(?P<attempt>[0-9]{1,18}):(?P<number>[0-9]{1,4})")
@@ -116,7 +113,7 @@ class TypeAnswerButton(discord.ui.DynamicItem[Button], template=TYPE_TEMPLATE):
         return cls(int(match["attempt"]), int(match["number"]), label=label)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handlers: QuizHandlers = getattr(interaction.client, "quiz_handlers")  # noqa: B009
+        handlers = buttons.press_handler(interaction)
         await handlers.open_typed_answer(interaction, self.attempt_id, self.number)
 
 
