@@ -284,7 +284,11 @@ def render_table(data: Json) -> str:
 README_START = "<!-- bench:results:start (written by python -m bench --write-results) -->"
 README_END = "<!-- bench:results:end -->"
 # Figures without a target that the README shows too.
-README_EXTRA = ("startup.quizzes_100.first_start_seconds", "startup.quizzes_1000.seconds")
+README_EXTRA = (
+    "startup.quizzes_100.first_start_seconds",
+    "startup.quizzes_1000.seconds",
+    "telegram.cpu_ms_per_press",
+)
 
 
 def _cell(text: str) -> str:
