@@ -189,11 +189,13 @@ class TelegramAdapter:
         }
         # Group -1 runs first on every update: who sent it and the command budget, once.
         application.add_handler(TypeHandler(Update, self._before_handlers), group=-1)
+        # Presses and votes first: PTB tries a group's handlers in turn, and a burst of
+        # presses should not ask every command handler first (no command matches them).
+        application.add_handler(CallbackQueryHandler(self.callbacks.on_callback))
+        application.add_handler(PollAnswerHandler(self.callbacks.on_poll_answer))
         self._budgeted = [CommandHandler(command, cb) for command, cb in commands.items()]
         for handler in self._budgeted:
             application.add_handler(handler)
-        application.add_handler(CallbackQueryHandler(self.callbacks.on_callback))
-        application.add_handler(PollAnswerHandler(self.callbacks.on_poll_answer))
         # Text that is not a command: a reply to a typed-answer question, within the budget.
         typed = MessageHandler(filters.TEXT & ~filters.COMMAND, self.typed.on_text)
         self._budgeted.append(typed)
@@ -282,7 +284,9 @@ class TelegramAdapter:
         if user is None:
             return
         here = context.__dict__[TURN_KEY] = Turn(self.engine, participant(user))
-        if not any(handler.check_update(update) for handler in self._budgeted):
+        # Only messages are budgeted (commands, typed answers): a press or a vote never is.
+        message = update.message or update.edited_message
+        if message is None or not any(h.check_update(update) for h in self._budgeted):
             return
         decision = self.limiter.check(PLATFORM, here.who.user_id)
         if decision.allowed:
