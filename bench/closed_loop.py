@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import shutil
 import socket
 import statistics
@@ -82,13 +81,6 @@ def plans(quick: bool, users: int | None = None) -> list[Plan]:
     if not quick:
         runs.append(Plan("webhook", True, on))
     return runs
-
-
-def _cpu_s(pid: int) -> float:
-    """User + system CPU seconds of process ``pid`` so far (Linux /proc)."""
-    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _free_port() -> int:
@@ -189,7 +181,7 @@ async def run_one(
         assert bot.proc is not None
         if profile is not None:
             await bot.command("profile on")
-        cpu_before = _cpu_s(bot.proc.pid)
+        cpu_before = bot.cpu_s()
         mark = len(api.calls)
         began = time.monotonic()
 
@@ -213,7 +205,7 @@ async def run_one(
 
         await asyncio.gather(*(play(p, m) for p, m in zip(players, shown, strict=True)))
         ended = time.monotonic()
-        cpu = _cpu_s(bot.proc.pid) - cpu_before
+        cpu = bot.cpu_s() - cpu_before
         if profile is not None:
             await bot.command("profile off")
         calls = api.calls[mark:]
@@ -294,7 +286,7 @@ def _figures(runs: list[Json]) -> list[Json]:
                 "users",
                 r["users_finished"],
                 r["users"],
-                "users",
+                "started",
                 higher_is_better=True,
                 target="all",
                 met=r["users_finished"] == r["users"],

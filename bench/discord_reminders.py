@@ -173,7 +173,7 @@ def run(
             "users",
             float(r["users_reminded"]),
             float(n),
-            "users",
+            "due",
             higher_is_better=True,
             target="all, once each",
             met=everyone,

@@ -19,7 +19,11 @@ What is measured
       fake server receives the matching ``answerCallbackQuery`` (the acknowledgement that
       stops the spinner on the button; the adapter sends it right after the answer is
       committed, before editing the message and sending the next question);
-      throughput: presses / (last acknowledgement - first press queued).
+      throughput: presses / (last acknowledgement - first press queued);
+      CPU per press: the bot process's user + system CPU time (``/proc``) from just before
+      the first press to just after the driver saw the last acknowledgement (polled every
+      5 ms), over the presses; the JSON also has its main thread's alone, the event loop
+      that bounds the throughput (the rest is SQLite's thread).
     * rounds: after a burst, the bot's follow-ups (the answered question edited, the next
       question sent) are awaited outside the timed phase, and the next round presses the
       next question's buttons (quick 2 rounds, full 3). Presses per second is the median of
@@ -80,6 +84,7 @@ import contextlib
 import cProfile
 import datetime as dtm
 import math
+import os
 import shutil
 import sqlite3
 import statistics
@@ -296,6 +301,13 @@ def serve_main(argv: list[str] | None = None) -> None:
     )
 
 
+def _cpu_s(stat_path: str) -> float:
+    """User + system CPU seconds from a Linux ``/proc/.../stat`` file."""
+    with open(stat_path, encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class BotProcess:
     """A bot (``ours`` or ``bare``) in a child process, pointed at a fake server."""
 
@@ -344,6 +356,17 @@ class BotProcess:
             await self.stop()
             raise BenchError(f"the {self.side} bot did not start:\n{self.log_tail()}")
 
+    def cpu_s(self) -> float:
+        """User + system CPU seconds the bot process has used so far, its database thread
+        included."""
+        assert self.proc is not None
+        return _cpu_s(f"/proc/{self.proc.pid}/stat")
+
+    def loop_cpu_s(self) -> float:
+        """The same for the process's main thread alone, the one that runs its event loop."""
+        assert self.proc is not None
+        return _cpu_s(f"/proc/{self.proc.pid}/task/{self.proc.pid}/stat")
+
     async def command(self, text: str) -> None:
         assert self.proc is not None and self.proc.stdin is not None
         self.proc.stdin.write(text.encode() + b"\n")
@@ -374,6 +397,9 @@ class Burst:
 
     queued: dict[str, float]  # query id -> time.monotonic() when queued
     acked: dict[str, float] = field(default_factory=dict)  # query id -> ack received
+    # The bot's CPU seconds from the first press to the last ack: its process, its event loop.
+    cpu_s: float = math.nan
+    loop_cpu_s: float = math.nan
 
     @property
     def latencies_s(self) -> list[float]:
@@ -392,6 +418,10 @@ class Burst:
             "p99_ms": percentile(ms, 99),
             "max_ms": max(ms) if ms else math.nan,
             "mean_ms": statistics.fmean(ms) if ms else math.nan,
+            "cpu_ms_per_press": 1000 * self.cpu_s / len(self.acked) if self.acked else math.nan,
+            "loop_cpu_ms_per_press": (
+                1000 * self.loop_cpu_s / len(self.acked) if self.acked else math.nan
+            ),
         }
 
 
@@ -472,6 +502,13 @@ async def _questions(api: Any, chat_ids: set[int], mark: int, within: float) -> 
         await asyncio.sleep(0.01)
 
 
+def _cpu(side: Side) -> tuple[float, float]:
+    """The CPU seconds the side's bot has used so far: its process, its event loop."""
+    if side.bot is None:
+        return math.nan, math.nan
+    return side.bot.cpu_s(), side.bot.loop_cpu_s()
+
+
 def _quiet_s() -> float:
     """How long a bot stays idle before a burst: past the keep-alive expiry of the bots'
     HTTP client (the adapter's aiohttp transport, which keeps httpx's 5 s)."""
@@ -523,6 +560,7 @@ class _Players:
         if bot is not None:  # profiled
             await bot.command("profile on")
         mark = len(side.api.calls)
+        cpu_before = _cpu(side)
         queued = _press_all(side, presses)
         within = 60.0 + len(queued) / 5
         try:
@@ -530,7 +568,8 @@ class _Players:
         except BenchError as error:
             log = side.bot.log_tail() if side.bot is not None else ""
             raise BenchError(f"{side.name}: {error}; the bot's log ends:\n{log}") from None
-        result = Burst(queued, acked)
+        cpu_after = _cpu(side)
+        result = Burst(queued, acked, *(a - b for a, b in zip(cpu_after, cpu_before, strict=True)))
         if bot is not None:
             await bot.command("profile off")
         if side is self.ours:  # wait for the follow-ups: edits and next questions (untimed)
@@ -658,6 +697,7 @@ def _stored(db: Path | None) -> Json:
 def _combined(bursts: list[Burst]) -> Json:
     rounds = [b.summary() for b in bursts]
     ms = [x * 1000 for b in bursts for x in b.latencies_s]
+    acked = sum(len(b.acked) for b in bursts)
     return {
         "timed_presses": sum(r["presses"] for r in rounds),
         "timed_acknowledged": sum(r["acknowledged"] for r in rounds),
@@ -666,6 +706,9 @@ def _combined(bursts: list[Burst]) -> Json:
         "p95_ms": percentile(ms, 95),
         "p99_ms": percentile(ms, 99),
         "max_ms": max(ms) if ms else math.nan,
+        # Over every timed burst: the bot's CPU from each first press to its last ack.
+        "cpu_ms_per_press": 1000 * sum(b.cpu_s for b in bursts) / max(1, acked),
+        "loop_cpu_ms_per_press": 1000 * sum(b.loop_cpu_s for b in bursts) / max(1, acked),
         "rounds": rounds,
     }
 
@@ -733,6 +776,15 @@ def _verdicts(result: Json) -> list[Json]:
             verdict="MET"
             if p95_met
             else f"MISSED by {p95_over:,.0f} ms ({ours['p95_ms'] / P95_TARGET_MS:.1f}x the target)",
+        ),
+        figure(
+            "telegram.cpu_ms_per_press",
+            f"{who}: bot CPU per press (first press to last ack)",
+            "ms/press",
+            ours["cpu_ms_per_press"],
+            bare["cpu_ms_per_press"],
+            label,
+            higher_is_better=False,
         ),
         figure(
             "telegram.raw_presses_per_s",

@@ -83,6 +83,7 @@ def test_telegram_end_to_end_measures_presses_against_the_bare_application(
         "telegram.presses_per_s",
         "telegram.p50_ms",
         "telegram.p95_ms",
+        "telegram.cpu_ms_per_press",
         "telegram.raw_presses_per_s",
         "telegram.raw_p95_ms",
     }
@@ -102,6 +103,13 @@ def test_telegram_end_to_end_measures_presses_against_the_bare_application(
         for key in ("presses_per_s", "p50_ms", "p95_ms"):
             assert _number(side_run[key]) and side_run[key] > 0, (side, key)
         assert side_run["p50_ms"] <= side_run["p95_ms"] <= side_run["max_ms"], side
+        # The bot's CPU over the bursts, in clock ticks: a quick burst may take less than one.
+        # The main thread is part of the process; the two are read a moment apart, so each
+        # burst's pair of readings may straddle a tick differently.
+        loop_cpu, cpu = side_run["loop_cpu_ms_per_press"], side_run["cpu_ms_per_press"]
+        tick_ms = 1000 / os.sysconf("SC_CLK_TCK")
+        slack = 2 * details["rounds"] * tick_ms / timed
+        assert 0 <= loop_cpu <= cpu + slack + 1e-9, side
 
 
 def test_telegram_acknowledges_every_press_once_and_stores_what_it_acknowledged(

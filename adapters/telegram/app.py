@@ -230,14 +230,17 @@ class TelegramAdapter:
         # Before /start's own handler: its deep link to an assignment's quiz.
         deep_link = filters.ChatType.PRIVATE & filters.Regex(DEEP_LINK_START)
         self._budgeted = [CommandHandler("start", self.assignments.deep_link, deep_link)]
+        # Before the quiz buttons' handler: the Start button under an assignment.
         application.add_handler(
             CallbackQueryHandler(self.assignments.on_press, pattern=ASSIGNMENT_START)
         )
+        # Presses and votes before the commands: PTB tries a group's handlers in turn, and a
+        # burst of presses should not ask every command handler first (no command matches).
+        application.add_handler(CallbackQueryHandler(self.callbacks.on_callback))
+        application.add_handler(PollAnswerHandler(self.callbacks.on_poll_answer))
         self._budgeted += [CommandHandler(name, command) for name, command in commands.items()]
         for handler in self._budgeted:
             application.add_handler(handler)
-        application.add_handler(CallbackQueryHandler(self.callbacks.on_callback))
-        application.add_handler(PollAnswerHandler(self.callbacks.on_poll_answer))
         # Text that is not a command: a reply to a typed-answer question, within the budget.
         typed = MessageHandler(filters.TEXT & ~filters.COMMAND, self.typed.on_text)
         self._budgeted.append(typed)
@@ -340,7 +343,9 @@ class TelegramAdapter:
         await self.services.scheduling.reachability.seen(
             PLATFORM, str(user.id), str(chat.id) if chat is not None else None
         )
-        if not any(handler.check_update(update) for handler in self._budgeted):
+        # Only messages are budgeted (commands, typed answers): a press or a vote never is.
+        message = update.message or update.edited_message
+        if message is None or not any(h.check_update(update) for h in self._budgeted):
             return
         decision = self.limiter.check(PLATFORM, here.who.user_id)
         if decision.allowed:

@@ -10,6 +10,7 @@ import aiohttp
 import pytest
 
 from adapters.telegram.budget import FairPacer
+from adapters.telegram.callbacks import AcknowledgeFirst
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
@@ -233,3 +234,27 @@ async def test_a_burst_of_presses_is_acknowledged_before_the_follow_ups_go_out(
     follow_ups = [c.index for c in calls if c.method in ("editMessageText", "sendMessage")]
     assert len(acks) == 150 and len(follow_ups) == 300
     assert max(acks) < min(follow_ups)
+
+
+async def test_follow_ups_wait_for_pending_acknowledgements_but_never_starve() -> None:
+    """A follow-up waits while a press awaits its acknowledgement; when presses keep coming,
+    the waiting follow-ups go on after max_wait anyway, and later ones wait again."""
+    first = AcknowledgeFirst(max_wait=0.05)
+    await asyncio.wait_for(first.follow_up(), 1)  # nothing pending: at once
+    with first.acknowledging():
+        early = [asyncio.create_task(first.follow_up()) for _ in range(3)]
+        await asyncio.sleep(0)
+        assert not any(task.done() for task in early)
+        await asyncio.wait_for(asyncio.gather(*early), 5)  # released by max_wait
+        late = asyncio.create_task(first.follow_up())
+        await asyncio.sleep(0)
+        assert not late.done()  # the press is still pending: it waits again
+    await asyncio.wait_for(late, 1)  # the press was acknowledged: it goes on
+    with first.acknowledging():
+        cancelled = asyncio.create_task(first.follow_up())
+        other = asyncio.create_task(first.follow_up())
+        await asyncio.sleep(0)
+        cancelled.cancel()
+        await asyncio.sleep(0)
+        assert not other.done()  # one follow-up giving up releases nobody else
+    await asyncio.wait_for(other, 1)
