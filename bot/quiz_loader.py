@@ -146,6 +146,13 @@ _YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _UNUSUAL_BREAK = re.compile("[\x85\u2028\u2029]")
 
 
+class _Mark(Protocol):
+    """Where PyYAML or libyaml found something (their marks are different classes)."""
+
+    @property
+    def line(self) -> int: ...
+
+
 class _FileLines:
     """Line numbers as an editor shows them, from YAML's (0-based) line numbers."""
 
@@ -157,7 +164,7 @@ class _FileLines:
                 lines.append(lines[-1] + (not _UNUSUAL_BREAK.fullmatch(found.group())))
             self._lines = lines
 
-    def of(self, mark: yaml.Mark | None) -> int:
+    def of(self, mark: _Mark | None) -> int:
         """The 1-based line of ``mark`` in the file (1 without a mark)."""
         if mark is None:
             return 1
