@@ -141,12 +141,45 @@ else:  # libyaml's parser is several times faster; the pure-Python one is the fa
     _FastSafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+# YAML also breaks lines at U+0085, U+2028 and U+2029, which editors show inside a line.
+_YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+_UNUSUAL_BREAK = re.compile("[\x85\u2028\u2029]")
+
+
+class _Mark(Protocol):
+    """Where PyYAML or libyaml found something (their marks are different classes)."""
+
+    @property
+    def line(self) -> int: ...
+
+
+class _FileLines:
+    """Line numbers as an editor shows them, from YAML's (0-based) line numbers."""
+
+    def __init__(self, text: str) -> None:
+        self._lines: list[int] | None = None  # the file's line of each YAML line
+        if _UNUSUAL_BREAK.search(text):
+            lines = [1]
+            for found in _YAML_BREAK.finditer(text):
+                lines.append(lines[-1] + (not _UNUSUAL_BREAK.fullmatch(found.group())))
+            self._lines = lines
+
+    def of(self, mark: _Mark | None) -> int:
+        """The 1-based line of ``mark`` in the file (1 without a mark)."""
+        if mark is None:
+            return 1
+        if self._lines is None:
+            return mark.line + 1
+        return self._lines[min(mark.line, len(self._lines) - 1)]
+
+
 class _LineLoader(_FastSafeLoader):
     """SafeLoader (on libyaml when available) that keeps line numbers and refuses aliases."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, lines: _FileLines) -> None:
         super().__init__(text)
         self.claimed: set[int] = set()
+        self.lines = lines
 
     def claim(self, node: yaml.Node, line: int) -> None:
         """Refuse a node met twice: only an alias (*name) can do that, and aliases can
@@ -158,7 +191,7 @@ class _LineLoader(_FastSafeLoader):
         self.claimed.add(id(node))
 
 
-def _check_nesting(text: str) -> None:
+def _check_nesting(text: str, lines: _FileLines) -> None:
     """Refuse deep nesting before building anything: the parser's event stream is flat, while
     composing nested nodes recurses (and libyaml's composer would crash on it)."""
     depth = 0
@@ -166,19 +199,20 @@ def _check_nesting(text: str) -> None:
         if isinstance(event, yaml.SequenceStartEvent | yaml.MappingStartEvent):
             depth += 1
             if depth > MAX_NESTING:
-                line = event.start_mark.line + 1 if event.start_mark else 1
-                raise _YamlProblem(line, f"nesting deeper than {MAX_NESTING} levels")
+                raise _YamlProblem(
+                    lines.of(event.start_mark), f"nesting deeper than {MAX_NESTING} levels"
+                )
         elif isinstance(event, yaml.SequenceEndEvent | yaml.MappingEndEvent):
             depth -= 1
 
 
 def _construct_map(loader: _LineLoader, node: yaml.MappingNode) -> Any:
     data = _Map()
-    data.line = node.start_mark.line + 1
+    data.line = loader.lines.of(node.start_mark)
     data.key_lines = {}
     yield data
     for key_node, value_node in node.value:
-        line = key_node.start_mark.line + 1
+        line = loader.lines.of(key_node.start_mark)
         loader.claim(key_node, line)
         loader.claim(value_node, line)
         key = loader.construct_object(key_node, deep=True)
@@ -194,13 +228,13 @@ def _construct_map(loader: _LineLoader, node: yaml.MappingNode) -> Any:
 
 def _construct_list(loader: _LineLoader, node: yaml.SequenceNode) -> Any:
     data = _List()
-    data.line = node.start_mark.line + 1
+    data.line = loader.lines.of(node.start_mark)
     data.item_lines = []
     yield data
     for item in node.value:
         loader.claim(item, data.line)
         data.append(loader.construct_object(item, deep=True))
-        data.item_lines.append(item.start_mark.line + 1)
+        data.item_lines.append(loader.lines.of(item.start_mark))
 
 
 # Dates stay text: a title such as "2001-13-01" is not a (broken) timestamp.
@@ -215,9 +249,10 @@ _LineLoader.add_constructor("tag:yaml.org,2002:seq", _construct_list)
 def parse_yaml(text: str) -> Any:
     """Parse YAML text safely, keeping line numbers; raises ``_YamlProblem``."""
     loader: _LineLoader | None = None
+    lines = _FileLines(text)
     try:
-        _check_nesting(text)
-        loader = _LineLoader(text)  # the reader already checks characters here
+        _check_nesting(text, lines)
+        loader = _LineLoader(text, lines)  # the reader already checks characters here
         return loader.get_single_data()
     except yaml.reader.ReaderError as exc:
         line = text.count("\n", 0, exc.position) + 1
@@ -225,8 +260,7 @@ def parse_yaml(text: str) -> Any:
             line, f"invalid YAML: character {exc.character!r} is not allowed in YAML text"
         ) from None
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else 1
+        line = lines.of(exc.problem_mark or exc.context_mark)
         problem = exc.problem or exc.context or "invalid YAML"
         raise _YamlProblem(line, f"invalid YAML: {printable(problem)}") from None
     except yaml.YAMLError as exc:

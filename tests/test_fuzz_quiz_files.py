@@ -87,6 +87,8 @@ yaml_value = st.recursive(
 )
 @example({"languages": ["\n"]})  # found by Hypothesis: a two-line message failed CI at random
 @example({"default_language": "\n", "title": {"\u2028": "x"}, "level": "a\rb", "x": None})
+# Found by Hypothesis: YAML counts U+0085 as a line break, so "line 8" of a 5-line file.
+@example({"title": None, "questions": "\x85", "languages": ["\x85", "\x85"]})
 def test_documents_of_the_wrong_shape_get_messages(document):
     import yaml
 

@@ -101,6 +101,19 @@ def test_duplicate_option_id_and_duplicate_key() -> None:
     assert errors_of(text) == ['quizzes/x.yaml:5: duplicate key "languages"']
 
 
+@pytest.mark.parametrize("separator", ["\x85", "\u2028", "\u2029"])
+def test_lines_are_counted_as_an_editor_shows_them(separator: str) -> None:
+    """YAML breaks lines at U+0085, U+2028 and U+2029 too; an editor shows them in the line."""
+    text = GOOD.replace("en: Tiny quiz", f'en: "Tiny{separator}quiz{separator}"')
+    text = text.replace("correct: b", "correct: e")
+    assert errors_of(text) == [
+        'quizzes/x.yaml:7: question "q1": correct option "e" is not one of a, b'
+    ]
+    broken = text.replace("      - id: b\n", "      - id: b\n   wrong: [\n")
+    (error,) = errors_of(broken)
+    assert error.startswith("quizzes/x.yaml:16: invalid YAML"), error
+
+
 def test_bad_yaml_reports_the_line() -> None:
     text = GOOD.replace('      en: "Which is 2 + 2?"', '      en: "Which is 2 + 2?')
     (error,) = errors_of(text)
