@@ -258,3 +258,25 @@ async def test_follow_ups_wait_for_pending_acknowledgements_but_never_starve() -
         await asyncio.sleep(0)
         assert not other.done()  # one follow-up giving up releases nobody else
     await asyncio.wait_for(other, 1)
+
+
+async def test_with_settle_follow_ups_wait_for_a_lull_in_presses() -> None:
+    """Webhook mode: when the last pending press is acknowledged, the waiting follow-ups go on
+    only once no new press came for ``settle``; a press within it keeps them waiting (up to
+    max_wait). A follow-up that waits for nobody goes on at once."""
+    first = AcknowledgeFirst(max_wait=5.0, settle=0.2)
+    await asyncio.wait_for(first.follow_up(), 0.1)  # nothing pending: no settle either
+    loop = asyncio.get_running_loop()
+    with first.acknowledging():
+        waiting = asyncio.create_task(first.follow_up())
+        await asyncio.sleep(0)
+    lull = loop.time()
+    await asyncio.sleep(0.1)
+    with first.acknowledging():  # the next press arrives within the settle time
+        await asyncio.sleep(0.1)
+        assert not waiting.done()
+    await asyncio.sleep(0.1)
+    assert not waiting.done()  # 0.1 s after the second press: still settling
+    await asyncio.wait_for(waiting, 1)
+    assert loop.time() - lull >= 0.4  # 0.1 + 0.1 of press + the full 0.2 of settle
+    await asyncio.wait_for(first.follow_up(), 0.1)  # settled: at once again
