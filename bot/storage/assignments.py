@@ -4,7 +4,7 @@ attempts that count for it.
 An attempt counts for an assignment once a member starts it, or resumes the one they had in
 progress, from the assignment (:meth:`AssignmentStore.link_attempt`); what the members did is
 read back with the attempts' answer counts in one round trip
-(:meth:`AssignmentStore.assigned_attempts`).
+(:meth:`AssignmentStore.assigned_attempts`). The statements both backends run are here, once.
 """
 
 from __future__ import annotations
@@ -104,3 +104,44 @@ class AssignmentStore(Protocol):
     @abc.abstractmethod
     async def assignment_answers(self, assignment_id: int) -> list[AnswerRecord]:
         """Every answer of the attempts that count for the assignment, in answer order."""
+
+
+# The attempts that count for an assignment, with their answer counts and player's name, in
+# the order they were linked; ``{assignment}``: the dialect's placeholder for its id.
+ASSIGNED_ATTEMPTS = """
+SELECT a.*, l.linked_at, u.display_name AS player_name,
+    (SELECT count(*) FROM answers s WHERE s.attempt_id = a.id) AS answered,
+    (SELECT count(*) FROM answers s WHERE s.attempt_id = a.id AND s.correct) AS right_count
+FROM assignment_attempts l
+JOIN attempts a ON a.id = l.attempt_id
+LEFT JOIN users u ON u.platform = a.platform AND u.user_id = a.user_id
+WHERE l.assignment_id = {assignment}
+ORDER BY l.linked_at, a.id
+"""
+
+
+def find_assignments_sql(
+    *,
+    numbered: bool,
+    platform: str | None,
+    chat_id: str | None,
+    created_by: str | None,
+    quiz_id: str | None,
+) -> tuple[str, list[object]]:
+    """The statement :meth:`AssignmentStore.find_assignments` runs and its parameters, for
+    both dialects (``numbered``: PostgreSQL's ``$1`` placeholders, else SQLite's ``?``), with
+    only the filters given, so that a chat's can use its index."""
+    params: list[object] = []
+    conditions: list[str] = []
+    filters = (
+        ("platform", platform),
+        ("chat_id", chat_id),
+        ("created_by", created_by),
+        ("quiz_id", quiz_id),
+    )
+    for column, value in filters:
+        if value is not None:
+            params.append(value)
+            conditions.append(f"{column} = {f'${len(params)}' if numbered else '?'}")
+    where = f"WHERE {' AND '.join(conditions)} " if conditions else ""
+    return f"SELECT * FROM assignments {where}ORDER BY deadline, id", params

@@ -6,34 +6,18 @@ from datetime import datetime
 
 from bot.storage.assignment_rows import assigned_attempt_from, assignment_from
 from bot.storage.assignments import (
+    ASSIGNED_ATTEMPTS,
     AssignedAttempt,
     AssignmentRecord,
     AssignmentStore,
     NewAssignment,
+    find_assignments_sql,
 )
 from bot.storage.postgres.pool import PostgresPool, retrying
 from bot.storage.records import AnswerRecord
 from bot.storage.rows import answer_from
 
-# The attempts that count for assignment $1, with their answer counts and player's name.
-ASSIGNED_ATTEMPTS = """
-SELECT a.*, l.linked_at, u.display_name AS player_name,
-    (SELECT count(*) FROM answers s WHERE s.attempt_id = a.id) AS answered,
-    (SELECT count(*) FROM answers s WHERE s.attempt_id = a.id AND s.correct) AS right_count
-FROM assignment_attempts l
-JOIN attempts a ON a.id = l.attempt_id
-LEFT JOIN users u ON u.platform = a.platform AND u.user_id = a.user_id
-WHERE l.assignment_id = $1
-ORDER BY l.linked_at, a.id
-"""
-
-# Assignments matching the filters given ($n IS NULL: any).
-FIND_ASSIGNMENTS = """
-SELECT * FROM assignments
-WHERE ($1::text IS NULL OR platform = $1) AND ($2::text IS NULL OR chat_id = $2)
-    AND ($3::text IS NULL OR created_by = $3) AND ($4::text IS NULL OR quiz_id = $4)
-ORDER BY deadline, id
-"""
+ASSIGNED_ATTEMPTS_SQL = ASSIGNED_ATTEMPTS.format(assignment="$1")
 
 
 class PostgresAssignments(PostgresPool, AssignmentStore):
@@ -71,7 +55,14 @@ class PostgresAssignments(PostgresPool, AssignmentStore):
         created_by: str | None = None,
         quiz_id: str | None = None,
     ) -> list[AssignmentRecord]:
-        rows = await self._fetch(FIND_ASSIGNMENTS, platform, chat_id, created_by, quiz_id)
+        sql, params = find_assignments_sql(
+            numbered=True,
+            platform=platform,
+            chat_id=chat_id,
+            created_by=created_by,
+            quiz_id=quiz_id,
+        )
+        rows = await self._fetch(sql, *params)
         return [assignment_from(r) for r in rows]
 
     @retrying
@@ -101,7 +92,7 @@ class PostgresAssignments(PostgresPool, AssignmentStore):
 
     @retrying
     async def assigned_attempts(self, assignment_id: int) -> list[AssignedAttempt]:
-        rows = await self._fetch(ASSIGNED_ATTEMPTS, assignment_id)
+        rows = await self._fetch(ASSIGNED_ATTEMPTS_SQL, assignment_id)
         return [assigned_attempt_from(r) for r in rows]
 
     @retrying

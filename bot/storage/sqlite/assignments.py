@@ -4,30 +4,21 @@ from __future__ import annotations
 
 import sqlite3
 from datetime import datetime
-from typing import Any
 
 from bot.storage.assignment_rows import assigned_attempt_from, assignment_from
 from bot.storage.assignments import (
+    ASSIGNED_ATTEMPTS,
     AssignedAttempt,
     AssignmentRecord,
     AssignmentStore,
     NewAssignment,
+    find_assignments_sql,
 )
 from bot.storage.records import AnswerRecord
 from bot.storage.rows import answer_from
 from bot.storage.sqlite.writer import SQLiteWriter, _ts
 
-# The attempts that count for assignment ?1, with their answer counts and player's name.
-ASSIGNED_ATTEMPTS = """
-SELECT a.*, l.linked_at, u.display_name AS player_name,
-    (SELECT COUNT(*) FROM answers s WHERE s.attempt_id = a.id) AS answered,
-    (SELECT COUNT(*) FROM answers s WHERE s.attempt_id = a.id AND s.correct) AS right_count
-FROM assignment_attempts l
-JOIN attempts a ON a.id = l.attempt_id
-LEFT JOIN users u ON u.platform = a.platform AND u.user_id = a.user_id
-WHERE l.assignment_id = ?1
-ORDER BY l.linked_at, a.id
-"""
+ASSIGNED_ATTEMPTS_SQL = ASSIGNED_ATTEMPTS.format(assignment="?")
 
 
 class SQLiteAssignments(SQLiteWriter, AssignmentStore):
@@ -68,21 +59,14 @@ class SQLiteAssignments(SQLiteWriter, AssignmentStore):
         created_by: str | None = None,
         quiz_id: str | None = None,
     ) -> list[AssignmentRecord]:
-        filters: list[str] = []
-        params: list[Any] = []
-        for column, value in (
-            ("platform", platform),
-            ("chat_id", chat_id),
-            ("created_by", created_by),
-            ("quiz_id", quiz_id),
-        ):
-            if value is not None:
-                filters.append(f"{column} = ?")
-                params.append(value)
-        where = f"WHERE {' AND '.join(filters)} " if filters else ""
-        rows = await self._fetchall(
-            f"SELECT * FROM assignments {where}ORDER BY deadline, id", tuple(params)
+        sql, params = find_assignments_sql(
+            numbered=False,
+            platform=platform,
+            chat_id=chat_id,
+            created_by=created_by,
+            quiz_id=quiz_id,
         )
+        rows = await self._fetchall(sql, tuple(params))
         return [assignment_from(r) for r in rows]
 
     async def cancel_assignment(self, assignment_id: int, at: datetime) -> bool:
@@ -111,7 +95,7 @@ class SQLiteAssignments(SQLiteWriter, AssignmentStore):
         return linked
 
     async def assigned_attempts(self, assignment_id: int) -> list[AssignedAttempt]:
-        rows = await self._fetchall(ASSIGNED_ATTEMPTS, (assignment_id,))
+        rows = await self._fetchall(ASSIGNED_ATTEMPTS_SQL, (assignment_id,))
         return [assigned_attempt_from(r) for r in rows]
 
     async def assignment_answers(self, assignment_id: int) -> list[AnswerRecord]:
