@@ -117,25 +117,29 @@ class QuizLibrary:
             images = await store_quiz_images(self.store, report.quizzes)
             if images.problems and explicit:
                 raise ImagesNotStored(images.problems)
-            # What is current already needs no write: a restart with unchanged files is one read.
+            # What is current already needs no write, nor encoding (its hash tells): a restart
+            # with unchanged files is one read.
             current = {v.quiz_id: v for v in await self.store.current_quiz_versions()}
             done = PublishReport(report)
             for quiz in report.quizzes:
-                new = self._new_version(quiz, source, by)
+                content_hash = quiz_content_hash(quiz)
                 known = current.get(quiz.id)
-                if known and known.content_hash == new.content_hash and not known.hidden:
+                if known and known.content_hash == content_hash and not known.hidden:
                     done.publications.append(Publication(known, False))
                     continue
+                new = self._new_version(quiz, content_hash, source, by)
                 version, created = await self.store.publish_quiz_version(new, explicit=explicit)
                 done.publications.append(Publication(version, created))
             await self._refresh()
         return done
 
-    def _new_version(self, quiz: Quiz, source: VersionSource, by: str | None) -> NewQuizVersion:
+    def _new_version(
+        self, quiz: Quiz, content_hash: str, source: VersionSource, by: str | None
+    ) -> NewQuizVersion:
         return NewQuizVersion(
             quiz_id=quiz.id,
             content=encode_quiz(quiz),
-            content_hash=quiz_content_hash(quiz),
+            content_hash=content_hash,
             question_count=len(quiz.questions),
             source=source,
             published_by=by,
@@ -150,7 +154,8 @@ class QuizLibrary:
             return
         for quiz in self.catalog.all():
             await self.store.publish_quiz_version(
-                self._new_version(quiz, VersionSource.FILE, None), explicit=False
+                self._new_version(quiz, quiz_content_hash(quiz), VersionSource.FILE, None),
+                explicit=False,
             )
         self._adopted = True
 
