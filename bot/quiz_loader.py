@@ -47,6 +47,7 @@ class ValidatedFiles(Protocol):
 
 
 MAX_FILE_BYTES = 1024 * 1024
+QUIZ_SUFFIXES = (".yaml", ".yml")  # what a folder's quiz files are named
 MAX_QUESTIONS = 500
 MIN_OPTIONS, MAX_OPTIONS = 2, 10
 MAX_TEXT_CHARS = 10_000
@@ -944,7 +945,7 @@ def quiz_files(paths: Iterable[Path]) -> list[Path]:
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found.extend(sorted(p for p in path.iterdir() if p.suffix in (".yaml", ".yml")))
+            found.extend(sorted(p for p in path.iterdir() if p.suffix in QUIZ_SUFFIXES))
         else:
             found.append(path)
     return found

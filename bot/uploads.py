@@ -24,20 +24,20 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from bot.importers import FORMATS, QuizImportError, import_quiz, quiz_parts
+from bot.importers import FORMATS, MAX_INPUT_BYTES, QuizImportError, import_quiz, quiz_parts
 from bot.library import Publication, QuizLibrary
 from bot.library_texts import library_t
 from bot.quiz_check import check_quiz_files
 from bot.quiz_loader import LANGUAGE_PATTERN, MAX_FILE_BYTES, LoadReport, QuizProblem
+from bot.quiz_loader import QUIZ_SUFFIXES as QUIZ_SUFFIXES  # quizbot publish's too
 from bot.quoting import quote
 from bot.storage import VersionSource
 
 KB = 1024
 MAX_ZIP_BYTES = 20 * 1024 * KB  # what Telegram lets a bot download; Discord allows more
-MAX_IMPORT_BYTES = 8 * 1024 * KB  # bot.importers.MAX_INPUT_BYTES
+MAX_IMPORT_BYTES = MAX_INPUT_BYTES  # what bot.importers converts at most
 MAX_ZIP_ENTRIES = 200
 MAX_UNPACKED_BYTES = 50 * 1024 * KB
-QUIZ_SUFFIXES = (".yaml", ".yml")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".gif", ".webp")
 ZIP, YAML = "zip", "yaml"  # besides bot.importers.FORMATS
 UPLOAD_FORMATS = (YAML, ZIP, *FORMATS)
