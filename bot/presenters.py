@@ -81,13 +81,23 @@ def stats_hardest(quiz: QuizStats, language: str, *, shorten: Callable[[str], st
     hardest = quiz.hardest
     if hardest is None or hardest.percent_correct is None:
         return t("stats_no_answers", language)
-    text = shorten(" ".join(hardest.text.split()))
+    return hardest_line(
+        hardest.number, hardest.text, hardest.percent_correct, language, shorten=shorten
+    )
+
+
+def hardest_line(
+    number: int, text: str, percent: float, language: str, *, shorten: Callable[[str], str] = str
+) -> str:
+    """The question answered right least often: its number, its text on one line (passed
+    through ``shorten``) and the share of right answers."""
+    shown = shorten(" ".join(text.split()))
     return t(
         "stats_hardest",
         language,
-        number=hardest.number,
-        text=prepare(text, language),
-        percent=round(hardest.percent_correct),
+        number=number,
+        text=prepare(shown, language),
+        percent=round(percent),
     )
 
 

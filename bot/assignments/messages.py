@@ -11,14 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.assignments.presenters import quiz_title, shorten_hardest
 from bot.assignments.texts import assignment_t
 from bot.catalog import QuizCatalog
-from bot.i18n import t
-from bot.presenters import member_name
+from bot.presenters import hardest_line, member_name
 from bot.text_direction import prepare
 
 Payload = Mapping[str, Any]
-HARDEST_TEXT = 160  # characters of the hardest question's text
 
 
 def title(payload: Payload, language: str, catalog: QuizCatalog) -> str:
@@ -26,8 +25,7 @@ def title(payload: Payload, language: str, catalog: QuizCatalog) -> str:
     quiz = catalog.get(str(payload.get("quiz")))
     if quiz is None:
         return str(payload.get("title") or payload.get("quiz"))
-    lang = language if language in quiz.languages else quiz.default_language
-    return prepare(quiz.title.get(lang), lang)
+    return quiz_title(quiz, language)
 
 
 def reminder_line(payload: Payload, language: str, catalog: QuizCatalog, deadline: str) -> str:
@@ -95,13 +93,6 @@ def _hardest(
     text = ""
     if quiz is not None and question is not None:
         lang = language if language in quiz.languages else quiz.default_language
-        text = " ".join(question.text.get(lang).split())
-        if len(text) > HARDEST_TEXT:
-            text = text[: HARDEST_TEXT - 1] + "…"
-    return t(
-        "stats_hardest",
-        language,
-        number=hardest["number"],
-        text=prepare(text, language),
-        percent=hardest["percent"],
-    )
+        text = question.text.get(lang)
+    number, percent = hardest["number"], hardest["percent"]
+    return hardest_line(number, text, percent, language, shorten=shorten_hardest)

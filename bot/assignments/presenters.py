@@ -13,9 +13,17 @@ from collections.abc import Callable, Sequence
 from bot.assignments.texts import assignment_t
 from bot.assignments.views import AssignmentPost, AssignmentReport, MemberLine, MemberStatus
 from bot.presenters import duration, member_name, stats_hardest
+from bot.quiz import Quiz
+from bot.text_direction import prepare
 
 Deadline = Callable[[AssignmentPost], str]  # how a platform shows a post's deadline
-HARDEST_TEXT = 160  # characters of the hardest question's text in a report
+HARDEST_TEXT = 160  # characters of the hardest question's text in a report or summary
+
+
+def quiz_title(quiz: Quiz, language: str) -> str:
+    """The quiz's title in ``language``, or in its default language when not translated."""
+    lang = language if language in quiz.languages else quiz.default_language
+    return prepare(quiz.title.get(lang), lang)
 
 
 def local_deadline(post: AssignmentPost) -> str:
@@ -105,9 +113,10 @@ def report_lines(
             assignment_t("report_not_started", lang, count=len(report.waiting), known=report.known)
         )
     if report.stats is not None:
-        lines.append(stats_hardest(report.stats, lang, shorten=_shorten))
+        lines.append(stats_hardest(report.stats, lang, shorten=shorten_hardest))
     return lines
 
 
-def _shorten(text: str) -> str:
+def shorten_hardest(text: str) -> str:
+    """The hardest question's text as reports and summaries show it (shortened)."""
     return text if len(text) <= HARDEST_TEXT else text[: HARDEST_TEXT - 1] + "…"

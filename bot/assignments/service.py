@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from bot.assignments.presenters import quiz_title
 from bot.assignments.reminders import DEFAULT_REMINDERS, AssignmentReminders
 from bot.assignments.texts import assignment_t
 from bot.assignments.views import (
@@ -36,13 +37,12 @@ from bot.assignments.views import (
 )
 from bot.chat_members import ChatMembers
 from bot.engine import QuizEngine, valid_id
-from bot.quiz import Quiz
 from bot.scheduling import Scheduling
 from bot.scheduling.timezones import DeadlineError, local_text, parse_deadline
 from bot.stats import compute_stats
 from bot.storage import AttemptStatus, Storage
 from bot.storage.assignments import AssignedAttempt, AssignmentRecord, NewAssignment
-from bot.text_direction import is_rtl, prepare
+from bot.text_direction import is_rtl
 from bot.views import Participant
 
 MAX_CHAT_TITLE = 256  # characters of a chat's title kept (Telegram's are at most 128)
@@ -102,7 +102,7 @@ class Assignments:
             platform=record.platform,
             chat_id=record.chat_id,
             quiz_id=record.quiz_id,
-            title=_title(quiz, language) if quiz else record.quiz_id,
+            title=quiz_title(quiz, language) if quiz else record.quiz_id,
             question_count=quiz.attempt_size() if quiz else 0,
             deadline=record.deadline,
             local_deadline=local_text(record.deadline, zone),
@@ -314,11 +314,6 @@ class Assignments:
         """One assignment's report (for operators: ``quizbot report``, the CSV export)."""
         record = await self.find(assignment_id)
         return None if record is None else await self.report(record, language)
-
-
-def _title(quiz: Quiz, language: str) -> str:
-    lang = language if language in quiz.languages else quiz.default_language
-    return prepare(quiz.title.get(lang), lang)
 
 
 def _counting(theirs: Sequence[AssignedAttempt]) -> AssignedAttempt:
