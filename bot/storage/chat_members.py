@@ -39,3 +39,21 @@ class ChatMemberStore(Protocol):
         """Every member seen in the chat: recorded ones, round players and those who played
         a quiz of their own there, by user id; one round trip. Names come from the users'
         records, else from where they were seen."""
+
+
+# Everyone seen in a chat: recorded, round players, players of their own quiz there;
+# ``{platform}`` and ``{chat}``: the dialect's placeholders for the chat's platform and id.
+CHAT_MEMBERS = """
+WITH seen (user_id, display_name) AS (
+    SELECT user_id, display_name FROM chat_members
+    WHERE platform = {platform} AND chat_id = {chat}
+    UNION ALL
+    SELECT a.user_id, a.display_name FROM round_answers a JOIN rounds r ON r.id = a.round_id
+    WHERE r.platform = {platform} AND r.chat_id = {chat}
+    UNION ALL
+    SELECT user_id, NULL FROM attempts WHERE platform = {platform} AND chat_id = {chat}
+)
+SELECT s.user_id, COALESCE(max(u.display_name), max(s.display_name)) AS display_name
+FROM seen s LEFT JOIN users u ON u.platform = {platform} AND u.user_id = s.user_id
+GROUP BY s.user_id ORDER BY s.user_id
+"""

@@ -6,23 +6,10 @@ import sqlite3
 from datetime import datetime
 
 from bot.storage.assignment_rows import chat_member_from
-from bot.storage.chat_members import ChatMember, ChatMemberStore
+from bot.storage.chat_members import CHAT_MEMBERS, ChatMember, ChatMemberStore
 from bot.storage.sqlite.writer import SQLiteWriter, _ts
 
-# Everyone seen in chat (?1, ?2): recorded, round players, players of their own quiz there.
-CHAT_MEMBERS = """
-WITH seen (user_id, display_name) AS (
-    SELECT user_id, display_name FROM chat_members WHERE platform = ?1 AND chat_id = ?2
-    UNION ALL
-    SELECT a.user_id, a.display_name FROM round_answers a JOIN rounds r ON r.id = a.round_id
-    WHERE r.platform = ?1 AND r.chat_id = ?2
-    UNION ALL
-    SELECT user_id, NULL FROM attempts WHERE platform = ?1 AND chat_id = ?2
-)
-SELECT s.user_id, COALESCE(MAX(u.display_name), MAX(s.display_name)) AS display_name
-FROM seen s LEFT JOIN users u ON u.platform = ?1 AND u.user_id = s.user_id
-GROUP BY s.user_id ORDER BY s.user_id
-"""
+CHAT_MEMBERS_SQL = CHAT_MEMBERS.format(platform="?1", chat="?2")
 
 
 class SQLiteChatMembers(SQLiteWriter, ChatMemberStore):
@@ -44,5 +31,5 @@ class SQLiteChatMembers(SQLiteWriter, ChatMemberStore):
         await self._write(op)
 
     async def chat_members(self, platform: str, chat_id: str) -> list[ChatMember]:
-        rows = await self._fetchall(CHAT_MEMBERS, (platform, chat_id))
+        rows = await self._fetchall(CHAT_MEMBERS_SQL, (platform, chat_id))
         return [chat_member_from(r, platform, chat_id) for r in rows]
