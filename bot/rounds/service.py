@@ -27,7 +27,7 @@ from typing import Protocol
 from bot.bank_texts import normalize_tag, unknown_tag
 from bot.engine import QuizEngine, interface_language, valid_id
 from bot.i18n import resolve_language, t
-from bot.quiz import Quiz
+from bot.quiz import Option, Question, Quiz
 from bot.quiz_images import image_view
 from bot.rounds.history import RoundHistory
 from bot.rounds.views import (
@@ -106,14 +106,11 @@ class GroupRounds:
 
     def _question(self, round_: RoundRecord, quiz: Quiz, number: int) -> RoundQuestion:
         lang = round_.language
-        question = quiz.question(round_.question_order[number - 1])
-        assert question is not None
-        order = round_.option_order.get(question.id) or tuple(o.id for o in question.options)
-        options = []
-        for letter, option_id in zip(LETTERS, order, strict=False):
-            option = question.option(option_id)
-            if option is not None:
-                options.append(OptionView(option.id, letter, prepare(option.text.get(lang), lang)))
+        question = _asked(round_, quiz, number)
+        options = [
+            OptionView(option.id, letter, prepare(option.text.get(lang), lang))
+            for letter, option in _shown_options(round_, question)
+        ]
         return RoundQuestion(
             round_id=round_.id,
             platform=round_.platform,
@@ -250,12 +247,12 @@ class GroupRounds:
         refusal = _not_open(round_, number, now)
         if refusal is not None:
             return _refused(*refusal, ui)
-        view = self._question(round_, quiz, number)
-        if not 0 <= option_index < len(view.options):
+        # Only the pressed option's id is needed: no view is worded for a press.
+        question = _asked(round_, quiz, number)
+        shown = _shown_options(round_, question)
+        if not 0 <= option_index < len(shown):
             return _refused(RoundAnswerOutcome.INVALID, "invalid_button", ui)
-        option = view.options[option_index]
-        question = quiz.question(round_.question_order[number - 1])
-        assert question is not None
+        _, option = shown[option_index]
         candidate = RoundAnswer(
             round_id=round_.id,
             number=number,
@@ -380,8 +377,7 @@ class GroupRounds:
         finished = number >= total
         answers = [a for a in answers if a.number <= number]
         view = self._question(round_, quiz, number)
-        question = quiz.question(round_.question_order[number - 1])
-        assert question is not None
+        question = _asked(round_, quiz, number)
         picked = Counter(a.option_id for a in answers if a.number == number)
         counts = tuple(
             OptionCount(o, picked[o.id], o.id == question.correct_option_id) for o in view.options
@@ -562,6 +558,25 @@ class GroupRounds:
             tuple(lines),
             language,
         )
+
+
+def _asked(round_: RoundRecord, quiz: Quiz, number: int) -> Question:
+    """The round's question ``number`` (1-based) in ``quiz``, the version the round plays."""
+    question = quiz.question(round_.question_order[number - 1])
+    assert question is not None
+    return question
+
+
+def _shown_options(round_: RoundRecord, question: Question) -> list[tuple[str, Option]]:
+    """The question's options in the round's order, each with its letter (an option removed
+    from the quiz since leaves its letter unused)."""
+    order = round_.option_order.get(question.id) or tuple(o.id for o in question.options)
+    shown = []
+    for letter, option_id in zip(LETTERS, order, strict=False):
+        option = question.option(option_id)
+        if option is not None:
+            shown.append((letter, option))
+    return shown
 
 
 def _chosen_language(user: UserRecord | None) -> str | None:
