@@ -77,7 +77,12 @@ def fingerprint(path: Path) -> str:
     try:
         return sha256_of(read_image_file(path))
     except ImageProblem as problem:
-        return f"unread: {problem}"
+        return unread_fingerprint(problem)
+
+
+def unread_fingerprint(problem: ImageProblem) -> str:
+    """The :func:`fingerprint` of a file :func:`read_image_file` refused with ``problem``."""
+    return f"unread: {problem}"
 
 
 def inspect_image(data: bytes) -> ImageFacts:

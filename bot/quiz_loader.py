@@ -766,13 +766,14 @@ class _Validator:
             data = image_files.read_image_file(path)
         except image_files.ImageProblem as problem:
             facts = str(problem)
-            self.image_files[str(path)] = f"unread: {problem}"
+            self.image_files[str(path)] = image_files.unread_fingerprint(problem)
         else:
-            self.image_files[str(path)] = image_files.sha256_of(data)
             try:
                 facts = image_files.inspect_image(data)
+                self.image_files[str(path)] = facts.sha256  # its bytes, hashed once
             except image_files.ImageProblem as problem:
                 facts = str(problem)
+                self.image_files[str(path)] = image_files.sha256_of(data)
         self.images_read[path] = facts
         return facts
 
