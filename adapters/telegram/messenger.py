@@ -162,9 +162,10 @@ class Messenger:
             )
             await self.send_pictured(context, chat_id, feedback_message(feedback), image)
         elif message is not None:
-            # On a photo whose caption cannot take the answer, the answer alone follows it.
-            html = answered_question(feedback, owner)
-            await self.edit(context, message, html, overflow=feedback_message(feedback))
+            # On a photo whose caption cannot take the answer, the answer alone follows it
+            # (rendered only for a photo: a text question, most presses, never needs it).
+            overflow = feedback_message(feedback) if message.photo else None
+            await self.edit(context, message, answered_question(feedback, owner), overflow=overflow)
         else:
             await self.send_pictured(context, chat_id, answered_question(feedback, owner), image)
 
