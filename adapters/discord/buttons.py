@@ -71,6 +71,10 @@ class PressHandler(Protocol):
         self, interaction: discord.Interaction[Any], attempt_id: int, number: int
     ) -> None: ...
 
+    async def start_assignment(
+        self, interaction: discord.Interaction[Any], assignment_id: int
+    ) -> None: ...
+
 
 def press_handler(interaction: discord.Interaction[Any]) -> PressHandler:
     """The handlers of the client that received ``interaction``."""
