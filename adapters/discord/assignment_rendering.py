@@ -84,11 +84,6 @@ class StartAssignmentButton(
         await press_handler(interaction).start_assignment(interaction, self.assignment_id)
 
 
-def is_known(custom_id: str) -> bool:
-    """Whether a pressed ``custom_id`` is an assignment's button."""
-    return StartAssignmentButton.__discord_ui_compiled_template__.fullmatch(custom_id) is not None
-
-
 def start_view(assignment_id: int, language: str, key: str = "assignment_start") -> discord.ui.View:
     """The one button under an assignment (``key``: its label, Start or Continue)."""
     view = discord.ui.View(timeout=None)
