@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.quiz_check import FileCheck
-from bot.quiz_loader import LoadReport
 from bot.review import ReviewScheduler
 from bot.services import Services
 from bot.storage import Storage, StorageError, storage_from_url
@@ -23,14 +22,14 @@ log = logging.getLogger("quizbot")
 
 @dataclass
 class App:
-    """A running engine and the services beside it (:class:`~bot.services.Services`), with
-    their settings, catalog, storage and the report of publishing QUIZ_DIR."""
+    """A running engine and the services beside it (:class:`~bot.services.Services`)."""
 
-    settings: Settings
-    catalog: QuizCatalog
-    storage: Storage
     services: Services
-    load_report: LoadReport
+
+    @property
+    def catalog(self) -> QuizCatalog:
+        """The engine's quizzes (the library's published ones)."""
+        return self.services.engine.catalog
 
 
 @asynccontextmanager
@@ -73,7 +72,7 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
             claim_lease=settings.claim_lease_seconds,
             assignment_reminders=settings.assignment_reminders,
         )
-        yield App(settings, catalog, storage, services, report)
+        yield App(services)
     finally:
         await storage.close()
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import discord
 
-from adapters.discord import assignment_rendering, typed_answers
+from adapters.discord import typed_answers
 from adapters.discord.assignment_rendering import AssignmentMessages, StartAssignmentButton
 from adapters.discord.buttons import DYNAMIC_ITEMS, is_known_custom_id
 from adapters.discord.commands import build_tree
@@ -42,6 +42,8 @@ from bot.services import Services
 log = logging.getLogger("quizbot.discord")
 
 STOP_GRACE = 5.0  # seconds to let in-flight interactions finish on stop
+# Every button of ours: registered with discord.py, and what a press must match to be ours.
+ALL_BUTTONS = (*DYNAMIC_ITEMS, *typed_answers.DYNAMIC_ITEMS, StartAssignmentButton)
 
 
 class QuizClient(discord.AutoShardedClient):
@@ -103,7 +105,7 @@ class QuizClient(discord.AutoShardedClient):
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(QuizTranslator())
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *typed_answers.DYNAMIC_ITEMS, StartAssignmentButton)
+        self.add_dynamic_items(*ALL_BUTTONS)
         try:
             await sync_if_changed(self.tree, self.engine, self.config.guild_id)
         except discord.HTTPException:
@@ -137,12 +139,7 @@ class QuizClient(discord.AutoShardedClient):
             return
         data: Any = interaction.data or {}
         custom_id = data.get("custom_id")
-        known = isinstance(custom_id, str) and (
-            is_known_custom_id(custom_id)
-            or typed_answers.is_known(custom_id)
-            or assignment_rendering.is_known(custom_id)
-        )
-        if not known:
+        if not (isinstance(custom_id, str) and is_known_custom_id(custom_id, ALL_BUTTONS)):
             await self.quiz_handlers.unknown_button(interaction)
 
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, Protocol, Self, cast
+from typing import Any, Self
 
 import discord
 
-from adapters.discord.buttons import BUTTON_LABEL_LIMIT
+from adapters.discord.buttons import BUTTON_LABEL_LIMIT, press_handler
 from adapters.discord.outbox_sender import DiscordPost
 from adapters.discord.rendering import (
     INFO_COLOUR,
@@ -55,15 +55,6 @@ def _stamped(lines: list[str], deadline: datetime, language: str) -> list[str]:
     return [line.replace(_SLOT, when(deadline, language)) for line in lines]
 
 
-class AssignmentPresses(Protocol):
-    """What the Start button calls; implemented by
-    :class:`adapters.discord.assignments.AssignmentHandlers`."""
-
-    async def start_assignment(
-        self, interaction: discord.Interaction[Any], assignment_id: int
-    ) -> None: ...
-
-
 class StartAssignmentButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=START_TEMPLATE
 ):
@@ -90,13 +81,7 @@ class StartAssignmentButton(
         return cls(int(match["assignment"]), label=getattr(item, "label", None) or "?")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        handlers = cast(AssignmentPresses, getattr(interaction.client, "quiz_handlers", None))
-        await handlers.start_assignment(interaction, self.assignment_id)
-
-
-def is_known(custom_id: str) -> bool:
-    """Whether a pressed ``custom_id`` is an assignment's button."""
-    return StartAssignmentButton.__discord_ui_compiled_template__.fullmatch(custom_id) is not None
+        await press_handler(interaction).start_assignment(interaction, self.assignment_id)
 
 
 def start_view(assignment_id: int, language: str, key: str = "assignment_start") -> discord.ui.View:

@@ -30,6 +30,7 @@ from adapters.discord.assignment_rendering import (
     report_pages,
     start_view,
 )
+from adapters.discord.group_rounds import PLATFORM
 from adapters.discord.interactions import (
     Interactions,
     Outgoing,
@@ -120,7 +121,7 @@ class AssignmentHandlers(Interactions):
         found = await self._in_time(
             interaction,
             self.services.assignments.open_in(
-                "discord", str(interaction.channel_id), participant(interaction)
+                PLATFORM, str(interaction.channel_id), participant(interaction)
             ),
             self._think(interaction, private=True),
         )
@@ -141,11 +142,11 @@ class AssignmentHandlers(Interactions):
             return
         if interaction.guild_id is not None:
             asked = self.services.assignments.reports(
-                "discord", str(interaction.channel_id), who, query
+                PLATFORM, str(interaction.channel_id), who, query
             )
         else:
             mine = None if self._is_admin(interaction) else who.user_id
-            asked = self.services.assignments.reports("discord", None, who, query, created_by=mine)
+            asked = self.services.assignments.reports(PLATFORM, None, who, query, created_by=mine)
         found = await self._in_time(interaction, asked, self._think(interaction, private=True))
         if not found.reports:
             await self._notice(interaction, found.notice, found.language)

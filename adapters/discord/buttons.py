@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, Protocol, Self, cast
 
 import discord
@@ -69,6 +69,10 @@ class PressHandler(Protocol):
 
     async def open_typed_answer(
         self, interaction: discord.Interaction[Any], attempt_id: int, number: int
+    ) -> None: ...
+
+    async def start_assignment(
+        self, interaction: discord.Interaction[Any], assignment_id: int
     ) -> None: ...
 
 
@@ -300,9 +304,12 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 )
 
 
-def is_known_custom_id(custom_id: str) -> bool:
-    """Whether a pressed ``custom_id`` is one of ours (else the press is junk)."""
-    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS)
+def is_known_custom_id(
+    custom_id: str, items: Iterable[type[discord.ui.DynamicItem[Any]]] = DYNAMIC_ITEMS
+) -> bool:
+    """Whether a pressed ``custom_id`` is one of ``items`` (by default this module's
+    buttons); else the press is junk."""
+    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in items)
 
 
 def _frozen(items: Sequence[discord.ui.Item[Any]]) -> discord.ui.View:

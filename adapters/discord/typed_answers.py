@@ -120,11 +120,6 @@ class TypeAnswerButton(discord.ui.DynamicItem[Button], template=TYPE_TEMPLATE):
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TypeAnswerButton,)
 
 
-def is_known(custom_id: str) -> bool:
-    """Whether a pressed ``custom_id`` is a typed-answer button."""
-    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in DYNAMIC_ITEMS)
-
-
 def answer_view(question: QuestionView, *, answered: bool = False) -> discord.ui.View:
     """The "Type your answer" button (disabled once answered)."""
     label = truncate(typed_t("typed_button", question.language), buttons.BUTTON_LABEL_LIMIT)

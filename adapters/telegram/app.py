@@ -225,14 +225,12 @@ class TelegramAdapter:
             "quizzes": self.commands.quizzes,
             "unpublish": self.commands.unpublish,
             "daily": self.daily_commands.daily_command,
-        }
-        # Group -1 runs first on every update: who sent it and the command budget, once.
-        application.add_handler(TypeHandler(Update, self._before_handlers), group=-1)
-        commands |= {
             "assign": self.assignments.assign,
             "assignments": self.assignments.list_open,
             "report": self.assignments.report,
         }
+        # Group -1 runs first on every update: who sent it and the command budget, once.
+        application.add_handler(TypeHandler(Update, self._before_handlers), group=-1)
         # Before /start's own handler: its deep link to an assignment's quiz.
         deep_link = filters.ChatType.PRIVATE & filters.Regex(DEEP_LINK_START)
         self._budgeted = [CommandHandler("start", self.assignments.deep_link, deep_link)]

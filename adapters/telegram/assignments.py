@@ -129,7 +129,7 @@ class TelegramAssignments:
         query = context.args[0] if context.args else None
         found = await self._reports(context, chat, user, message, who, query)
         if found is None:
-            ui = await self.assignments.engine.interface_language(who)
+            ui = await turn(context).language()
             text = notice(assignment_t("report_admins_only", ui), ui)
             await self.messenger.send(context, chat.id, text)
             return

@@ -334,16 +334,26 @@ class Commands:
     def _is_admin(self, user: User) -> bool:
         return str(user.id) in self.admin_ids
 
+    async def _operator_asks(
+        self, update: Update, context: Context
+    ) -> tuple[Chat, User, str] | None:
+        """The chat, the sender and their language when one of the bot's operators sent an
+        admin command; None otherwise (anyone else hears that there is no such command)."""
+        chat, user = update.effective_chat, update.effective_user
+        if chat is None or user is None:
+            return None
+        if not self._is_admin(user):
+            await self.unknown(update, context)
+            return None
+        return chat, user, await turn(context).language()
+
     async def reload(self, update: Update, context: Context) -> None:
         """Re-read QUIZ_DIR and publish what is new, for every replica; a broken file keeps
         its previous version live."""
-        chat, user = update.effective_chat, update.effective_user
-        if chat is None or user is None:
+        asked = await self._operator_asks(update, context)
+        if asked is None:
             return
-        if not self._is_admin(user):
-            await self.unknown(update, context)
-            return
-        ui = await turn(context).language()
+        chat, user, ui = asked
         # QUIZ_DIR's new quizzes go to the library: every replica serves them within seconds.
         report = (await self.engine.library.publish_quiz_dir()).load
         live = len(self.engine.catalog)
@@ -357,25 +367,19 @@ class Commands:
 
     async def quizzes(self, update: Update, context: Context) -> None:
         """The published quizzes: version, where each came from, question count."""
-        chat, user = update.effective_chat, update.effective_user
-        if chat is None or user is None:
+        asked = await self._operator_asks(update, context)
+        if asked is None:
             return
-        if not self._is_admin(user):
-            await self.unknown(update, context)
-            return
-        ui = await turn(context).language()
+        chat, _, ui = asked
         lines = listing_lines(await self.engine.library.listing(), ui)
         await self.messenger.send(context, chat.id, notice("\n".join(lines), ui))
 
     async def unpublish(self, update: Update, context: Context) -> None:
         """``/unpublish ID``: hide a quiz everywhere; attempts in progress finish."""
-        chat, user = update.effective_chat, update.effective_user
-        if chat is None or user is None:
+        asked = await self._operator_asks(update, context)
+        if asked is None:
             return
-        if not self._is_admin(user):
-            await self.unknown(update, context)
-            return
-        ui = await turn(context).language()
+        chat, user, ui = asked
         if not context.args:
             text = library_t("unpublish_usage", ui)
         elif await self.engine.library.unpublish(context.args[0]):
@@ -387,13 +391,10 @@ class Commands:
 
     async def stats(self, update: Update, context: Context) -> None:
         """Per quiz: attempts, completions, average score, hardest question (and a chart)."""
-        chat, user = update.effective_chat, update.effective_user
-        if chat is None or user is None:
+        asked = await self._operator_asks(update, context)
+        if asked is None:
             return
-        if not self._is_admin(user):
-            await self.unknown(update, context)
-            return
-        ui = await turn(context).language()
+        chat, _, ui = asked
         named = context.args[0] if context.args else None
         if named is not None and self.engine.catalog.get(named) is None:
             unknown = self.engine.unknown_quiz_notice(named, ui)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from telegram import Bot, InlineKeyboardMarkup, LinkPreviewOptions, Message
+from telegram import Bot, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
@@ -44,6 +44,7 @@ from adapters.telegram.round_rendering import (
     round_live_fits,
     round_reveal,
 )
+from adapters.telegram.shared import NO_PREVIEW
 from bot import rounds as round_service
 from bot.rounds import (
     GroupRounds,
@@ -67,7 +68,6 @@ RESERVED_SLOTS = 2  # budget kept for the reveal and the next question
 # buttons, which would otherwise invite presses that can only be refused).
 COUNTDOWN_RESERVE = RESERVED_SLOTS + 1
 MIN_SECONDS_TO_EDIT = 1.0  # a countdown edit this close to the deadline is not worth a slot
-NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
 
 @dataclass(frozen=True)

@@ -129,20 +129,24 @@ class Messenger:
         chat_id: int,
         html: str,
         image: ImageView | None,
+        markup: InlineKeyboardMarkup | None = None,
         *,
         reply_to: int | None = None,
     ) -> None:
-        """Send ``html`` with ``image``: as the photo's caption when it fits one, else the
-        photo, then the text; the text alone without an image, or when the photo cannot be
-        sent. Each replies to the message ``reply_to`` when given."""
+        """Send ``html`` with ``image``: as the photo's caption (``markup`` on the photo) when
+        it fits one, else the photo, then the text with ``markup``; the text alone without an
+        image, or when the photo cannot be sent. Each replies to the message ``reply_to`` when
+        given."""
         if image is not None:
             fits = caption_fits(html)
-            caption = html if fits else None
-            photo = await self.photos.send(context.bot, chat_id, image, caption, reply_to=reply_to)
+            caption, on_photo = (html, markup) if fits else (None, None)
+            photo = await self.photos.send(
+                context.bot, chat_id, image, caption, on_photo, reply_to=reply_to
+            )
             if photo is not None and fits:
-                self.remember(chat_id, photo.message_id, _Shown(plain_text(html), None))
+                self.remember(chat_id, photo.message_id, _Shown(plain_text(html), markup))
                 return
-        await self.send(context, chat_id, html, reply_to=reply_to)
+        await self.send(context, chat_id, html, markup, reply_to=reply_to)
 
     async def show_answer(
         self,
@@ -162,9 +166,10 @@ class Messenger:
             )
             await self.send_pictured(context, chat_id, feedback_message(feedback), image)
         elif message is not None:
-            # On a photo whose caption cannot take the answer, the answer alone follows it.
-            html = answered_question(feedback, owner)
-            await self.edit(context, message, html, overflow=feedback_message(feedback))
+            # On a photo whose caption cannot take the answer, the answer alone follows it
+            # (rendered only for a photo: a text question, most presses, never needs it).
+            overflow = feedback_message(feedback) if message.photo else None
+            await self.edit(context, message, answered_question(feedback, owner), overflow=overflow)
         else:
             await self.send_pictured(context, chat_id, answered_question(feedback, owner), image)
 
@@ -315,18 +320,7 @@ class Messenger:
         ):
             return
         rendered = question_message(question, owner)
-        if question.image is not None and caption_fits(rendered.html):
-            photo = await self.photos.send(
-                context.bot, chat_id, question.image, rendered.html, rendered.markup
-            )
-            if photo is not None:
-                self.remember(
-                    chat_id, photo.message_id, _Shown(plain_text(rendered.html), rendered.markup)
-                )
-                return
-        else:
-            await self.send_image(context, chat_id, question)
-        await self.send(context, chat_id, rendered.html, rendered.markup)
+        await self.send_pictured(context, chat_id, rendered.html, question.image, rendered.markup)
 
     async def send_image(self, context: Context, chat_id: int, question: QuestionView) -> None:
         """The question's image as a photo of its own (if it has one), before its text."""

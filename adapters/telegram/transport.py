@@ -51,15 +51,14 @@ def _body(request_data: RequestData | None) -> Any:
     documented encodings; percent-encoding a form cost about a tenth of the bot's CPU)."""
     if request_data is None:
         return None
-    files = request_data.multipart_data
-    if not files:
+    if not request_data.contains_files:
         return json.dumps(
             request_data.parameters, ensure_ascii=False, separators=(",", ":")
         ).encode()
     form = aiohttp.FormData()
     for name, value in request_data.json_parameters.items():
         form.add_field(name, value)
-    for name, (filename, content, mimetype) in files.items():
+    for name, (filename, content, mimetype) in request_data.multipart_data.items():
         form.add_field(name, content, filename=filename, content_type=mimetype)
     return form
 
@@ -195,10 +194,11 @@ class AiohttpRequest(BaseRequest):
             raise RuntimeError("This AiohttpRequest is not initialized!")
         if self._divert is not None and (answered := self._divert(url, request_data)):
             return 200, answered
-        files = request_data.multipart_data if request_data else None
+        # PTB's flag, set once per request: multipart_data builds the files' dict anew.
+        media = request_data is not None and request_data.contains_files
         if isinstance(pool_timeout, DefaultValue):
             pool_timeout = self._pool_timeout
-        timeout = self._timeout(read_timeout, write_timeout, connect_timeout, media=bool(files))
+        timeout = self._timeout(read_timeout, write_timeout, connect_timeout, media=media)
         body = _body(request_data)
         try:
             async with asyncio.timeout(pool_timeout):
