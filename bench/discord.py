@@ -23,8 +23,6 @@ Baseline
 from __future__ import annotations
 
 import asyncio
-import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,7 +36,7 @@ import yarl
 
 from bench import SEED_QUIZ
 from bench.answers import seed_catalog
-from bench.report import STATUS_OK, Json, check, figure, percentile, section
+from bench.report import STATUS_OK, Json, check, figure, percentile, scratch_dir, section
 from fakes.discord_api import (
     DEFERRED_UPDATE_MESSAGE,
     TOKEN,
@@ -200,11 +198,8 @@ def run(
     users: int | None = None,
 ) -> Json:
     size = sizes(quick, users)
-    workdir = Path(tempfile.mkdtemp(prefix="quizbot-bench-discord-", dir=tmp_root))
-    try:
+    with scratch_dir("quizbot-bench-discord-", tmp_root) as workdir:
         r = asyncio.run(_measure(size.users, workdir, progress))
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
     progress(
         f"g: {r['presses']} presses, {r['in_time_share']:.1%} within 3 s, p95 {r['p95_ms']:.0f} ms"
     )

@@ -25,8 +25,6 @@ Baseline
 from __future__ import annotations
 
 import asyncio
-import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -35,7 +33,7 @@ from pathlib import Path
 from bench import QUIZ_DIR
 from bench.discord import _point_discord_at
 from bench.reminders import seed_reminders
-from bench.report import STATUS_OK, Json, check, figure, section
+from bench.report import STATUS_OK, Json, check, figure, scratch_dir, section
 
 TITLE = "Discord outbox: a burst of review reminders due at once, as DMs (baseline: the DM pace)"
 GLOBAL_LIMIT = 50.0  # Discord's requests a second per bot
@@ -131,11 +129,8 @@ def run(
     users: int | None = None,
 ) -> Json:
     n = sizes(quick, users)
-    workdir = Path(tempfile.mkdtemp(prefix="quizbot-bench-discord-reminders-", dir=tmp_root))
-    try:
+    with scratch_dir("quizbot-bench-discord-reminders-", tmp_root) as workdir:
         r = asyncio.run(_measure(n, workdir, progress))
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
     pace = float(r["dm_rate"])
     rate = r["messages_per_s"]
     met = 0.9 * pace <= rate <= 1.1 * pace

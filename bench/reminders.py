@@ -19,8 +19,6 @@ Baseline
 from __future__ import annotations
 
 import asyncio
-import shutil
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -29,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import QUIZ_DIR, SEED_QUIZ
-from bench.report import STATUS_OK, Json, check, figure, section
+from bench.report import STATUS_OK, Json, check, figure, scratch_dir, section
 
 TITLE = "Telegram outbox: a burst of review reminders due at once (baseline: Telegram's 30/s)"
 CAP = 30.0  # Telegram's messages a second to different chats, what the rate limiter keeps
@@ -155,11 +153,8 @@ def run(
     users: int | None = None,
 ) -> Json:
     n = sizes(quick, users)
-    workdir = Path(tempfile.mkdtemp(prefix="quizbot-bench-reminders-", dir=tmp_root))
-    try:
+    with scratch_dir("quizbot-bench-reminders-", tmp_root) as workdir:
         r = asyncio.run(_measure(n, workdir, progress))
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
     rate = r["messages_per_s"]
     met = rate >= 0.9 * CAP and rate <= 1.1 * CAP
     figures = [
