@@ -32,7 +32,7 @@ from pathlib import Path
 
 from bench import QUIZ_DIR
 from bench.discord import _point_discord_at
-from bench.reminders import seed_reminders
+from bench.reminders import delivered_figure, delivery_checks, pace_figure, seed_reminders
 from bench.report import STATUS_OK, Json, check, figure, scratch_dir, section
 
 TITLE = "Discord outbox: a burst of review reminders due at once, as DMs (baseline: the DM pace)"
@@ -132,23 +132,16 @@ def run(
     with scratch_dir("quizbot-bench-discord-reminders-", tmp_root) as workdir:
         r = asyncio.run(_measure(n, workdir, progress))
     pace = float(r["dm_rate"])
-    rate = r["messages_per_s"]
-    met = 0.9 * pace <= rate <= 1.1 * pace
     within = r["requests_per_s"] <= GLOBAL_LIMIT and r["rate_limited"] == 0
-    everyone = r["users_reminded"] == n and r["duplicates"] == 0
     who = f"{n} review reminders due at once as Discord DMs"
     figures = [
-        figure(
+        pace_figure(
             "discord_reminders.messages_per_s",
             f"{who}: DMs/s after the first {int(pace)}",
-            "messages/s",
-            rate,
+            r["messages_per_s"],
             pace,
+            "pace",
             "the sender's DM pace",
-            higher_is_better=True,
-            target="0.9x to 1.1x the pace",
-            met=met,
-            verdict="met" if met else "MISSED",
         ),
         figure(
             "discord_reminders.requests_per_s",
@@ -162,23 +155,10 @@ def run(
             met=within,
             verdict="met" if within else "MISSED",
         ),
-        figure(
-            "discord_reminders.delivered",
-            f"{who}: users reminded",
-            "users",
-            float(r["users_reminded"]),
-            float(n),
-            "due",
-            higher_is_better=True,
-            target="all, once each",
-            met=everyone,
-            verdict="met" if everyone else "MISSED",
-        ),
+        delivered_figure("discord_reminders.delivered", who, n, r),
     ]
     checks = [
-        check("discord reminders: every user reminded", n, r["users_reminded"]),
-        check("discord reminders: nobody reminded twice", 0, r["duplicates"]),
-        check("discord reminders: every outbox row sent", r["outbox_rows"], r["outbox_sent"]),
+        *delivery_checks("discord reminders", n, r),
         check("discord reminders: no 429 from Discord", 0, r["rate_limited"]),
         check("discord reminders: no rule of Discord broken", 0, len(r["violations"])),
     ]
