@@ -67,7 +67,7 @@ class Member:
     finished: bool = False
 
 
-def _point_discord_at(base: str) -> Callable[[], None]:
+def point_discord_at(base: str) -> Callable[[], None]:
     """discord.py's own configuration: where the REST API and the gateway are; returns the
     undo."""
     old_base = discord.http.Route.BASE
@@ -127,7 +127,7 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
     assert quiz is not None
     fake = FakeDiscord()
     fake.guilds.add(GUILD_ID)
-    undo = _point_discord_at(await fake.start())
+    undo = point_discord_at(await fake.start())
     db_path = workdir / "discord.db"
     storage = SQLiteStorage(db_path)
     await storage.open()

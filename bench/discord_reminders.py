@@ -31,7 +31,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bench import QUIZ_DIR
-from bench.discord import _point_discord_at
+from bench.discord import point_discord_at
 from bench.reminders import delivered_figure, delivery_checks, pace_figure, seed_reminders
 from bench.report import STATUS_OK, Json, check, figure, scratch_dir, section
 
@@ -56,7 +56,7 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
     from quizbot.settings import Settings
 
     fake = FakeDiscord()
-    undo = _point_discord_at(await fake.start())
+    undo = point_discord_at(await fake.start())
     db_path = workdir / "bench.db"
     storage = SQLiteStorage(db_path)
     await storage.open()
