@@ -120,6 +120,7 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
     from adapters.telegram import TelegramAdapter
     from bot.catalog import QuizCatalog
     from bot.engine import QuizEngine
+    from bot.i18n import t
     from bot.services import Services
     from bot.storage import SQLiteStorage
     from fakes.telegram_bot_api import TOKEN, FakeBotApi
@@ -129,7 +130,8 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
 
     api = FakeBotApi()
     await api.start()
-    for user_id in range(FIRST_USER_ID, FIRST_USER_ID + users):
+    ids = range(FIRST_USER_ID, FIRST_USER_ID + users)
+    for user_id in ids:
         api.private_chat(api.user(user_id, f"U{user_id}"))
     storage = SQLiteStorage(workdir / "bench.db")
     await storage.open()
@@ -137,14 +139,11 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
     # The jobs fall due an hour ago, as after a restart; the bot's clock is the real one.
     due_clock = lambda: datetime.now(UTC) - timedelta(hours=1)  # noqa: E731
     progress(f"i: seeding {users} users with a reminder due")
-    ids = range(FIRST_USER_ID, FIRST_USER_ID + users)
     await seed_reminders(storage, catalog, due_clock, ids)
     engine = QuizEngine(catalog, storage)
     settings = Settings(quiz_dir=QUIZ_DIR, telegram_token=TOKEN, telegram_api_base_url=api.base_url)
     services = Services.build(engine, storage)
     adapter = TelegramAdapter(services, telegram_config(settings))
-    from bot.i18n import t
-
     text = clean(t("review_due", "en", count=1))
     try:
         progress(f"i: {users} reminders fall due")
