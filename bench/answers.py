@@ -67,9 +67,7 @@ import math
 import os
 import random
 import secrets
-import shutil
 import statistics
-import tempfile
 import time
 import urllib.parse
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
@@ -88,6 +86,7 @@ from bench.report import (
     check,
     figure,
     percentile,
+    scratch_dir,
     section,
 )
 from bot.catalog import QuizCatalog
@@ -854,11 +853,8 @@ def _checks(result: Json) -> list[Json]:
 
 
 def run_sqlite(size: Sizes, progress: Callable[[str], None], tmp_root: str | None = None) -> Json:
-    workdir = Path(tempfile.mkdtemp(prefix="quizbot-bench-", dir=tmp_root))
-    try:
+    with scratch_dir("quizbot-bench-", tmp_root) as workdir:
         result = asyncio.run(measure(sqlite_backend(workdir), size, progress))
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
     result["database_dir"] = str(workdir.parent)
     return section(
         "a",

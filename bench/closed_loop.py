@@ -35,10 +35,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import shutil
 import socket
 import statistics
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -46,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import SEED_QUIZ
-from bench.report import STATUS_OK, Json, check, figure, percentile, section
+from bench.report import STATUS_OK, Json, check, figure, percentile, scratch_dir, section
 from bench.telegram import MAX_POLL_WAIT, BenchError, BotProcess
 
 TITLE = "Telegram closed loop: users taking the whole quiz (long polling and webhook)"
@@ -367,11 +365,8 @@ def run(
     tmp_root: str | None = None,
     users: int | None = None,
 ) -> Json:
-    workdir = Path(tempfile.mkdtemp(prefix="quizbot-bench-loop-", dir=tmp_root))
-    try:
+    with scratch_dir("quizbot-bench-loop-", tmp_root) as workdir:
         runs = [asyncio.run(run_one(plan, workdir, progress)) for plan in plans(quick, users)]
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
     note = (
         "each run: the bot in its own process, its own fake Bot API and database; "
         "answers/s over first press .. last result; webhook: the fake delivers over up to 40 "

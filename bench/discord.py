@@ -23,8 +23,6 @@ Baseline
 from __future__ import annotations
 
 import asyncio
-import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,7 +36,7 @@ import yarl
 
 from bench import SEED_QUIZ
 from bench.answers import seed_catalog
-from bench.report import STATUS_OK, Json, check, figure, percentile, section
+from bench.report import STATUS_OK, Json, check, figure, percentile, scratch_dir, section
 from fakes.discord_api import (
     DEFERRED_UPDATE_MESSAGE,
     TOKEN,
@@ -69,7 +67,7 @@ class Member:
     finished: bool = False
 
 
-def _point_discord_at(base: str) -> Callable[[], None]:
+def point_discord_at(base: str) -> Callable[[], None]:
     """discord.py's own configuration: where the REST API and the gateway are; returns the
     undo."""
     old_base = discord.http.Route.BASE
@@ -129,7 +127,7 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
     assert quiz is not None
     fake = FakeDiscord()
     fake.guilds.add(GUILD_ID)
-    undo = _point_discord_at(await fake.start())
+    undo = point_discord_at(await fake.start())
     db_path = workdir / "discord.db"
     storage = SQLiteStorage(db_path)
     await storage.open()
@@ -200,11 +198,8 @@ def run(
     users: int | None = None,
 ) -> Json:
     size = sizes(quick, users)
-    workdir = Path(tempfile.mkdtemp(prefix="quizbot-bench-discord-", dir=tmp_root))
-    try:
+    with scratch_dir("quizbot-bench-discord-", tmp_root) as workdir:
         r = asyncio.run(_measure(size.users, workdir, progress))
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
     progress(
         f"g: {r['presses']} presses, {r['in_time_share']:.1%} within 3 s, p95 {r['p95_ms']:.0f} ms"
     )

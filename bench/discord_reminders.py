@@ -25,17 +25,15 @@ Baseline
 from __future__ import annotations
 
 import asyncio
-import shutil
-import tempfile
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bench import QUIZ_DIR
-from bench.discord import _point_discord_at
-from bench.reminders import seed_reminders
-from bench.report import STATUS_OK, Json, check, figure, section
+from bench.discord import point_discord_at
+from bench.reminders import delivered_figure, delivery_checks, pace_figure, seed_reminders
+from bench.report import STATUS_OK, Json, check, figure, scratch_dir, section
 
 TITLE = "Discord outbox: a burst of review reminders due at once, as DMs (baseline: the DM pace)"
 GLOBAL_LIMIT = 50.0  # Discord's requests a second per bot
@@ -58,7 +56,7 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
     from quizbot.settings import Settings
 
     fake = FakeDiscord()
-    undo = _point_discord_at(await fake.start())
+    undo = point_discord_at(await fake.start())
     db_path = workdir / "bench.db"
     storage = SQLiteStorage(db_path)
     await storage.open()
@@ -131,29 +129,19 @@ def run(
     users: int | None = None,
 ) -> Json:
     n = sizes(quick, users)
-    workdir = Path(tempfile.mkdtemp(prefix="quizbot-bench-discord-reminders-", dir=tmp_root))
-    try:
+    with scratch_dir("quizbot-bench-discord-reminders-", tmp_root) as workdir:
         r = asyncio.run(_measure(n, workdir, progress))
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
     pace = float(r["dm_rate"])
-    rate = r["messages_per_s"]
-    met = 0.9 * pace <= rate <= 1.1 * pace
     within = r["requests_per_s"] <= GLOBAL_LIMIT and r["rate_limited"] == 0
-    everyone = r["users_reminded"] == n and r["duplicates"] == 0
     who = f"{n} review reminders due at once as Discord DMs"
     figures = [
-        figure(
+        pace_figure(
             "discord_reminders.messages_per_s",
             f"{who}: DMs/s after the first {int(pace)}",
-            "messages/s",
-            rate,
+            r["messages_per_s"],
             pace,
+            "pace",
             "the sender's DM pace",
-            higher_is_better=True,
-            target="0.9x to 1.1x the pace",
-            met=met,
-            verdict="met" if met else "MISSED",
         ),
         figure(
             "discord_reminders.requests_per_s",
@@ -167,23 +155,10 @@ def run(
             met=within,
             verdict="met" if within else "MISSED",
         ),
-        figure(
-            "discord_reminders.delivered",
-            f"{who}: users reminded",
-            "users",
-            float(r["users_reminded"]),
-            float(n),
-            "due",
-            higher_is_better=True,
-            target="all, once each",
-            met=everyone,
-            verdict="met" if everyone else "MISSED",
-        ),
+        delivered_figure("discord_reminders.delivered", who, n, r),
     ]
     checks = [
-        check("discord reminders: every user reminded", n, r["users_reminded"]),
-        check("discord reminders: nobody reminded twice", 0, r["duplicates"]),
-        check("discord reminders: every outbox row sent", r["outbox_rows"], r["outbox_sent"]),
+        *delivery_checks("discord reminders", n, r),
         check("discord reminders: no 429 from Discord", 0, r["rate_limited"]),
         check("discord reminders: no rule of Discord broken", 0, len(r["violations"])),
     ]

@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import shutil
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -32,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import SEED_QUIZ
-from bench.report import STATUS_OK, Json, check, figure, percentile, section
+from bench.report import STATUS_OK, Json, check, figure, percentile, scratch_dir, section
 from bench.telegram import MAX_POLL_WAIT, BenchError, BotProcess, _quiet_s
 
 TITLE = "Telegram group round: members pressing one question at once (baseline: solo quiz)"
@@ -165,11 +163,8 @@ def run(
     users: int | None = None,
 ) -> Json:
     size = sizes(quick, users)
-    workdir = Path(tempfile.mkdtemp(prefix="quizbot-bench-group-", dir=tmp_root))
-    try:
+    with scratch_dir("quizbot-bench-group-", tmp_root) as workdir:
         r = asyncio.run(_measure(size.users, workdir, progress))
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
     group, solo = r["group"], r["solo"]
     who = f"{r['users']} members pressing one round question at once"
     figures = [

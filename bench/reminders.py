@@ -19,8 +19,6 @@ Baseline
 from __future__ import annotations
 
 import asyncio
-import shutil
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -29,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import QUIZ_DIR, SEED_QUIZ
-from bench.report import STATUS_OK, Json, check, figure, section
+from bench.report import STATUS_OK, Json, check, figure, scratch_dir, section
 
 TITLE = "Telegram outbox: a burst of review reminders due at once (baseline: Telegram's 30/s)"
 CAP = 30.0  # Telegram's messages a second to different chats, what the rate limiter keeps
@@ -73,10 +71,56 @@ async def seed_reminders(
         await asyncio.gather(*(one(user_id) for user_id in user_ids[chunk : chunk + 200]))
 
 
+def pace_figure(
+    name: str, label: str, rate: float, pace: float, pace_name: str, pace_label: str
+) -> Json:
+    """Messages a second against the pace the outbox should hold: met within 10% either way."""
+    met = 0.9 * pace <= rate <= 1.1 * pace
+    return figure(
+        name,
+        label,
+        "messages/s",
+        rate,
+        pace,
+        pace_label,
+        higher_is_better=True,
+        target=f"0.9x to 1.1x the {pace_name}",
+        met=met,
+        verdict="met" if met else "MISSED",
+    )
+
+
+def delivered_figure(name: str, who: str, users: int, r: Json) -> Json:
+    """Users reminded against users due: met when everyone got exactly one reminder."""
+    everyone = r["users_reminded"] == users and r["duplicates"] == 0
+    return figure(
+        name,
+        f"{who}: users reminded",
+        "users",
+        float(r["users_reminded"]),
+        float(users),
+        "due",
+        higher_is_better=True,
+        target="all, once each",
+        met=everyone,
+        verdict="met" if everyone else "MISSED",
+    )
+
+
+def delivery_checks(prefix: str, users: int, r: Json) -> list[Json]:
+    """Every user reminded, nobody twice, every outbox row sent."""
+    return [
+        check(f"{prefix}: every user reminded", users, r["users_reminded"]),
+        check(f"{prefix}: nobody reminded twice", 0, r["duplicates"]),
+        check(f"{prefix}: every outbox row sent", r["outbox_rows"], r["outbox_sent"]),
+    ]
+
+
 async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -> Json:
     from adapters.telegram import TelegramAdapter
     from bot.catalog import QuizCatalog
     from bot.engine import QuizEngine
+    from bot.i18n import t
     from bot.services import Services
     from bot.storage import SQLiteStorage
     from fakes.telegram_bot_api import TOKEN, FakeBotApi
@@ -86,7 +130,8 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
 
     api = FakeBotApi()
     await api.start()
-    for user_id in range(FIRST_USER_ID, FIRST_USER_ID + users):
+    ids = range(FIRST_USER_ID, FIRST_USER_ID + users)
+    for user_id in ids:
         api.private_chat(api.user(user_id, f"U{user_id}"))
     storage = SQLiteStorage(workdir / "bench.db")
     await storage.open()
@@ -94,14 +139,11 @@ async def _measure(users: int, workdir: Path, progress: Callable[[str], None]) -
     # The jobs fall due an hour ago, as after a restart; the bot's clock is the real one.
     due_clock = lambda: datetime.now(UTC) - timedelta(hours=1)  # noqa: E731
     progress(f"i: seeding {users} users with a reminder due")
-    ids = range(FIRST_USER_ID, FIRST_USER_ID + users)
     await seed_reminders(storage, catalog, due_clock, ids)
     engine = QuizEngine(catalog, storage)
     settings = Settings(quiz_dir=QUIZ_DIR, telegram_token=TOKEN, telegram_api_base_url=api.base_url)
     services = Services.build(engine, storage)
     adapter = TelegramAdapter(services, telegram_config(settings))
-    from bot.i18n import t
-
     text = clean(t("review_due", "en", count=1))
     try:
         progress(f"i: {users} reminders fall due")
@@ -155,43 +197,22 @@ def run(
     users: int | None = None,
 ) -> Json:
     n = sizes(quick, users)
-    workdir = Path(tempfile.mkdtemp(prefix="quizbot-bench-reminders-", dir=tmp_root))
-    try:
+    with scratch_dir("quizbot-bench-reminders-", tmp_root) as workdir:
         r = asyncio.run(_measure(n, workdir, progress))
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
-    rate = r["messages_per_s"]
-    met = rate >= 0.9 * CAP and rate <= 1.1 * CAP
+    who = f"{n} review reminders due at once"
     figures = [
-        figure(
+        pace_figure(
             "reminders.messages_per_s",
-            f"{n} review reminders due at once: messages/s after the first 30",
-            "messages/s",
-            rate,
+            f"{who}: messages/s after the first 30",
+            r["messages_per_s"],
             CAP,
+            "cap",
             "Telegram's cap",
-            higher_is_better=True,
-            target="0.9x to 1.1x the cap",
-            met=met,
-            verdict="met" if met else "MISSED",
         ),
-        figure(
-            "reminders.delivered",
-            f"{n} review reminders due at once: users reminded",
-            "users",
-            float(r["users_reminded"]),
-            float(n),
-            "due",
-            higher_is_better=True,
-            target="all, once each",
-            met=r["users_reminded"] == n and r["duplicates"] == 0,
-            verdict="met" if r["users_reminded"] == n and r["duplicates"] == 0 else "MISSED",
-        ),
+        delivered_figure("reminders.delivered", who, n, r),
     ]
     checks = [
-        check("reminders: every user reminded", n, r["users_reminded"]),
-        check("reminders: nobody reminded twice", 0, r["duplicates"]),
-        check("reminders: every outbox row sent", r["outbox_rows"], r["outbox_sent"]),
+        *delivery_checks("reminders", n, r),
         check("reminders: no call the fake refused", 0, r["failed_calls"]),
     ]
     note = "in-process bot, production rate limiter; from the scheduler's start to the last send"

@@ -6,6 +6,7 @@ ratio (``value / baseline``) and, where the issue sets one, a target and whether
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -13,7 +14,8 @@ import platform
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Sequence
+import tempfile
+from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -97,6 +99,14 @@ def section(
 
 def check(name: str, expected: int, actual: int) -> Json:
     return {"name": name, "expected": expected, "actual": actual, "ok": expected == actual}
+
+
+@contextlib.contextmanager
+def scratch_dir(prefix: str, tmp_root: str | None) -> Iterator[Path]:
+    """A fresh working directory under ``tmp_root`` (the system's default when None), removed
+    with everything in it when the block ends, however it ends."""
+    with tempfile.TemporaryDirectory(prefix=prefix, dir=tmp_root, ignore_cleanup_errors=True) as d:
+        yield Path(d)
 
 
 # -- machine information -------------------------------------------------------------------

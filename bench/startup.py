@@ -32,7 +32,6 @@ import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -40,7 +39,7 @@ from pathlib import Path
 import yaml
 
 from bench import QUIZ_DIR, ROOT, SEED_QUIZ
-from bench.report import STATUS_OK, Json, check, figure, section
+from bench.report import STATUS_OK, Json, check, figure, scratch_dir, section
 from bot.quiz import LocalizedText, Quiz
 
 TARGET_QUIZZES = 100
@@ -240,15 +239,15 @@ def run(
     counts = tuple(sorted(sizes or (QUICK_SIZES if quick else FULL_SIZES)))
     per_quiz = questions or (10 if quick else TARGET_QUESTIONS)
     results: list[Json] = []
-    with tempfile.TemporaryDirectory(prefix="quizbot-bench-startup-", dir=tmp_root) as tmp:
-        every = Path(tmp) / "all"
+    with scratch_dir("quizbot-bench-startup-", tmp_root) as tmp:
+        every = tmp / "all"
         every.mkdir()
         progress(f"start-up: generating {counts[-1]:,} quizzes of {per_quiz} questions")
         file_bytes = generate(every, counts[-1], per_quiz)
         for index, count in enumerate(counts):
-            directory = Path(tmp) / f"quizzes-{count}"
+            directory = tmp / f"quizzes-{count}"
             _link_subset(every, directory, count)
-            cache_dir = Path(tmp) / f"cache-{count}"
+            cache_dir = tmp / f"cache-{count}"
             progress(f"start-up: loading {count:,} quizzes, first start (empty cache)")
             cold = _spawn(directory, 1, safe_load=index == 0, cache_dir=cache_dir)
             progress(f"start-up: loading {count:,} quizzes, restart (cache filled)")

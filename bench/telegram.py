@@ -85,11 +85,9 @@ import cProfile
 import datetime as dtm
 import math
 import os
-import shutil
 import sqlite3
 import statistics
 import sys
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -99,7 +97,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import ROOT, SEED_QUIZ
-from bench.report import STATUS_OK, Json, check, figure, percentile, section
+from bench.report import STATUS_OK, Json, check, figure, percentile, scratch_dir, section
 
 TITLE = "Telegram end to end: button presses (baseline: bare PTB app, acknowledge only)"
 RAW_LABEL = "raw aiohttp client, ack only"
@@ -858,11 +856,8 @@ def run(
     profile: Path | None = None,
 ) -> Json:
     size = sizes(quick, users, rounds)
-    workdir = Path(tempfile.mkdtemp(prefix="quizbot-bench-tg-", dir=tmp_root))
-    try:
+    with scratch_dir("quizbot-bench-tg-", tmp_root) as workdir:
         result = asyncio.run(measure(size, progress, workdir, profile))
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
     note = (
         f"{size.users:,} users x {size.rounds} rounds; each bot in its own process against its "
         "own fake Bot API (fakes/telegram_bot_api.py); presses/s: median of rounds; "

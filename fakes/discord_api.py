@@ -195,6 +195,16 @@ def attachments_after(
     return kept_attachments(message, body) + [Attachment(0, u.filename, u.data) for u in files]
 
 
+def check_sent_message(
+    body: dict[str, Any], files: list[Upload], edited: Message | None, *, creating: bool
+) -> list[str]:
+    """Everything Discord would refuse in a request that creates or edits a message:
+    :func:`check_message` on the payload and its files, :func:`check_attachments` on the
+    attachments the message ends with (``edited``: the message before, None when new)."""
+    problems = check_message(body, creating=creating, files=files)
+    return problems + check_attachments(body, attachments_after(edited, body, files))
+
+
 @dataclass
 class Interaction:
     """An interaction the test fed to the bot, and how the bot answered it."""
@@ -977,8 +987,8 @@ class FakeDiscord:
             edited = None
             if kind == UPDATE_MESSAGE and interaction.message_id is not None:
                 edited = self.messages.get(interaction.message_id)
-            problems = check_message(data, creating=kind == CHANNEL_MESSAGE, files=recorded.files)
-            problems += check_attachments(data, attachments_after(edited, data, recorded.files))
+            creating = kind == CHANNEL_MESSAGE
+            problems = check_sent_message(data, recorded.files, edited, creating=creating)
             if problems:
                 return self._refuse(recorded, problems, "reply")
         if kind == AUTOCOMPLETE_RESULT and (problems := _check_choices(data.get("choices") or [])):
@@ -1031,8 +1041,7 @@ class FakeDiscord:
             if (too_large := self._too_large(recorded)) is not None:
                 return too_large
             body = recorded.body or {}
-            problems = check_message(body, creating=False, files=recorded.files)
-            problems += check_attachments(body, attachments_after(message, body, recorded.files))
+            problems = check_sent_message(body, recorded.files, message, creating=False)
             if problems:
                 return self._refuse(recorded, problems, "edit")
             message.apply(body, self._uploaded(recorded))
@@ -1051,8 +1060,7 @@ class FakeDiscord:
         if (too_large := self._too_large(recorded)) is not None:
             return too_large
         body = recorded.body or {}
-        problems = check_message(body, creating=True, files=recorded.files)
-        problems += check_attachments(body, attachments_after(None, body, recorded.files))
+        problems = check_sent_message(body, recorded.files, None, creating=True)
         if problems:
             return self._refuse(recorded, problems, "followup")
         flags = (body.get("flags") or 0) & EPHEMERAL
@@ -1090,8 +1098,7 @@ class FakeDiscord:
         if (too_large := self._too_large(recorded)) is not None:
             return too_large
         body = recorded.body or {}
-        problems = check_message(body, creating=True, files=recorded.files)
-        problems += check_attachments(body, attachments_after(None, body, recorded.files))
+        problems = check_sent_message(body, recorded.files, None, creating=True)
         nonce = body.get("nonce")
         if nonce is not None and len(str(nonce)) > 25:
             problems.append(f"nonce longer than 25 characters: {nonce!r}")
@@ -1135,8 +1142,7 @@ class FakeDiscord:
         body = recorded.body or {}
         if (too_large := self._too_large(recorded)) is not None:
             return too_large
-        problems = check_message(body, creating=False, files=recorded.files)
-        problems += check_attachments(body, attachments_after(message, body, recorded.files))
+        problems = check_sent_message(body, recorded.files, message, creating=False)
         if problems:
             return self._refuse(recorded, problems, "channel edit")
         before = json.dumps(message.shown(), sort_keys=True)

@@ -363,17 +363,11 @@ class Player:
         """``/upload file:<filename> [format:<fmt>]``: the attachment option carries the id of
         a file in ``resolved``, as Discord sends it."""
         attached = self.fake.user_attachment(filename, data, **attachment)
-        options: list[dict[str, Any]] = [{"name": "file", "type": 11, "value": attached["id"]}]
-        if fmt is not None:
-            options.append({"name": "format", "type": 3, "value": fmt})
-        data_: dict[str, Any] = {
-            "id": str(self.fake.new_id()),
-            "name": "upload",
-            "type": 1,
-            "options": options,
-            "resolved": {"attachments": {attached["id"]: attached}},
-        }
-        return self.payload(APPLICATION_COMMAND, data_)
+        payload = self.command_payload("upload", **({} if fmt is None else {"format": fmt}))
+        command = payload["data"]
+        command["options"].insert(0, {"name": "file", "type": 11, "value": attached["id"]})
+        command["resolved"] = {"attachments": {attached["id"]: attached}}
+        return payload
 
     async def upload(
         self, filename: str, data: bytes, fmt: str | None = None, **attachment: Any
@@ -427,13 +421,9 @@ class Player:
     async def subcommand(self, name: str, sub: str, **options: str | int) -> Exchange:
         """Type ``/name sub option:value``: a command of a group, as Discord sends it (the
         group's name, the subcommand as its one option, the options inside)."""
-        payload = self.command_payload(name)
-        inner = payload["data"]["options"]
-        payload["data"]["options"] = [{"name": sub, "type": 1, "options": inner}]
-        inner += [
-            {"name": k, "type": 4 if isinstance(v, int) else 3, "value": v}
-            for k, v in options.items()
-        ]
+        payload = self.command_payload(name, **options)
+        command = payload["data"]
+        command["options"] = [{"name": sub, "type": 1, "options": command["options"]}]
         return await self.world.feed(payload)
 
     async def autocomplete(self, name: str, option: str, value: str) -> list[dict[str, Any]]:

@@ -386,6 +386,23 @@ class CallbackQueryState:
     url: str | None = None  # a deep link the client opens (answerCallbackQuery's url)
 
 
+NOT_MODIFIED = (
+    "message is not modified: specified new message content and reply markup are "
+    "exactly the same as a current content and reply markup of the message"
+)
+
+
+def _edited(message: StoredMessage, **changes: Any) -> dict[str, Any]:
+    """``message`` after an edit's ``changes`` (its fields' new values), as the edit returns
+    it; refused, as Telegram refuses it, when they change nothing."""
+    if all(getattr(message, name) == value for name, value in changes.items()):
+        raise bad_request(NOT_MODIFIED)
+    for name, value in changes.items():
+        setattr(message, name, value)
+    message.edit_date = int(time.time())
+    return message.to_dict()
+
+
 class FakeBotApi:
     """The fake server. ``await start()``, point PTB's ``base_url`` at :attr:`base_url`."""
 
@@ -1041,26 +1058,11 @@ class FakeBotApi:
             raise bad_request("there is no text in the message to edit")
         text, entities = self._text(params)
         markup = self._markup(params)
-        if (text, entities, markup) == (message.text, message.entities, message.reply_markup):
-            raise bad_request(
-                "message is not modified: specified new message content and reply markup are "
-                "exactly the same as a current content and reply markup of the message"
-            )
-        message.text, message.entities, message.reply_markup = text, entities, markup
-        message.edit_date = int(time.time())
-        return message.to_dict()
+        return _edited(message, text=text, entities=entities, reply_markup=markup)
 
     def api_editMessageReplyMarkup(self, params: dict[str, Any]) -> Any:
         message = self._message(params)
-        markup = self._markup(params)
-        if markup == message.reply_markup:
-            raise bad_request(
-                "message is not modified: specified new message content and reply markup are "
-                "exactly the same as a current content and reply markup of the message"
-            )
-        message.reply_markup = markup
-        message.edit_date = int(time.time())
-        return message.to_dict()
+        return _edited(message, reply_markup=self._markup(params))
 
     def api_answerCallbackQuery(self, params: dict[str, Any]) -> Any:
         query = self.callback_queries.get(str(params.get("callback_query_id")))
@@ -1206,15 +1208,7 @@ class FakeBotApi:
             raise bad_request("there is no caption in the message to edit")
         caption, entities = self._caption(params)
         markup = self._markup(params)
-        shown = (message.caption, message.caption_entities, message.reply_markup)
-        if (caption, entities, markup) == shown:
-            raise bad_request(
-                "message is not modified: specified new message content and reply markup are "
-                "exactly the same as a current content and reply markup of the message"
-            )
-        message.caption, message.caption_entities, message.reply_markup = caption, entities, markup
-        message.edit_date = int(time.time())
-        return message.to_dict()
+        return _edited(message, caption=caption, caption_entities=entities, reply_markup=markup)
 
     def api_getFile(self, params: dict[str, Any]) -> Any:
         file_id = str(params.get("file_id", ""))

@@ -8,16 +8,25 @@ from typing import Any
 import aiohttp
 
 from fakes.telegram_bot_api import TOKEN, FakeBotApi
+from tests.images import picture
 
 
-async def call(api: FakeBotApi, method: str, **params: Any) -> dict[str, Any]:
-    form = {k: v if isinstance(v, str) else json.dumps(v) for k, v in params.items()}
+def _field(value: Any) -> str:
+    """A parameter as PTB sends it: strings as they are, everything else JSON-encoded."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+async def _post(api: FakeBotApi, method: str, form: aiohttp.FormData | dict[str, str]) -> Any:
     async with (
         aiohttp.ClientSession() as http,
         http.post(f"{api.base_url}{TOKEN}/{method}", data=form) as response,
     ):
-        body: dict[str, Any] = await response.json()
-        return body
+        return await response.json()
+
+
+async def call(api: FakeBotApi, method: str, **params: Any) -> dict[str, Any]:
+    body: dict[str, Any] = await _post(api, method, {k: _field(v) for k, v in params.items()})
+    return body
 
 
 async def test_limits_and_unmodified_edits_are_refused(api: FakeBotApi) -> None:
@@ -89,19 +98,13 @@ async def upload(api: FakeBotApi, method: str, photo: bytes, **params: Any) -> d
     """A multipart request with ``photo`` as a file part, as PTB sends an upload."""
     form = aiohttp.FormData()
     for key, value in params.items():
-        form.add_field(key, value if isinstance(value, str) else json.dumps(value))
+        form.add_field(key, _field(value))
     form.add_field("photo", photo, filename="photo.png", content_type="image/png")
-    async with (
-        aiohttp.ClientSession() as http,
-        http.post(f"{api.base_url}{TOKEN}/{method}", data=form) as response,
-    ):
-        body: dict[str, Any] = await response.json()
-        return body
+    body: dict[str, Any] = await _post(api, method, form)
+    return body
 
 
 async def test_photos_are_uploaded_then_sent_again_by_file_id(api: FakeBotApi) -> None:
-    from tests.images import picture
-
     chat = api.private_chat(api.user(9010, "Pia"))["id"]
     sent = await upload(api, "sendPhoto", picture(1600, 900), chat_id=chat, caption="<b>Hi</b>")
     assert sent["ok"] is True
@@ -131,8 +134,6 @@ async def test_photos_are_uploaded_then_sent_again_by_file_id(api: FakeBotApi) -
 
 
 async def test_photo_and_caption_limits_are_refused(api: FakeBotApi) -> None:
-    from tests.images import picture
-
     chat = api.private_chat(api.user(9011, "Quin"))["id"]
 
     async def refused(photo: bytes, **params: Any) -> str:
@@ -156,8 +157,6 @@ async def test_photo_and_caption_limits_are_refused(api: FakeBotApi) -> None:
 
 
 async def test_captions_are_edited_and_text_edits_refused_on_photos(api: FakeBotApi) -> None:
-    from tests.images import picture
-
     chat = api.private_chat(api.user(9012, "Ria"))["id"]
     keyboard = {"inline_keyboard": [[{"text": "A", "callback_data": "a"}]]}
     sent = await upload(
@@ -198,8 +197,6 @@ async def test_captions_are_edited_and_text_edits_refused_on_photos(api: FakeBot
 
 
 async def test_a_photo_replies_to_a_message_of_its_chat_as_a_text_does(api: FakeBotApi) -> None:
-    from tests.images import picture
-
     chat = api.private_chat(api.user(9013, "Sol"))["id"]
     said = await call(api, "sendMessage", chat_id=chat, text="paris")
     asked = {"message_id": said["result"]["message_id"]}
