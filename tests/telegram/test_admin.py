@@ -20,15 +20,10 @@ from fakes.telegram_chatter import Chatter, button_for, clean
 from quizbot.charts import render_stats_png
 from quizbot.settings import Settings
 from tests.conftest import QUIZ_DIR, SEED_QUIZ, FakeClock
-from tests.telegram.conftest import Launch, stop_process
+from tests.telegram.conftest import Launch, chatter, stop_process
 
 ADMIN = 8001
 TITLE = "Checkpoint sharding and resumable training"
-
-
-def chatter(api: FakeBotApi, user_id: int, name: str, language: str | None = "en") -> Chatter:
-    user = api.user(user_id, name, language_code=language)
-    return Chatter(api, user, api.private_chat(user))
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from fakes.telegram_bot_api import BOT_ID, FakeBotApi, StoredMessage
 from fakes.telegram_chatter import Chatter, button_for, clean, shown
 from tests.conftest import FakeClock
 from tests.images import LONG_QUESTION, PICTURES, picture, write_picture_quiz
-from tests.telegram.conftest import Launch, stop_process
+from tests.telegram.conftest import Launch, chatter, stop_process
 from tests.telegram.rounds_harness import (
     GROUP_ID,
     TIMING,
@@ -28,11 +28,6 @@ from tests.telegram.rounds_harness import (
     on_the_clock,
     settle,
 )
-
-
-def chatter(api: FakeBotApi, user_id: int, name: str) -> Chatter:
-    user = api.user(user_id, name, language_code="en")
-    return Chatter(api, user, api.private_chat(user))
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from fakes.telegram_chatter import (
     option_text,
 )
 from tests.conftest import SEED_QUIZ, FakeClock, services_beside
-from tests.telegram.conftest import Launch, Reopen, stop_process
+from tests.telegram.conftest import Launch, Reopen, chatter, stop_process
 from tests.telegram.quizzes import (
     LONG_EXPLANATION,
     TRICKY,
@@ -28,11 +28,6 @@ from tests.telegram.quizzes import (
     catalog_of,
     write_tricky,
 )
-
-
-def chatter(api: FakeBotApi, user_id: int, name: str, language: str | None = "en") -> Chatter:
-    user = api.user(user_id, name, language_code=language)
-    return Chatter(api, user, api.private_chat(user))
 
 
 @pytest.mark.parametrize("language", ["en", "bn", "ur", "ru"])

@@ -16,20 +16,15 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.storage import SQLiteStorage
 from fakes.telegram_bot_api import TOKEN, FakeBotApi
-from fakes.telegram_chatter import Chatter, clean
+from fakes.telegram_chatter import clean
 from quizbot.bootstrap import _schema_check
 from quizbot.settings import Settings
 from tests.conftest import FakeClock
 from tests.library_quizzes import EDITED, FIRST, question, quiz_yaml, write_quiz
-from tests.telegram.conftest import Launch
+from tests.telegram.conftest import Launch, chatter
 
 ADMIN = 8101
 PLAYER = 8102
-
-
-def chatter(api: FakeBotApi, user_id: int, name: str) -> Chatter:
-    user = api.user(user_id, name)
-    return Chatter(api, user, api.private_chat(user))
 
 
 @pytest.fixture
