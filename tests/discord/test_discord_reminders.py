@@ -167,7 +167,7 @@ async def test_a_servers_zone_is_set_by_those_who_may_manage_it(
     catalog: QuizCatalog,
     storage: SQLiteStorage,
 ) -> None:
-    world, client, _ = await start(make_client, fake_discord, catalog, storage)
+    world, _, _ = await start(make_client, fake_discord, catalog, storage)
     member = world.user("Member")
     refused = await member.command("timezone", zone="Asia/Dhaka")
     assert refused.notice == visible(t("timezone_admins_only", "en"))
@@ -184,4 +184,3 @@ async def test_a_servers_zone_is_set_by_those_who_may_manage_it(
     assert [c["value"] for c in choices] == ["Europe/Berlin"]
     bad = await member.command("remind", time="25:00")
     assert bad.notice == visible(t("remind_bad_time", "en"))
-    assert client.services.scheduling is not None
