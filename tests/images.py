@@ -1,4 +1,5 @@
-"""Image files for the tests, drawn with Pillow, and a small quiz that shows them."""
+"""Image files for the tests, drawn with Pillow, small quizzes that show them, and an engine
+serving such quizzes with their images stored as start-up stores them."""
 
 from __future__ import annotations
 
@@ -9,6 +10,11 @@ import zlib
 from pathlib import Path
 
 from PIL import Image, ImageDraw
+
+from bot.catalog import QuizCatalog
+from bot.engine import Clock, QuizEngine
+from bot.quiz_images import store_quiz_images
+from bot.storage import Storage
 
 PICTURES = "pictures"  # the id of the quiz write_picture_quiz() writes
 EXPLAINED = "explained"  # the id of the quiz write_explained_quiz() writes
@@ -183,3 +189,12 @@ def write_explained_quiz(directory: Path, *, native_polls: bool = False) -> Path
     path = directory / f"{EXPLAINED}.yaml"
     path.write_text(explained_quiz_yaml(native_polls=native_polls), encoding="utf-8")
     return path
+
+
+async def engine_serving(folder: Path, storage: Storage, clock: Clock) -> QuizEngine:
+    """An engine serving the quizzes in ``folder`` (loaded without errors), their images
+    stored in ``storage`` as start-up (quizbot/bootstrap.py) stores them."""
+    catalog, report = QuizCatalog.from_paths([folder])
+    assert report.errors == []
+    await store_quiz_images(storage, catalog.all())
+    return QuizEngine(catalog, storage, clock=clock)

@@ -1,5 +1,5 @@
-"""Test-only pieces of a Discord world: a slow database, a clock tests move by hand, an engine
-serving a quiz with images, in a world on that clock, and a bot process going down.
+"""Test-only pieces of a Discord world: a slow database, a clock tests move by hand, a world
+on that clock, and a bot process going down.
 
 The users, their payloads and the reading helpers are in :mod:`fakes.discord_users`.
 """
@@ -7,18 +7,14 @@ The users, their payloads and the reading helpers are in :mod:`fakes.discord_use
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import discord
 
 from adapters.discord import QuizClient
 from adapters.discord.group_rounds import RoundTiming
-from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
-from bot.quiz_images import store_quiz_images
 from bot.storage import SQLiteStorage
 from fakes.clock import ManualClock
 from fakes.discord_api import FakeDiscord, Recorded
@@ -45,18 +41,6 @@ class VirtualClock(ManualClock):
 
     def __init__(self, start: datetime | None = None) -> None:
         super().__init__(start or datetime(2026, 1, 1, tzinfo=UTC))
-
-
-async def engine_showing(
-    folder: Path, write: Callable[[Path], Path], storage: SQLiteStorage, clock: ManualClock
-) -> QuizEngine:
-    """An engine serving the quiz ``write`` puts in ``folder``, its images stored in
-    ``storage`` as start-up stores them."""
-    write(folder)
-    catalog, report = QuizCatalog.from_paths([folder])
-    assert report.errors == []
-    await store_quiz_images(storage, catalog.all())
-    return QuizEngine(catalog, storage, clock=clock)
 
 
 async def world_on(

@@ -6,10 +6,8 @@ finished, the recap and the summary in the channel once; /assign cancel stops th
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import io
-import time
 from datetime import UTC, datetime
 
 import pytest
@@ -37,6 +35,7 @@ from fakes.discord_users import (
 )
 from quizbot.charts import render_stats_png
 from tests.conftest import SEED_QUIZ
+from tests.daily_harness import settle
 from tests.discord.discord_harness import VirtualClock
 
 T0 = datetime(2026, 12, 7, 9, 0, tzinfo=UTC)
@@ -67,22 +66,14 @@ async def world(
     return World(fake_discord, client)
 
 
-async def settle(world: World, seconds: float = 10.0) -> None:
-    """Wait until the scheduler and the outbox wait for the clock, nothing left to do."""
+async def advance(world: World, clock: VirtualClock, seconds: float) -> None:
+    """Let what is due now happen, then ``seconds`` pass, and what falls due happen (the
+    scheduler and the outbox wait for the clock again)."""
     assert isinstance(world.client, QuizClient)
     scheduling = world.client.services.scheduling
-    deadline = time.monotonic() + seconds
-    calm = 0
-    while calm < 3:
-        await asyncio.sleep(0.01)
-        calm = calm + 1 if scheduling.settled() else 0
-        assert time.monotonic() < deadline, "the scheduler did not settle"
-
-
-async def advance(world: World, clock: VirtualClock, seconds: float) -> None:
-    await settle(world)
+    await settle(scheduling.settled)
     clock.advance(seconds)
-    await settle(world)
+    await settle(scheduling.settled)
 
 
 def channel(world: World) -> list[Message]:

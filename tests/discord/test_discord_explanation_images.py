@@ -26,9 +26,9 @@ from fakes.discord_users import (
     text_of,
 )
 from tests.daily_harness import at, streak
-from tests.discord.discord_harness import VirtualClock, engine_showing, uploads, world_on
+from tests.discord.discord_harness import VirtualClock, uploads, world_on
 from tests.discord.test_discord_daily import open_channel
-from tests.images import EXPLAINED, LONG_EXPLANATION, write_explained_quiz
+from tests.images import EXPLAINED, LONG_EXPLANATION, engine_serving, write_explained_quiz
 
 TIMING = RoundTiming(pause=3.0, edit_interval=5.0, retry=5.0)
 ANSWER = "explanation-answer.png"  # the explanation's file: named apart from the question's
@@ -41,7 +41,8 @@ def clock() -> VirtualClock:
 
 @pytest.fixture
 async def engine(tmp_path: Path, storage: SQLiteStorage, clock: VirtualClock) -> QuizEngine:
-    return await engine_showing(tmp_path / "quizzes", write_explained_quiz, storage, clock)
+    write_explained_quiz(tmp_path / "quizzes")
+    return await engine_serving(tmp_path / "quizzes", storage, clock)
 
 
 @pytest.fixture

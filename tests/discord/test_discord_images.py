@@ -22,8 +22,8 @@ from fakes.discord_users import (
     squash,
     text_of,
 )
-from tests.discord.discord_harness import VirtualClock, engine_showing, uploads, world_on
-from tests.images import LONG_QUESTION, PICTURES, write_picture_quiz
+from tests.discord.discord_harness import VirtualClock, uploads, world_on
+from tests.images import LONG_QUESTION, PICTURES, engine_serving, write_picture_quiz
 
 TIMING = RoundTiming(pause=3.0, edit_interval=5.0, retry=5.0)
 
@@ -35,7 +35,8 @@ def clock() -> VirtualClock:
 
 @pytest.fixture
 async def engine(tmp_path: Path, storage: SQLiteStorage, clock: VirtualClock) -> QuizEngine:
-    return await engine_showing(tmp_path / "quizzes", write_picture_quiz, storage, clock)
+    write_picture_quiz(tmp_path / "quizzes")
+    return await engine_serving(tmp_path / "quizzes", storage, clock)
 
 
 @pytest.fixture

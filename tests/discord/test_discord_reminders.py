@@ -50,9 +50,15 @@ def dm_posts(fake: FakeDiscord, player: Player) -> list[int]:
 
 
 async def start(
-    make_client: ClientFactory, fake: FakeDiscord, catalog: QuizCatalog, storage: SQLiteStorage
+    make_client: ClientFactory,
+    fake: FakeDiscord,
+    catalog: QuizCatalog,
+    storage: SQLiteStorage,
+    now: datetime | None = None,
 ) -> tuple[World, QuizClient, VirtualClock]:
-    clock = VirtualClock()
+    """A client whose engine and services share a clock set to ``now`` (by default the
+    clock's own start)."""
+    clock = VirtualClock(now)
     client = await make_client(QuizEngine(catalog, storage, clock=clock), clock=clock)
     assert isinstance(client, QuizClient)
     return World(fake, client), client, clock
@@ -112,10 +118,8 @@ async def test_a_0230_reminder_dm_comes_once_at_0300_on_the_spring_forward_night
 ) -> None:
     """On 2026-03-29 Berlin's clocks jump from 02:00 to 03:00: a 02:30 reminder comes once,
     at the end of the gap (03:00 CEST, 01:00 UTC)."""
-    clock = VirtualClock(datetime(2026, 3, 28, 12, 0, tzinfo=UTC))
-    client = await make_client(QuizEngine(catalog, storage, clock=clock), clock=clock)
-    assert isinstance(client, QuizClient)
-    world = World(fake_discord, client)
+    spring = datetime(2026, 3, 28, 12, 0, tzinfo=UTC)
+    world, client, clock = await start(make_client, fake_discord, catalog, storage, spring)
     dana = world.user("Dana", dm=True)
     await dana.command("timezone", zone="Europe/Berlin")
     await miss(dana, quiz, [True, False, True, False, True, True, True, True], "en")
@@ -163,7 +167,7 @@ async def test_a_servers_zone_is_set_by_those_who_may_manage_it(
     catalog: QuizCatalog,
     storage: SQLiteStorage,
 ) -> None:
-    world, client, _ = await start(make_client, fake_discord, catalog, storage)
+    world, _, _ = await start(make_client, fake_discord, catalog, storage)
     member = world.user("Member")
     refused = await member.command("timezone", zone="Asia/Dhaka")
     assert refused.notice == visible(t("timezone_admins_only", "en"))
@@ -180,4 +184,3 @@ async def test_a_servers_zone_is_set_by_those_who_may_manage_it(
     assert [c["value"] for c in choices] == ["Europe/Berlin"]
     bad = await member.command("remind", time="25:00")
     assert bad.notice == visible(t("remind_bad_time", "en"))
-    assert client.services.scheduling is not None

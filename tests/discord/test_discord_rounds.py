@@ -439,13 +439,12 @@ async def test_rounds_need_a_server_channel_and_permission_to_post(
 
 
 async def test_a_round_that_may_no_longer_post_is_ended(
-    world: World, clock: VirtualClock, quiz: Quiz
+    world: World, storage: SQLiteStorage, clock: VirtualClock, quiz: Quiz
 ) -> None:
     question = await start_round(world, world.user("Host"))
     world.fake.forbidden_channels.add(GUILD_CHANNEL_ID)  # permissions taken away
     await world.advance(clock, SECONDS)
-    engine = world.client.engine  # type: ignore[union-attr]
-    round_ = await services_beside(engine).rounds.store.get_round(1)
+    round_ = await storage.get_round(1)
     assert round_ is not None and round_.status is not RoundStatus.ACTIVE
     assert posted_after(world, question) == []
     assert not driver(world).running(1)

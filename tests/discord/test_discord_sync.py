@@ -17,19 +17,19 @@ from fakes.discord_api import FakeDiscord
 from fakes.discord_users import GUILD_ID, ClientFactory, World, text_of
 from quizbot.runner import discord_config, discord_sync_command
 from quizbot.settings import Settings
-from tests.conftest import services_beside
 
 COMMANDS = len(CALLBACKS) + len(assignment_commands())  # every top-level command
 
 
 async def test_commands_sync_once_and_not_on_every_start(
-    fake_discord: FakeDiscord, engine: QuizEngine, make_client: ClientFactory
+    fake_discord: FakeDiscord,
+    engine: QuizEngine,
+    storage: SQLiteStorage,
+    make_client: ClientFactory,
 ) -> None:
     await make_client(engine)
     assert fake_discord.command_syncs == ["global"]
-    stored = await services_beside(engine).rounds.store.get_value(
-        FINGERPRINT_SCOPE, FINGERPRINT_KEY
-    )
+    stored = await storage.get_value(FINGERPRINT_SCOPE, FINGERPRINT_KEY)
     assert stored is not None and len(stored) == 64
     for _ in range(3):  # restarts
         await make_client(engine)
@@ -37,12 +37,13 @@ async def test_commands_sync_once_and_not_on_every_start(
 
 
 async def test_a_changed_command_set_syncs_again(
-    fake_discord: FakeDiscord, engine: QuizEngine, make_client: ClientFactory
+    fake_discord: FakeDiscord,
+    engine: QuizEngine,
+    storage: SQLiteStorage,
+    make_client: ClientFactory,
 ) -> None:
     # What an older version of the bot registered.
-    await services_beside(engine).rounds.store.set_value(
-        FINGERPRINT_SCOPE, FINGERPRINT_KEY, "0" * 64
-    )
+    await storage.set_value(FINGERPRINT_SCOPE, FINGERPRINT_KEY, "0" * 64)
     await make_client(engine)
     assert fake_discord.command_syncs == ["global"]
     await make_client(engine)
@@ -241,16 +242,15 @@ async def test_quizbot_discord_sync_reports_what_it_did(
 
 
 async def test_a_failed_sync_does_not_stop_the_bot(
-    fake_discord: FakeDiscord, engine: QuizEngine, settings: Settings, make_client: ClientFactory
+    fake_discord: FakeDiscord,
+    engine: QuizEngine,
+    storage: SQLiteStorage,
+    settings: Settings,
+    make_client: ClientFactory,
 ) -> None:
     elsewhere = dataclasses.replace(settings, discord_guild_id=42)  # a server the bot left
     client = await make_client(engine, settings=elsewhere)
     assert fake_discord.command_syncs == []
-    assert (
-        await services_beside(engine).rounds.store.get_value(
-            FINGERPRINT_SCOPE, f"{FINGERPRINT_KEY}:guild:42"
-        )
-        is None
-    )
+    assert await storage.get_value(FINGERPRINT_SCOPE, f"{FINGERPRINT_KEY}:guild:42") is None
     world = World(fake_discord, client)
     assert "/quiz" in text_of((await world.user("Alice").command("help")).last)

@@ -18,6 +18,7 @@ from bot.scheduling import Scheduler
 from bot.storage import SQLiteStorage
 from fakes.clock import ManualClock
 from fakes.telegram_bot_api import TOKEN, FakeBotApi
+from fakes.telegram_chatter import Chatter
 from quizbot.runner import telegram_config
 from quizbot.settings import Settings
 from quizbot.web import WebServer
@@ -25,6 +26,12 @@ from tests.conftest import QUIZ_DIR, SEED_QUIZ, FakeClock, services_beside
 
 Launch = Callable[..., Awaitable[TelegramAdapter]]
 Reopen = Callable[[QuizCatalog], Awaitable[QuizEngine]]
+
+
+def chatter(api: FakeBotApi, user_id: int, name: str, language: str | None = "en") -> Chatter:
+    """A user of ``language`` (None: none stated) in a private chat with the bot."""
+    user = api.user(user_id, name, language_code=language)
+    return Chatter(api, user, api.private_chat(user))
 
 
 @pytest.fixture

@@ -15,15 +15,10 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
 from fakes.telegram_bot_api import FakeBotApi
-from fakes.telegram_chatter import Chatter, button_for, clean
+from fakes.telegram_chatter import button_for, clean
 from tests.conftest import SEED_QUIZ
-from tests.telegram.conftest import Launch
+from tests.telegram.conftest import Launch, chatter
 from tests.telegram.test_transport import free_port, webhook_settings
-
-
-def chatter(api: FakeBotApi, user_id: int, name: str) -> Chatter:
-    user = api.user(user_id, name)
-    return Chatter(api, user, api.private_chat(user))
 
 
 # PTB itself reads RetryAfter.retry_after, which warns about its future type.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -15,20 +16,15 @@ from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.storage import SQLiteStorage
-from fakes.telegram_bot_api import TOKEN, FakeBotApi
+from fakes.telegram_bot_api import FakeBotApi
 from fakes.telegram_chatter import Chatter, button_for, clean
 from quizbot.charts import render_stats_png
 from quizbot.settings import Settings
 from tests.conftest import QUIZ_DIR, SEED_QUIZ, FakeClock
-from tests.telegram.conftest import Launch, stop_process
+from tests.telegram.conftest import Launch, chatter, stop_process
 
 ADMIN = 8001
 TITLE = "Checkpoint sharding and resumable training"
-
-
-def chatter(api: FakeBotApi, user_id: int, name: str, language: str | None = "en") -> Chatter:
-    user = api.user(user_id, name, language_code=language)
-    return Chatter(api, user, api.private_chat(user))
 
 
 @pytest.fixture
@@ -41,12 +37,9 @@ def quiz_dir(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def admin_settings(api: FakeBotApi, quiz_dir: Path) -> Settings:
-    return Settings(
-        quiz_dir=quiz_dir,
-        telegram_token=TOKEN,
-        telegram_api_base_url=api.base_url,
-        admin_telegram_ids=frozenset({str(ADMIN)}),
+def admin_settings(settings: Settings, quiz_dir: Path) -> Settings:
+    return dataclasses.replace(
+        settings, quiz_dir=quiz_dir, admin_telegram_ids=frozenset({str(ADMIN)})
     )
 
 
@@ -171,11 +164,7 @@ async def test_admin_menus_are_scoped_to_the_admins_chat(
         assert mine[-4:] == admin_only and mine[:-4] == groups_admin
     # No longer an admin: the scoped menu is removed on the next start.
     await stop_process(adapter)
-    plain = Settings(
-        quiz_dir=admin_settings.quiz_dir,
-        telegram_token=TOKEN,
-        telegram_api_base_url=api.base_url,
-    )
+    plain = dataclasses.replace(admin_settings, admin_telegram_ids=frozenset())
     await launch(admin_engine, plain)
     assert not [key for key in api.commands if key[0] == scoped]
 

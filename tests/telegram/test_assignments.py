@@ -6,11 +6,9 @@ who may not."""
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import dataclasses
 import io
-import time
 from datetime import UTC, datetime
 
 import pytest
@@ -29,6 +27,7 @@ from fakes.telegram_chatter import Chatter, button_for, clean
 from quizbot.charts import render_stats_png
 from quizbot.settings import Settings
 from tests.conftest import SEED_QUIZ
+from tests.daily_harness import settle
 from tests.telegram.conftest import Launch
 
 GROUP_ID = -1005550
@@ -234,20 +233,12 @@ async def test_open_assignments_are_listed_and_a_cancelled_one_cannot_be_started
     assert api.failed_calls() == []
 
 
-async def settle(scheduling: Scheduling, seconds: float = 10.0) -> None:
-    """Wait until the scheduler and the posters wait for the clock, nothing left to do."""
-    deadline = time.monotonic() + seconds
-    calm = 0
-    while calm < 3:  # three looks in a row: nothing woke up in between
-        await asyncio.sleep(0.01)
-        calm = calm + 1 if scheduling.settled() else 0
-        assert time.monotonic() < deadline, "the scheduler did not settle"
-
-
 async def advance(scheduling: Scheduling, clock: ManualClock, seconds: float) -> None:
-    await settle(scheduling)
+    """Let what is due now happen, then ``seconds`` pass, and what falls due happen (the
+    scheduler and the posters wait for the clock again)."""
+    await settle(scheduling.settled)
     clock.advance(seconds)
-    await settle(scheduling)
+    await settle(scheduling.settled)
 
 
 def texts_to(api: FakeBotApi, chat_id: int, after: int = 0) -> list[str]:

@@ -13,14 +13,9 @@ from bot.views import Participant
 from fakes.telegram_bot_api import FakeBotApi
 from fakes.telegram_chatter import Chatter, button_for, clean
 from tests.conftest import SEED_QUIZ
-from tests.telegram.conftest import Launch, stop_process
+from tests.telegram.conftest import Launch, chatter, stop_process
 
 DEFAULT_SCOPE = json.dumps({"type": "default"})
-
-
-def chatter(api: FakeBotApi, user_id: int, name: str, language: str | None = "en") -> Chatter:
-    user = api.user(user_id, name, language_code=language)
-    return Chatter(api, user, api.private_chat(user))
 
 
 async def play(me: Chatter, catalog: QuizCatalog, pattern: str, language: str = "en") -> None:

@@ -85,6 +85,22 @@ class Daily:
             if int(c.params.get("chat_id", 0)) == GROUP_ID
         ]
 
+    async def posted_once_a_day(self, days: tuple[str, ...]) -> list[datetime]:
+        """When the question was posted on each of ``days`` (time run to 06:00 Berlin), each
+        day's one post: a day with none or more than one fails."""
+        posted: list[datetime] = []
+        for day in days:
+            mark = len(self.api.calls)
+            await self.until(f"{day} 06:00")
+            calls = [
+                call
+                for call in self.api.calls_of("sendMessage", after=mark)
+                if clean(self.api.message_of(call).text).startswith(daily_t("daily_title", "en"))
+            ]
+            assert len(calls) == 1, day  # once a day
+            posted.append(datetime.fromtimestamp(calls[0].at, UTC))
+        return posted
+
 
 async def start(
     api: FakeBotApi,
@@ -299,17 +315,8 @@ async def test_a_0230_question_on_the_spring_forward_day_is_posted_once_at_0300(
     clock.now = at("2026-03-28 01:00")  # Saturday; clocks spring forward on Sunday at 02:00
     daily = await start(api, round_engine, seed, clock, launch)
     await daily.say(daily.admin, f"/daily 02:30 2h {SEED_QUIZ}")
-    posted: list[datetime] = []
-    for day in ("2026-03-28", "2026-03-29", "2026-03-30"):
-        mark = len(api.calls)
-        await daily.until(f"{day} 06:00")  # (no 02:30 on Sunday: time runs past it)
-        calls = [
-            call
-            for call in api.calls_of("sendMessage", after=mark)
-            if clean(api.message_of(call).text).startswith(daily_t("daily_title", "en"))
-        ]
-        assert len(calls) == 1, day  # once a day
-        posted.append(datetime.fromtimestamp(calls[0].at, UTC))
+    # No 02:30 on Sunday: time runs past it.
+    posted = await daily.posted_once_a_day(("2026-03-28", "2026-03-29", "2026-03-30"))
     assert posted == [
         datetime(2026, 3, 28, 1, 30, tzinfo=UTC),  # 02:30 CET
         datetime(2026, 3, 29, 1, 0, tzinfo=UTC),  # 03:00 CEST: the end of the gap
@@ -327,17 +334,8 @@ async def test_a_0230_question_on_the_fall_back_day_is_posted_once_at_the_first_
     clock.now = at("2026-10-24 01:00")  # Saturday; on Sunday 03:00 CEST becomes 02:00 CET
     daily = await start(api, round_engine, seed, clock, launch)
     await daily.say(daily.admin, f"/daily 02:30 2h {SEED_QUIZ}")
-    posted: list[datetime] = []
-    for day in ("2026-10-24", "2026-10-25", "2026-10-26"):
-        mark = len(api.calls)
-        await daily.until(f"{day} 06:00")  # (on Sunday 02:30 comes twice: time runs past both)
-        calls = [
-            call
-            for call in api.calls_of("sendMessage", after=mark)
-            if clean(api.message_of(call).text).startswith(daily_t("daily_title", "en"))
-        ]
-        assert len(calls) == 1, day  # once a day
-        posted.append(datetime.fromtimestamp(calls[0].at, UTC))
+    # On Sunday 02:30 comes twice: time runs past both.
+    posted = await daily.posted_once_a_day(("2026-10-24", "2026-10-25", "2026-10-26"))
     assert posted == [
         datetime(2026, 10, 24, 0, 30, tzinfo=UTC),  # 02:30 CEST
         datetime(2026, 10, 25, 0, 30, tzinfo=UTC),  # the first 02:30 (CEST), not 01:30 UTC

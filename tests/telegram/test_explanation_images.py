@@ -26,7 +26,7 @@ from fakes.telegram_chatter import Chatter, button_for, clean, poll_choice
 from tests.conftest import FakeClock
 from tests.daily_harness import at, streak
 from tests.images import EXPLAINED, LONG_EXPLANATION, write_explained_quiz
-from tests.telegram.conftest import Launch
+from tests.telegram.conftest import Launch, chatter
 from tests.telegram.rounds_harness import (
     GROUP_ID,
     TIMING,
@@ -37,7 +37,6 @@ from tests.telegram.rounds_harness import (
     settle,
 )
 from tests.telegram.test_daily import start as start_daily
-from tests.telegram.test_images import chatter
 
 FEEDBACK_TWO = [
     "✅ Correct",

@@ -10,15 +10,14 @@ from pathlib import Path
 import pytest
 
 from bot.catalog import QuizCatalog
-from bot.engine import QuizEngine
-from bot.quiz_images import store_quiz_images
+from bot.engine import Clock, QuizEngine
 from bot.storage import SQLiteStorage
 from fakes.clock import ManualClock
 from fakes.telegram_bot_api import BOT_ID, FakeBotApi, StoredMessage
 from fakes.telegram_chatter import Chatter, button_for, clean, shown
 from tests.conftest import FakeClock
-from tests.images import LONG_QUESTION, PICTURES, picture, write_picture_quiz
-from tests.telegram.conftest import Launch, stop_process
+from tests.images import LONG_QUESTION, PICTURES, engine_serving, picture, write_picture_quiz
+from tests.telegram.conftest import Launch, chatter, stop_process
 from tests.telegram.rounds_harness import (
     GROUP_ID,
     TIMING,
@@ -28,11 +27,6 @@ from tests.telegram.rounds_harness import (
     on_the_clock,
     settle,
 )
-
-
-def chatter(api: FakeBotApi, user_id: int, name: str) -> Chatter:
-    user = api.user(user_id, name, language_code="en")
-    return Chatter(api, user, api.private_chat(user))
 
 
 @pytest.fixture
@@ -56,15 +50,11 @@ def engines(tmp_path: Path, storages):
     """Engines serving the picture quiz from the test's folder, each a process that stored
     its images at start-up, as quizbot/bootstrap.py does."""
 
-    async def make(*, native_polls: bool = False) -> QuizEngine:
+    async def make(*, native_polls: bool = False, clock: Clock | None = None) -> QuizEngine:
         folder = tmp_path / "quizzes"
         if not (folder / f"{PICTURES}.yaml").exists():
             write_picture_quiz(folder, native_polls=native_polls)
-        catalog, report = QuizCatalog.from_paths([folder])
-        assert report.errors == []
-        storage = await storages()
-        await store_quiz_images(storage, catalog.all())
-        return QuizEngine(catalog, storage, clock=FakeClock())
+        return await engine_serving(folder, await storages(), clock or FakeClock())
 
     return make
 
@@ -225,15 +215,10 @@ async def test_two_players_at_once_get_one_upload_of_the_same_image(
 
 
 async def test_a_round_shows_each_image_once_and_edits_only_its_countdown(
-    api: FakeBotApi, launch: Launch, storages, tmp_path: Path, clock: ManualClock
+    api: FakeBotApi, launch: Launch, engines, clock: ManualClock
 ) -> None:
-    folder = tmp_path / "quizzes"
-    write_picture_quiz(folder)
-    catalog, _ = QuizCatalog.from_paths([folder])
-    storage = await storages()
-    await store_quiz_images(storage, catalog.all())
     on_the_clock(api, clock)
-    engine = QuizEngine(catalog, storage, clock=clock)
+    engine = await engines(clock=clock)
     adapter = await launch(engine, round_timing=TIMING, clock=clock)
     group = api.group_chat(GROUP_ID, "Study group")
     room = Room(api)

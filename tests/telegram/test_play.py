@@ -19,8 +19,8 @@ from fakes.telegram_chatter import (
     find_question,
     option_text,
 )
-from tests.conftest import SEED_QUIZ, FakeClock, services_beside
-from tests.telegram.conftest import Launch, Reopen, stop_process
+from tests.conftest import SEED_QUIZ, FakeClock
+from tests.telegram.conftest import Launch, Reopen, chatter, stop_process
 from tests.telegram.quizzes import (
     LONG_EXPLANATION,
     TRICKY,
@@ -28,11 +28,6 @@ from tests.telegram.quizzes import (
     catalog_of,
     write_tricky,
 )
-
-
-def chatter(api: FakeBotApi, user_id: int, name: str, language: str | None = "en") -> Chatter:
-    user = api.user(user_id, name, language_code=language)
-    return Chatter(api, user, api.private_chat(user))
 
 
 @pytest.mark.parametrize("language", ["en", "bn", "ur", "ru"])
@@ -76,7 +71,11 @@ async def test_seed_quiz_played_through_in_each_language(
 
 
 async def test_double_tap_is_counted_once(
-    api: FakeBotApi, engine: QuizEngine, catalog: QuizCatalog, launch: Launch
+    api: FakeBotApi,
+    engine: QuizEngine,
+    storage: SQLiteStorage,
+    catalog: QuizCatalog,
+    launch: Launch,
 ) -> None:
     await launch(engine)
     quiz = catalog.get(SEED_QUIZ)
@@ -98,7 +97,7 @@ async def test_double_tap_is_counted_once(
     assert [c.method for c in changes] == ["editMessageText", "sendMessage"]
     attempt = await engine.active_attempt(Participant("telegram", str(me.user["id"])))
     assert attempt is not None
-    assert len(await services_beside(engine).rounds.store.answers(attempt[0].id)) == 1
+    assert len(await storage.answers(attempt[0].id)) == 1
     assert api.failed_calls() == []
 
 

@@ -22,13 +22,8 @@ from fakes.telegram_chatter import (
     poll_choice,
 )
 from tests.conftest import SEED_QUIZ, FakeClock
-from tests.telegram.conftest import Launch, Reopen, stop_process
+from tests.telegram.conftest import Launch, Reopen, chatter, stop_process
 from tests.telegram.quizzes import LONG_OPTION, catalog_of, write_long_option
-
-
-def chatter(api: FakeBotApi, user_id: int, name: str, language: str) -> Chatter:
-    user = api.user(user_id, name, language_code=language)
-    return Chatter(api, user, api.private_chat(user))
 
 
 async def set_poll_mode(me: Chatter, language: str) -> None:

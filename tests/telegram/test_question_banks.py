@@ -15,7 +15,7 @@ from fakes.telegram_bot_api import FakeBotApi
 from fakes.telegram_chatter import Chatter, button_for, clean, find_question, is_round_question
 from tests.banks import BANK, BANK_PICK, topic, write_bank
 from tests.conftest import FakeClock
-from tests.telegram.conftest import Launch, Reopen, stop_process
+from tests.telegram.conftest import Launch, Reopen, chatter, stop_process
 
 PROGRESS = re.compile(r"^Question (\d+)/(\d+)")
 
@@ -30,11 +30,6 @@ def bank(tmp_path: Path) -> QuizCatalog:
 @pytest.fixture
 def bank_engine(bank: QuizCatalog, storage: SQLiteStorage) -> QuizEngine:
     return QuizEngine(bank, storage, clock=FakeClock())
-
-
-def chatter(api: FakeBotApi, user_id: int, name: str) -> Chatter:
-    user = api.user(user_id, name, language_code="en")
-    return Chatter(api, user, api.private_chat(user))
 
 
 async def answer(me: Chatter, bank: QuizCatalog, count: int) -> list[str]:

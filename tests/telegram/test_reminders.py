@@ -19,14 +19,9 @@ from fakes.clock import ManualClock
 from fakes.telegram_bot_api import FakeBotApi
 from fakes.telegram_chatter import Chatter, button_for, clean
 from tests.conftest import SEED_QUIZ
-from tests.telegram.conftest import Launch
+from tests.telegram.conftest import Launch, chatter
 
 DUE_TWO = clean(t("review_due", "en", count=2))
-
-
-def chatter(api: FakeBotApi, user_id: int, name: str) -> Chatter:
-    user = api.user(user_id, name, language_code="en")
-    return Chatter(api, user, api.private_chat(user))
 
 
 async def start(

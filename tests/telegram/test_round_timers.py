@@ -16,7 +16,7 @@ from bot.storage import SQLiteStorage
 from fakes.clock import ManualClock
 from fakes.telegram_bot_api import FakeBotApi
 from fakes.telegram_chatter import Chatter, button_for, clean, find_question
-from tests.conftest import SEED_QUIZ, services_beside
+from tests.conftest import SEED_QUIZ
 from tests.telegram.conftest import Launch, stop_process
 from tests.telegram.rounds_harness import (
     GROUP_ID,
@@ -68,6 +68,7 @@ async def test_time_up_closes_the_question_and_the_next_follows_after_the_pause(
 async def test_fifty_members_answer_and_the_reveal_counts_them(
     api: FakeBotApi,
     round_engine: QuizEngine,
+    storage: SQLiteStorage,
     seed: Quiz,
     clock: ManualClock,
     launch: Launch,
@@ -81,9 +82,7 @@ async def test_fifty_members_answer_and_the_reveal_counts_them(
     question, _ = await room.question()
     assert clean(question.text).startswith("👥 Question 1/8")
     assert re.search(r"⏳ \d{1,2} s left · Answers: 0$", clean(question.text))
-    running = await services_beside(round_engine).rounds.store.active_round(
-        "telegram", str(GROUP_ID)
-    )
+    running = await storage.active_round("telegram", str(GROUP_ID))
     assert running is not None and running.time_limit_seconds == 30
     right = button_for(question, seed, "en", correct=True)
     wrong = button_for(question, seed, "en", correct=False)

@@ -23,7 +23,7 @@ from fakes.clock import ManualClock
 from fakes.counting_storage import CountingStorage
 from fakes.telegram_bot_api import GROUP_LIMIT, FakeBotApi
 from fakes.telegram_chatter import Chatter, button_for, clean, is_round_question
-from tests.conftest import SEED_QUIZ, services_beside
+from tests.conftest import SEED_QUIZ
 from tests.telegram.conftest import Launch
 from tests.telegram.rounds_harness import (
     GROUP_ID,
@@ -144,6 +144,7 @@ async def test_a_full_round_stays_within_the_group_rate_limit(
 async def test_picking_the_quiz_of_a_round_and_rounds_only_in_groups(
     api: FakeBotApi,
     round_engine: QuizEngine,
+    storage: SQLiteStorage,
     catalog: QuizCatalog,
     clock: ManualClock,
     launch: Launch,
@@ -169,9 +170,7 @@ async def test_picking_the_quiz_of_a_round_and_rounds_only_in_groups(
     assert await room.notice() == clean(t("round_started", "en", seconds=7))
     question, _ = await room.question()
     assert clean(question.text).endswith("⏳ 7 s left · Answers: 0")
-    running = await services_beside(round_engine).rounds.store.active_round(
-        "telegram", str(GROUP_ID)
-    )
+    running = await storage.active_round("telegram", str(GROUP_ID))
     assert running is not None and running.time_limit_seconds == 7
     host.send(f"/quiz group {SEED_QUIZ}")
     assert await room.notice() == clean(t("round_running", "en"))

@@ -5,6 +5,7 @@ the buttons of its old messages."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import zipfile
 from pathlib import Path
@@ -15,21 +16,16 @@ from adapters.telegram import callback_data as cb
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
 from bot.storage import SQLiteStorage
-from fakes.telegram_bot_api import TOKEN, FakeBotApi
-from fakes.telegram_chatter import Chatter, clean
+from fakes.telegram_bot_api import FakeBotApi
+from fakes.telegram_chatter import clean
 from quizbot.bootstrap import _schema_check
 from quizbot.settings import Settings
 from tests.conftest import FakeClock
 from tests.library_quizzes import EDITED, FIRST, question, quiz_yaml, write_quiz
-from tests.telegram.conftest import Launch
+from tests.telegram.conftest import Launch, chatter
 
 ADMIN = 8101
 PLAYER = 8102
-
-
-def chatter(api: FakeBotApi, user_id: int, name: str) -> Chatter:
-    user = api.user(user_id, name)
-    return Chatter(api, user, api.private_chat(user))
 
 
 @pytest.fixture
@@ -39,12 +35,9 @@ def quiz_dir(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def admin_settings(api: FakeBotApi, quiz_dir: Path) -> Settings:
-    return Settings(
-        quiz_dir=quiz_dir,
-        telegram_token=TOKEN,
-        telegram_api_base_url=api.base_url,
-        admin_telegram_ids=frozenset({str(ADMIN)}),
+def admin_settings(settings: Settings, quiz_dir: Path) -> Settings:
+    return dataclasses.replace(
+        settings, quiz_dir=quiz_dir, admin_telegram_ids=frozenset({str(ADMIN)})
     )
 
 
