@@ -942,11 +942,12 @@ def load_quiz_bytes(
 
 
 def quiz_files(paths: Iterable[Path]) -> list[Path]:
-    """The quiz files named by ``paths``: files as given, directories' ``*.yaml``/``*.yml``."""
+    """The quiz files named by ``paths``: files as given, directories' ``*.yaml``/``*.yml``
+    (in any case: ``QUIZ.YAML`` from a zip made on Windows too)."""
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found.extend(sorted(p for p in path.iterdir() if p.suffix in QUIZ_SUFFIXES))
+            found.extend(sorted(p for p in path.iterdir() if p.suffix.lower() in QUIZ_SUFFIXES))
         else:
             found.append(path)
     return found

@@ -283,3 +283,16 @@ async def test_a_zipped_quiz_with_explanation_images_is_served_by_another_replic
     # Unpacked into another folder, the same zip is no news.
     again = await upload(one, "explained.zip", data)
     assert again.lines == [f"Quiz {EXPLAINED} is unchanged: still version 1, 4 questions."]
+
+
+async def test_a_zipped_quiz_file_named_in_capitals_is_published(library):
+    """Zips made on Windows often hold ``QUIZ.YAML``: the upload finds it, and so does the
+    loader that publishes it."""
+    data = zipped(("LIBRARY-QUIZ.YAML", f"id: library-quiz\n{FIRST}".encode()))
+    outcome = await upload(library, "quiz.zip", data)
+    assert outcome.lines == ["Published quiz library-quiz, version 1, 3 questions."]
+    unnamed = await upload(library, "quiz.zip", zipped(("QUIZ.YAML", FIRST.encode())))
+    assert not unnamed.published  # its id would come from the file name, which is no id
+    assert unnamed.problems == [
+        'QUIZ.YAML:1: the file name gives the quiz id "QUIZ"; set a valid "id:"'
+    ]
