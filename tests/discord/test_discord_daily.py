@@ -174,7 +174,7 @@ async def test_a_daily_question_is_posted_answered_revealed_and_streaks_grow(
     assert daily_t("daily_right", "en", count=2) in first
     assert streak("Asha", "🥇", 1, 1) in first and streak("Chen", "🥈", 1, 1) in first
     closed = world.fake.messages[question.id]
-    assert all(b["disabled"] for b in buttons(closed))
+    assert buttons(closed) and all(b["disabled"] for b in buttons(closed))
 
     second = await channel.day("2026-03-03", {asha: True, boris: True})
     assert streak("Asha", "🥇", 2, 2) in second and streak("Boris", "🥈", 1, 2) in second

@@ -89,7 +89,7 @@ async def test_the_answer_shows_the_explanations_image_beside_the_questions(
         i.sha256 for i in quiz.images if i.file == "images/answer.png"
     )
     assert "It maps every tensor name to its shard file." in text_of(after)
-    assert all(b["disabled"] for b in buttons(after))
+    assert buttons(after) and all(b["disabled"] for b in buttons(after))
 
     # A question without an image of its own: the feedback's embed shows the explanation's.
     plain = answered.last

@@ -75,7 +75,7 @@ async def test_a_question_shows_its_image_and_the_answer_keeps_it(
     after = world.fake.messages[question.id]
     assert image_of(after) == "diagram.png" and after.attachments == [attached]
     assert "It maps every tensor name to its shard file." in text_of(after)
-    assert all(b["disabled"] for b in buttons(after))
+    assert buttons(after) and all(b["disabled"] for b in buttons(after))
     # The next question (long, but one embed holds it) carries its own image.
     following = answered.last
     assert image_of(following) == "wide.png" and squash(LONG_QUESTION) in squash(text_of(following))
@@ -119,7 +119,7 @@ async def test_a_round_posts_each_image_once_and_its_edits_keep_it(
     assert len(edits) >= 2 and uploads(edits) == []
     closed = world.fake.messages[question.id]
     assert image_of(closed) == "diagram.png" and closed.attachments == question.attachments
-    assert all(b["disabled"] for b in buttons(closed))
+    assert buttons(closed) and all(b["disabled"] for b in buttons(closed))
     await world.advance(clock, TIMING.pause)
     pictured = [m for m in world.fake.channel_messages(GUILD_CHANNEL_ID) if image_of(m) is not None]
     assert [image_of(m) for m in pictured] == ["diagram.png", "wide.png"]

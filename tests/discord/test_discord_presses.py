@@ -189,7 +189,7 @@ async def test_slow_work_is_deferred_within_the_window(
         patches = [r for r in answered.requests if r.method == "PATCH"]
         assert len(patches) == 1 and patches[0].path.endswith("/messages/@original")
         edited = fake_discord.messages[message.id]
-        assert all(b["disabled"] for b in buttons(edited))
+        assert buttons(edited) and all(b["disabled"] for b in buttons(edited))
         assert squash(quiz.questions[0].explanation.get("en")) in squash(field_values(edited))
         assert visible(t("question_progress", "en", number=2, total=8)) in text_of(answered.last)
         # A wrong second press of the answered question: deferred too, then a private notice.

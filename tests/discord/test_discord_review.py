@@ -54,7 +54,7 @@ async def test_review_plays_the_missed_questions_and_updates_the_schedule(
         assert exchange.response_type == UPDATE_MESSAGE
         answered = world.fake.messages[message.id]
         assert squash(question.explanation.get("en")) in squash(field_values(answered))
-        assert all(b["disabled"] for b in buttons(answered))
+        assert buttons(answered) and all(b["disabled"] for b in buttons(answered))
         message = exchange.last
     shown = text_of(message)
     assert visible(t("score", "en", correct=2, total=3, percent=67)) in shown

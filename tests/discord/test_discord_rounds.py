@@ -142,7 +142,7 @@ async def test_fifty_members_answer_and_the_reveal_counts_them(
     await world.advance(clock, SECONDS - 5)  # time is up
     closed = world.fake.messages[question.id]
     assert "Answers: 50" in text_of(closed) and visible(t("round_closed", "en")) in text_of(closed)
-    assert all(b["disabled"] for b in round_buttons(closed))
+    assert round_buttons(closed) and all(b["disabled"] for b in round_buttons(closed))
     assert [b["style"] for b in round_buttons(closed)].count(3) == 1  # the right one, green
     assert button_for(closed, right)["style"] == 3
     (reveal,) = posted_after(world, question)
@@ -303,7 +303,7 @@ async def test_the_starter_or_a_moderator_stops_a_round(
     assert "🥇 Ana — 1/8" in shown
     await world.settle()
     closed = world.fake.messages[question.id]
-    assert all(b["disabled"] for b in round_buttons(closed))
+    assert round_buttons(closed) and all(b["disabled"] for b in round_buttons(closed))
     assert visible(t("round_stopped", "en", title=quiz.title.get("en"))) in text_of(closed)
     before = len(world.fake.messages)
     await world.advance(clock, 10 * SECONDS)  # no timer is left

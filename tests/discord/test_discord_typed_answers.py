@@ -63,7 +63,7 @@ async def test_a_typed_quiz_is_played_through_the_answer_modal(
     answered = typed_world.fake.messages[question.id]
     assert "✅ Correct" in text_of(answered)
     assert "the beatles" in text_of(answered)
-    assert all(b["disabled"] for b in buttons(answered))
+    assert buttons(answered) and all(b["disabled"] for b in buttons(answered))
     question = done.last
     assert "Pikachu" in text_of(question)
     done = await answer(alice, question, WRONG["franchise"])
