@@ -184,7 +184,7 @@ class Callbacks:
             case cb.StopConfirm(attempt_id, confirm):
                 await self._on_stop(context, query, who, attempt_id, confirm)
             case cb.SetMode(poll):
-                await self._on_mode(context, query, who, poll)
+                await self._on_mode(context, query, poll)
             case cb.RoundAnswer(round_id, number, index):
                 result = await self.rounds.answer(round_id, who, number, index)
                 await query.answer(toast(result.notice))
@@ -243,7 +243,7 @@ class Callbacks:
         await self.messenger.show_answer(context, chat_id, shown, feedback, owner)
         await self.messenger.send_next(context, chat_id, feedback, owner)
 
-    async def _take_menu(self, context: Context, query: CallbackQuery, who: Participant) -> bool:
+    async def _take_menu(self, context: Context, query: CallbackQuery) -> bool:
         """Whether this press is the one-shot menu's first: then it is acknowledged and the menu
         closed; a later press of the same menu only hears that it was already used."""
         if not self.messenger.menu_open(query):
@@ -256,7 +256,7 @@ class Callbacks:
     async def _on_pick(
         self, context: Context, query: CallbackQuery, who: Participant, quiz_id: str
     ) -> None:
-        if not await self._take_menu(context, query, who):
+        if not await self._take_menu(context, query):
             return
         if query.message is None:
             return
@@ -265,7 +265,7 @@ class Callbacks:
     async def _on_retry(
         self, context: Context, query: CallbackQuery, who: Participant, attempt_id: int
     ) -> None:
-        if not await self._take_menu(context, query, who):
+        if not await self._take_menu(context, query):
             return
         message = query.message
         if message is None:
@@ -276,7 +276,7 @@ class Callbacks:
     async def _on_pick_round(
         self, context: Context, query: CallbackQuery, who: Participant, quiz_id: str
     ) -> None:
-        if not await self._take_menu(context, query, who):
+        if not await self._take_menu(context, query):
             return
         message = query.message
         if message is None:
@@ -290,7 +290,7 @@ class Callbacks:
     async def _on_other_quiz(
         self, context: Context, query: CallbackQuery, who: Participant
     ) -> None:
-        if not await self._take_menu(context, query, who):
+        if not await self._take_menu(context, query):
             return
         if query.message is None:
             return
@@ -330,9 +330,7 @@ class Callbacks:
         await query.answer(toast(text))
         await self.messenger.close_menu(context, query, notice(text, ui))
 
-    async def _on_mode(
-        self, context: Context, query: CallbackQuery, who: Participant, poll: bool
-    ) -> None:
+    async def _on_mode(self, context: Context, query: CallbackQuery, poll: bool) -> None:
         message = query.message
         if message is None:
             await self._toast_invalid(context, query)
