@@ -57,7 +57,7 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
         engine = QuizEngine(
             catalog,
             storage,
-            file_check=_schema_check(),
+            file_check=upload_file_check(),
             reviews=ReviewScheduler(settings.review_retention),
         )
         try:
@@ -77,7 +77,7 @@ async def open_app(settings: Settings, storage: Storage | None = None) -> AsyncI
         await storage.close()
 
 
-def _schema_check() -> FileCheck | None:
+def upload_file_check() -> FileCheck | None:
     """The JSON Schema check ``quizbot validate`` makes, for uploads (None: not installed)."""
     from quizbot.schema_check import schema_available, schema_problems
 

@@ -14,7 +14,7 @@ from bot.engine import QuizEngine
 from bot.storage import SQLiteStorage
 from fakes.discord_api import FakeDiscord
 from fakes.discord_users import ClientFactory, Player, World, text_of, visible
-from quizbot.bootstrap import _schema_check
+from quizbot.bootstrap import upload_file_check
 from quizbot.settings import Settings
 from tests.conftest import FakeClock
 from tests.library_quizzes import EDITED, FIRST, question, quiz_yaml, write_quiz
@@ -38,7 +38,7 @@ async def admins(
     """A bot whose QUIZ_DIR (one quiz) was published to the library, with one bot admin."""
     quiz_dir = write_quiz(tmp_path / "quizzes", FIRST).parent
     engine = QuizEngine(
-        QuizCatalog(paths=[quiz_dir]), storage, clock=FakeClock(), file_check=_schema_check()
+        QuizCatalog(paths=[quiz_dir]), storage, clock=FakeClock(), file_check=upload_file_check()
     )
     await engine.library.publish_quiz_dir()
     world = World(fake_discord, None)

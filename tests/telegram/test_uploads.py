@@ -18,7 +18,7 @@ from bot.engine import QuizEngine
 from bot.storage import SQLiteStorage
 from fakes.telegram_bot_api import FakeBotApi
 from fakes.telegram_chatter import clean
-from quizbot.bootstrap import _schema_check
+from quizbot.bootstrap import upload_file_check
 from quizbot.settings import Settings
 from tests.conftest import FakeClock
 from tests.library_quizzes import EDITED, FIRST, question, quiz_yaml, write_quiz
@@ -45,7 +45,7 @@ def admin_settings(settings: Settings, quiz_dir: Path) -> Settings:
 async def library_engine(quiz_dir: Path, storage: SQLiteStorage) -> QuizEngine:
     """An engine as the wiring builds it: QUIZ_DIR published to the library first."""
     catalog = QuizCatalog(paths=[quiz_dir])
-    engine = QuizEngine(catalog, storage, clock=FakeClock(), file_check=_schema_check())
+    engine = QuizEngine(catalog, storage, clock=FakeClock(), file_check=upload_file_check())
     await engine.library.publish_quiz_dir()
     return engine
 
