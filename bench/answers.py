@@ -298,6 +298,10 @@ async def answer_once(
     for _ in range(MAX_TRIES):
         t0 = time.perf_counter()
         feedback = await engine.answer_by_position(who, attempt_id, number, option)
+        # The views every adapter renders after the acknowledgement (the answered question,
+        # the next one or the result): the engine builds them on first use, so read them
+        # here, or an answer would be measured without them.
+        _ = feedback.details
         elapsed = time.perf_counter() - t0
         if feedback.outcome is AnswerOutcome.ACCEPTED:
             if latencies is not None:

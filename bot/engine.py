@@ -46,6 +46,7 @@ from bot.storage import (
 from bot.text_direction import is_rtl, prepare
 from bot.views import (
     LETTERS,
+    AnswerDetails,
     AnswerFeedback,
     AnswerOutcome,
     AttemptInfo,
@@ -776,39 +777,43 @@ class QuizEngine:
         language: str,
         order: Sequence[Question],
     ) -> AnswerFeedback:
-        view = self._question_view(attempt, quiz, question, language, order)
-        texts = self._quiz_texts(quiz, language)
-        chosen = view.option(stored.option_id)
-        correct_option = view.option(question.correct_option_id)
-        wrong = question.option(stored.option_id)
-        note = None
-        if not stored.correct and wrong is not None and wrong.note is not None:
-            note = prepare(wrong.note.get(language), language)
-        next_question = None
-        result = None
-        if attempt.status is AttemptStatus.ACTIVE:
-            next_question = self._current_view(attempt, quiz, answers, language, order)
-        if next_question is None and attempt.status is not AttemptStatus.ABANDONED:
-            result = self._result(attempt, quiz, answers, language)
         if outcome is AnswerOutcome.ACCEPTED:
             notice = t("correct" if stored.correct else "wrong", language)
         else:
             notice = t("already_answered", language)
+
+        def details() -> AnswerDetails:
+            view = self._question_view(attempt, quiz, question, language, order)
+            texts = self._quiz_texts(quiz, language)
+            wrong = question.option(stored.option_id)
+            note = None
+            if not stored.correct and wrong is not None and wrong.note is not None:
+                note = prepare(wrong.note.get(language), language)
+            next_question = None
+            result = None
+            if attempt.status is AttemptStatus.ACTIVE:
+                next_question = self._current_view(attempt, quiz, answers, language, order)
+            if next_question is None and attempt.status is not AttemptStatus.ABANDONED:
+                result = self._result(attempt, quiz, answers, language)
+            return AnswerDetails(
+                question=view,
+                chosen=view.option(stored.option_id),
+                correct_option=view.option(question.correct_option_id),
+                explanation=texts.explanation(question),
+                explanation_image=texts.image(question, explanation=True),
+                wrong_note=note,
+                next_question=next_question,
+                result=result,
+                typed_answer=stored.option_id if question.typed else None,
+                accepted_answer=self._accepted_answer(question, language),
+            )
+
         return AnswerFeedback(
             outcome=outcome,
             notice=notice,
             language=language,
             correct=stored.correct,
-            question=view,
-            chosen=chosen,
-            correct_option=correct_option,
-            explanation=texts.explanation(question),
-            explanation_image=texts.image(question, explanation=True),
-            wrong_note=note,
-            next_question=next_question,
-            result=result,
-            typed_answer=stored.option_id if question.typed else None,
-            accepted_answer=self._accepted_answer(question, language),
+            build_details=details,
         )
 
     async def _not_yours(self, who: Participant, attempt: AttemptRecord) -> AnswerFeedback:

@@ -6,7 +6,9 @@ Adapters turn these into platform messages; nothing here knows how a platform dr
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 LETTERS = "ABCDEFGHIJ"
 
@@ -125,20 +127,12 @@ class QuizResult:
 
 
 @dataclass(frozen=True)
-class AnswerFeedback:
-    """The engine's answer to a button press or typed letter.
+class AnswerDetails:
+    """What an answer shows besides its notice: the question with the chosen and correct
+    options (for a typed question instead: ``typed_answer`` and ``accepted_answer``), the
+    explanation (with ``explanation_image`` when the quiz gives it one), then either
+    ``next_question`` or ``result``."""
 
-    For ACCEPTED and DUPLICATE (and ALREADY_ANSWERED, which repeats the stored answer) the
-    question, the chosen and correct options (for a typed question instead: ``typed_answer``
-    and ``accepted_answer``) and the explanation (with ``explanation_image`` when the quiz
-    gives it one) are set; then either ``next_question`` or ``result``. ``notice`` is the short
-    localized text for a toast.
-    """
-
-    outcome: AnswerOutcome
-    notice: str
-    language: str
-    correct: bool | None = None
     question: QuestionView | None = None
     chosen: OptionView | None = None
     correct_option: OptionView | None = None
@@ -147,10 +141,77 @@ class AnswerFeedback:
     wrong_note: str | None = None
     next_question: QuestionView | None = None
     result: QuizResult | None = None
-    owner_name: str | None = None
     # Typed questions: what was typed (as stored) and the accepted answer in this language.
     typed_answer: str | None = None
     accepted_answer: str | None = None
+
+
+NO_DETAILS = AnswerDetails()
+
+
+@dataclass(frozen=True)
+class AnswerFeedback:
+    """The engine's answer to a button press or typed letter.
+
+    ``notice`` is the short localized text for a toast. For ACCEPTED and DUPLICATE (and
+    ALREADY_ANSWERED, which repeats the stored answer) the :class:`AnswerDetails` are set too,
+    readable as this object's own attributes. They are built on first use, from values the
+    engine already holds: a press is acknowledged with ``notice`` alone, so the views only
+    the follow-up messages need are made after the acknowledgement, not before it.
+    """
+
+    outcome: AnswerOutcome
+    notice: str
+    language: str
+    correct: bool | None = None
+    owner_name: str | None = None
+    build_details: Callable[[], AnswerDetails] | None = field(
+        default=None, repr=False, compare=False
+    )
+
+    @cached_property
+    def details(self) -> AnswerDetails:
+        return self.build_details() if self.build_details is not None else NO_DETAILS
+
+    @property
+    def question(self) -> QuestionView | None:
+        return self.details.question
+
+    @property
+    def chosen(self) -> OptionView | None:
+        return self.details.chosen
+
+    @property
+    def correct_option(self) -> OptionView | None:
+        return self.details.correct_option
+
+    @property
+    def explanation(self) -> str | None:
+        return self.details.explanation
+
+    @property
+    def explanation_image(self) -> ImageView | None:
+        return self.details.explanation_image
+
+    @property
+    def wrong_note(self) -> str | None:
+        return self.details.wrong_note
+
+    @property
+    def next_question(self) -> QuestionView | None:
+        return self.details.next_question
+
+    @property
+    def result(self) -> QuizResult | None:
+        return self.details.result
+
+    @property
+    def typed_answer(self) -> str | None:
+        return self.details.typed_answer
+
+    @property
+    def accepted_answer(self) -> str | None:
+        return self.details.accepted_answer
 
 
 class StartOutcome(enum.StrEnum):
