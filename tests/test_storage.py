@@ -11,6 +11,8 @@ import sqlite3
 import stat
 import subprocess
 import sys
+import threading
+import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -33,7 +35,7 @@ from bot.storage import (
     StorageError,
     storage_from_url,
 )
-from bot.storage.sqlite.writer import MIGRATIONS
+from bot.storage.sqlite.writer import MIGRATIONS, SQLiteWriter
 from bot.views import AnswerOutcome, Participant
 from tests.conftest import ROOT, SEED_QUIZ, postgres_url, reset_postgres
 from tests.test_replicas import new_round
@@ -274,6 +276,44 @@ async def test_a_failing_write_does_not_undo_others_in_the_same_batch(any_storag
     assert isinstance(results[0], StorageError)
     assert results[1] == (good, True)
     assert await storage.answers(attempt.id) == [good]
+
+
+async def test_a_write_failing_halfway_is_undone_alone_in_its_batch(tmp_path):
+    """The writer runs a batch without savepoints first; a write that fails after writing
+    part of its rows must still be undone alone, and the batch's other writes kept."""
+    writer = SQLiteWriter(tmp_path / "batch.db")
+    await writer.open()
+    try:
+        await writer._write(lambda conn: conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)"))
+        started = threading.Event()
+
+        def hold(conn: sqlite3.Connection) -> None:  # keeps the writer busy: the rest queue
+            started.set()
+            time.sleep(0.2)
+
+        def insert(*ids: int) -> Any:
+            def op(conn: sqlite3.Connection) -> list[int]:
+                for row_id in ids:  # the repeated id fails after the first row is written
+                    conn.execute("INSERT INTO t (id) VALUES (?)", (row_id,))
+                return list(ids)
+
+            return op
+
+        first = asyncio.create_task(writer._write(hold))
+        await asyncio.to_thread(started.wait, 5)
+        results = await asyncio.gather(
+            writer._write(insert(1)),
+            writer._write(insert(2, 2)),
+            writer._write(insert(3)),
+            return_exceptions=True,
+        )
+        await first
+        assert results[0] == [1] and results[2] == [3]
+        assert isinstance(results[1], StorageError)
+        rows = await writer._fetchall("SELECT id FROM t ORDER BY id")
+        assert [r[0] for r in rows] == [1, 3]  # row 2 of the failed write was undone
+    finally:
+        await writer.close()
 
 
 async def test_small_values_round_trip_and_delete(any_storage):

@@ -1,9 +1,10 @@
 """The SQLite backend's connections: WAL mode, forward migrations, group commit, retries.
 
-Writes from concurrent users are queued and committed together in one transaction (each in its
-own SAVEPOINT, so one failing write does not undo the others); every caller is answered only
-after that commit. This is what lets hundreds of simultaneous answers stay durable without
-paying one fsync each. Reads use a second connection and therefore only see committed data.
+Writes from concurrent users are queued and committed together in one transaction (one failing
+write does not undo the others: the batch is then run again with a SAVEPOINT per write); every
+caller is answered only after that commit. This is what lets hundreds of simultaneous answers
+stay durable without paying one fsync each. Reads use a second connection and therefore only
+see committed data.
 """
 
 from __future__ import annotations
@@ -194,13 +195,24 @@ class SQLiteWriter:
         self, conn: _Connection, batch: list[tuple[WriteOp, asyncio.Future[Any]]]
     ) -> None:
         ops = [op for op, _ in batch]
-        for attempt in range(LOCK_RETRIES + 1):
+        # A batch runs without savepoints first: nearly every write succeeds, and under a
+        # burst each statement is a GIL hand-over between this thread and the event loop
+        # (a savepoint and its release were two of an answer's five). When a write fails,
+        # the whole transaction is rolled back and the batch run again with a savepoint
+        # per write, so that the failure undoes that write alone.
+        savepoints = False
+        attempt = 0
+        while True:
             try:
-                results = await conn.run(functools.partial(_try_batch, ops))
+                results = await conn.run(functools.partial(_try_batch, ops, savepoints))
+            except _WriteFailed:
+                savepoints = True  # nothing was written: run it again, each write apart
+                continue
             except sqlite3.OperationalError as exc:
                 locked = "locked" in str(exc) or "busy" in str(exc)
                 if locked and attempt < LOCK_RETRIES:
                     await asyncio.sleep(0.05 * 2**attempt)  # nothing was written: run it again
+                    attempt += 1
                     continue
                 self._fail(batch, exc)
                 return
@@ -253,26 +265,43 @@ class SQLiteWriter:
         return bool(rows)
 
 
-def _try_batch(ops: list[WriteOp], conn: sqlite3.Connection) -> list[tuple[bool, Any]]:
-    """Run every write in one transaction, each in its own savepoint, and commit.
+class _WriteFailed(Exception):
+    """A write failed in a batch run without savepoints; the batch was rolled back."""
 
-    Runs on the writer's thread, all of it in one call. On any error other than one write's
-    own failure the transaction is rolled back and the error raised: nothing was written.
+
+def _try_batch(
+    ops: list[WriteOp], savepoints: bool, conn: sqlite3.Connection
+) -> list[tuple[bool, Any]]:
+    """Run every write in one transaction and commit; with ``savepoints`` each write runs in
+    its own, so that one failing write is undone alone and reported as its result.
+
+    Runs on the writer's thread, all of it in one call. Without ``savepoints`` a failing
+    write rolls the transaction back and raises :class:`_WriteFailed` (a lone write's
+    failure is its result: there is nothing else to keep). On any other error the
+    transaction is rolled back and the error raised: nothing was written.
     """
     results: list[tuple[bool, Any]] = []
     conn.execute("BEGIN IMMEDIATE")
     try:
         for op in ops:
-            conn.execute("SAVEPOINT op")
+            if savepoints:
+                conn.execute("SAVEPOINT op")
             try:
                 value = op(conn)
             except (sqlite3.IntegrityError, StorageError) as exc:  # this write alone fails
-                conn.execute("ROLLBACK TO op")
-                conn.execute("RELEASE op")
                 error = exc if isinstance(exc, StorageError) else StorageError(str(exc))
+                if not savepoints and len(ops) > 1:
+                    raise _WriteFailed from exc
+                if savepoints:
+                    conn.execute("ROLLBACK TO op")
+                    conn.execute("RELEASE op")
+                else:  # the batch's only write: undo it with the transaction
+                    conn.execute("ROLLBACK")
+                    return [(False, error)]
                 results.append((False, error))
             else:
-                conn.execute("RELEASE op")
+                if savepoints:
+                    conn.execute("RELEASE op")
                 results.append((True, value))
         conn.execute("COMMIT")
     except BaseException:
