@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import logging
 import random
 from collections.abc import Callable, Sequence
@@ -782,38 +783,52 @@ class QuizEngine:
         else:
             notice = t("already_answered", language)
 
-        def details() -> AnswerDetails:
-            view = self._question_view(attempt, quiz, question, language, order)
-            texts = self._quiz_texts(quiz, language)
-            wrong = question.option(stored.option_id)
-            note = None
-            if not stored.correct and wrong is not None and wrong.note is not None:
-                note = prepare(wrong.note.get(language), language)
-            next_question = None
-            result = None
-            if attempt.status is AttemptStatus.ACTIVE:
-                next_question = self._current_view(attempt, quiz, answers, language, order)
-            if next_question is None and attempt.status is not AttemptStatus.ABANDONED:
-                result = self._result(attempt, quiz, answers, language)
-            return AnswerDetails(
-                question=view,
-                chosen=view.option(stored.option_id),
-                correct_option=view.option(question.correct_option_id),
-                explanation=texts.explanation(question),
-                explanation_image=texts.image(question, explanation=True),
-                wrong_note=note,
-                next_question=next_question,
-                result=result,
-                typed_answer=stored.option_id if question.typed else None,
-                accepted_answer=self._accepted_answer(question, language),
-            )
-
         return AnswerFeedback(
             outcome=outcome,
             notice=notice,
             language=language,
             correct=stored.correct,
-            build_details=details,
+            # A partial, not a closure: a press in flight keeps two objects for the collector
+            # to scan instead of a function and a cell per captured value.
+            build_details=functools.partial(
+                self._details, attempt, quiz, question, answers, stored, language, order
+            ),
+        )
+
+    def _details(
+        self,
+        attempt: AttemptRecord,
+        quiz: Quiz,
+        question: Question,
+        answers: Sequence[AnswerRecord],
+        stored: AnswerRecord,
+        language: str,
+        order: Sequence[Question],
+    ) -> AnswerDetails:
+        """The views of an answer's feedback (see :class:`AnswerFeedback`)."""
+        view = self._question_view(attempt, quiz, question, language, order)
+        texts = self._quiz_texts(quiz, language)
+        wrong = question.option(stored.option_id)
+        note = None
+        if not stored.correct and wrong is not None and wrong.note is not None:
+            note = prepare(wrong.note.get(language), language)
+        next_question = None
+        result = None
+        if attempt.status is AttemptStatus.ACTIVE:
+            next_question = self._current_view(attempt, quiz, answers, language, order)
+        if next_question is None and attempt.status is not AttemptStatus.ABANDONED:
+            result = self._result(attempt, quiz, answers, language)
+        return AnswerDetails(
+            question=view,
+            chosen=view.option(stored.option_id),
+            correct_option=view.option(question.correct_option_id),
+            explanation=texts.explanation(question),
+            explanation_image=texts.image(question, explanation=True),
+            wrong_note=note,
+            next_question=next_question,
+            result=result,
+            typed_answer=stored.option_id if question.typed else None,
+            accepted_answer=self._accepted_answer(question, language),
         )
 
     async def _not_yours(self, who: Participant, attempt: AttemptRecord) -> AnswerFeedback:

@@ -169,7 +169,7 @@ class SQLiteWriter:
         if self._writer_task is None or self._writer_task.done():
             raise StorageError("the storage is not open")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        await self._queue.put((op, future))
+        self._queue.put_nowait((op, future))  # unbounded: never waits
         return await future
 
     async def _write_loop(self) -> None:
