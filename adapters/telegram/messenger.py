@@ -24,7 +24,14 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Literal, cast
 
-from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Poll, ReplyParameters
+from telegram import (
+    CallbackQuery,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    Poll,
+    ReplyParameters,
+)
 from telegram.constants import ParseMode
 from telegram.error import BadRequest
 from telegram.warnings import PTBUserWarning
@@ -59,12 +66,45 @@ warnings.filterwarnings(
 _OptionIndex = Literal[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]  # what PTB's send_poll types accept
 
 
+# A keyboard as plain tuples: what makes two buttons equal for python-telegram-bot.
+_Button = tuple[object, ...]
+_Keyboard = tuple[tuple[_Button, ...], ...]
+
+
 @dataclass(frozen=True)
 class _Shown:
-    """What a message this process sent or edited currently shows."""
+    """What a message this process sent or edited currently shows.
+
+    The keyboard is kept as plain tuples, not python-telegram-bot's objects: thousands of
+    messages are remembered, and a tuple of strings is one object the cyclic collector soon
+    stops tracking, where a keyboard's objects are about fifteen it scans in every full
+    collection (under a burst of presses, a fifth of the bot's work was the collector).
+    """
 
     text: str
-    markup: InlineKeyboardMarkup | None
+    keyboard: _Keyboard | None
+
+    @classmethod
+    def of(cls, text: str, markup: InlineKeyboardMarkup | None) -> _Shown:
+        if markup is None:
+            return cls(text, None)
+        return cls(text, tuple(tuple(map(_button, row)) for row in markup.inline_keyboard))
+
+
+def _button(button: InlineKeyboardButton) -> _Button:
+    """The fields python-telegram-bot compares buttons by (``InlineKeyboardButton``'s
+    documented equality), as a tuple."""
+    return (
+        button.text,
+        button.url,
+        button.login_url,
+        button.callback_data,
+        button.web_app,
+        button.switch_inline_query,
+        button.switch_inline_query_current_chat,
+        button.callback_game,
+        button.pay,
+    )
 
 
 class Messenger:
@@ -87,7 +127,7 @@ class Messenger:
 
     def current(self, message: Message) -> _Shown:
         known = self.shown.get((message.chat.id, message.message_id))
-        return known or _Shown(message.text or message.caption or "", message.reply_markup)
+        return known or _Shown.of(message.text or message.caption or "", message.reply_markup)
 
     async def send(
         self,
@@ -120,7 +160,7 @@ class Messenger:
                 },
             )
             sent = int(result["message_id"])
-            self.remember(chat_id, sent, _Shown(plain_text(chunk), keyboard))
+            self.remember(chat_id, sent, _Shown.of(plain_text(chunk), keyboard))
         return sent
 
     async def send_pictured(
@@ -144,7 +184,7 @@ class Messenger:
                 context.bot, chat_id, image, caption, on_photo, reply_to=reply_to
             )
             if photo is not None and fits:
-                self.remember(chat_id, photo.message_id, _Shown(plain_text(html), markup))
+                self.remember(chat_id, photo.message_id, _Shown.of(plain_text(html), markup))
                 return
         await self.send(context, chat_id, html, markup, reply_to=reply_to)
 
@@ -194,7 +234,7 @@ class Messenger:
         chunks = split_html(html) or [""]
         first, rest = chunks[0], chunks[1:]
         keyboard = markup if not rest else None
-        wanted = _Shown(plain_text(first), keyboard)
+        wanted = _Shown.of(plain_text(first), keyboard)
         chat_id = message.chat.id
         if self.current(message) != wanted:
             try:
@@ -244,7 +284,7 @@ class Messenger:
         raw: bool,
     ) -> None:
         """Set the photo's caption (``raw``: HTML to show; else kept as it is) and buttons."""
-        wanted = _Shown(plain_text(caption) if raw else caption, markup)
+        wanted = _Shown.of(plain_text(caption) if raw else caption, markup)
         if self.current(message) == wanted:
             return
         chat_id = message.chat.id
@@ -278,8 +318,7 @@ class Messenger:
         message = query.message
         if not isinstance(message, Message):
             return True
-        markup = self.current(message).markup
-        return markup is not None and bool(markup.inline_keyboard)
+        return bool(self.current(message).keyboard)
 
     async def close_menu(self, context: Context, query: CallbackQuery, html: str | None) -> None:
         """Take the keyboard off a one-shot menu, showing ``html`` instead when given."""
@@ -296,7 +335,7 @@ class Messenger:
         except BadRequest as error:  # the press still counts; only the keyboard stays
             log.warning("telegram: cannot remove a keyboard (%s)", error)
         text = self.current(message).text
-        self.remember(message.chat.id, message.message_id, _Shown(text, None))
+        self.remember(message.chat.id, message.message_id, _Shown.of(text, None))
 
     async def poll_mode(self, chat_id: int, quiz_id: str) -> bool:
         """Whether questions go out as quiz polls: the chat's choice, else the quiz's."""
