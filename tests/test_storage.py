@@ -299,7 +299,7 @@ async def test_a_write_failing_halfway_is_undone_alone_in_its_batch(tmp_path):
 
             return op
 
-        first = asyncio.create_task(writer._write(hold))
+        first = writer._write(hold)
         await asyncio.to_thread(started.wait, 5)
         results = await asyncio.gather(
             writer._write(insert(1)),

@@ -3,6 +3,7 @@ named values."""
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 from datetime import UTC, datetime
@@ -203,48 +204,10 @@ class SQLiteAttempts(SQLiteWriter, AttemptStore, KeyValueStore):
         review: ReviewItem | None = None,
         expected: ExpectedState | None = None,
     ) -> tuple[AnswerRecord, bool]:
-        def op(conn: sqlite3.Connection) -> tuple[AnswerRecord, bool] | None:
-            at = _ts(answer.answered_at)
-            if expected is not None:
-                # The usual press: one statement checks the state and inserts.
-                if not _insert_if_still(conn, answer, at, expected):
-                    earlier = _stored_answer(conn, answer.attempt_id, answer.question_id)
-                    return (earlier, False) if earlier is not None else None
-            else:
-                earlier = _stored_answer(conn, answer.attempt_id, answer.question_id)
-                if earlier is not None:
-                    return earlier, False
-                seq = conn.execute(
-                    "SELECT COUNT(*) FROM answers WHERE attempt_id = ?", (answer.attempt_id,)
-                ).fetchone()[0]
-                conn.execute(
-                    "INSERT INTO answers (attempt_id, question_id, option_id, correct, "
-                    "answered_at, seq) VALUES (?, ?, ?, ?, ?, ?)",
-                    (
-                        answer.attempt_id,
-                        answer.question_id,
-                        answer.option_id,
-                        int(answer.correct),
-                        at,
-                        seq,
-                    ),
-                )
-            conn.execute(
-                "UPDATE attempts SET updated_at = ?, status = ?, "
-                "finished_at = COALESCE(?, finished_at) WHERE id = ? AND status = 'active'",
-                (
-                    at,
-                    "completed" if finishes else "active",
-                    at if finishes else None,
-                    answer.attempt_id,
-                ),
-            )
-            if review is not None:
-                _save_review(conn, review)
-            return answer, True
-
+        # A partial, not a closure: fewer objects per press in flight (see _write).
+        op = functools.partial(_record_answer, answer, finishes, review, expected)
         # The writer runs every write of this process in order, and BEGIN IMMEDIATE keeps
-        # other processes out, so nothing can come between the reads above and the insert.
+        # other processes out, so nothing can come between its checks and its insert.
         stored: tuple[AnswerRecord, bool] | None = await self._write(op)
         if stored is None:
             raise StateChanged(f"attempt {answer.attempt_id} changed since it was read")
@@ -275,6 +238,56 @@ class SQLiteAttempts(SQLiteWriter, AttemptStore, KeyValueStore):
             )
 
         await self._write(op)
+
+
+def _record_answer(
+    answer: AnswerRecord,
+    finishes: bool,
+    review: ReviewItem | None,
+    expected: ExpectedState | None,
+    conn: sqlite3.Connection,
+) -> tuple[AnswerRecord, bool] | None:
+    """Record ``answer`` on the writer's thread (see :meth:`SQLiteAttempts.record_answer`):
+    the stored answer and whether this call inserted it; None when ``expected`` no longer
+    holds."""
+    at = _ts(answer.answered_at)
+    if expected is not None:
+        # The usual press: one statement checks the state and inserts.
+        if not _insert_if_still(conn, answer, at, expected):
+            earlier = _stored_answer(conn, answer.attempt_id, answer.question_id)
+            return (earlier, False) if earlier is not None else None
+    else:
+        earlier = _stored_answer(conn, answer.attempt_id, answer.question_id)
+        if earlier is not None:
+            return earlier, False
+        seq = conn.execute(
+            "SELECT COUNT(*) FROM answers WHERE attempt_id = ?", (answer.attempt_id,)
+        ).fetchone()[0]
+        conn.execute(
+            "INSERT INTO answers (attempt_id, question_id, option_id, correct, "
+            "answered_at, seq) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                answer.attempt_id,
+                answer.question_id,
+                answer.option_id,
+                int(answer.correct),
+                at,
+                seq,
+            ),
+        )
+    conn.execute(
+        "UPDATE attempts SET updated_at = ?, status = ?, "
+        "finished_at = COALESCE(?, finished_at) WHERE id = ? AND status = 'active'",
+        (
+            at,
+            "completed" if finishes else "active",
+            at if finishes else None,
+            answer.attempt_id,
+        ),
+    )
+    if review is not None:
+        _save_review(conn, review)
+    return answer, True
 
 
 # Inserts the answer only while the database holds what ExpectedState says: the attempt

@@ -164,13 +164,15 @@ class SQLiteWriter:
 
     # -- group commit ---------------------------------------------------------------------
 
-    async def _write(self, op: WriteOp) -> Any:
-        """Queue ``op`` (run on the writer's thread) and return its result after the commit."""
+    def _write(self, op: WriteOp) -> asyncio.Future[Any]:
+        """Queue ``op`` (run on the writer's thread); the future has its result after the
+        commit. A future, not a coroutine: under a burst every press's write is in flight,
+        and a coroutine more each is more for the garbage collector to scan."""
         if self._writer_task is None or self._writer_task.done():
             raise StorageError("the storage is not open")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((op, future))  # unbounded: never waits
-        return await future
+        return future
 
     async def _write_loop(self) -> None:
         assert self._writer is not None
