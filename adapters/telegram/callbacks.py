@@ -8,8 +8,6 @@ others' presses with a toast naming whose they are.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import Iterator
 
 from telegram import CallbackQuery, Message, Update
 from telegram.constants import ChatType
@@ -67,19 +65,21 @@ class AcknowledgeFirst:
         self._timer: asyncio.TimerHandle | None = None  # max_wait, armed by the first waiter
         self._settling: asyncio.TimerHandle | None = None
 
-    @contextlib.contextmanager
-    def acknowledging(self) -> Iterator[None]:
+    def acknowledging(self) -> AcknowledgeFirst:
+        """``with first.acknowledging():`` around answering a press and acknowledging it."""
+        return self
+
+    def __enter__(self) -> None:
         self._pending += 1
         self._idle.clear()
         if self._settling is not None:  # a press came: the lull is over
             self._settling.cancel()
             self._settling = None
-        try:
-            yield
-        finally:
-            self._pending -= 1
-            if not self._pending:
-                self._lull()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._pending -= 1
+        if not self._pending:
+            self._lull()
 
     def _lull(self) -> None:
         """No press pending: release the waiting follow-ups, after ``settle`` if any wait."""
@@ -136,7 +136,9 @@ class Callbacks:
             return
         who = turn(context).who
         data = cb.decode(query.data)
-        if data is None:
+        if isinstance(data, cb.Answer):  # most presses: anyone's own, straight to the engine
+            await self._on_answer(context, query, who, data)
+        elif data is None:
             await self._toast_invalid(context, query)
         elif await self._press_allowed(context, query, data):
             await self._dispatch(context, query, who, data)
@@ -171,8 +173,6 @@ class Callbacks:
     ) -> None:
         """Carry out a press already allowed: one kind of button, one handler."""
         match data:
-            case cb.Answer():
-                await self._on_answer(context, query, who, data)
             case cb.PickQuiz(quiz_id, _):
                 await self._on_pick(context, query, who, quiz_id)
             case cb.Retry(attempt_id):

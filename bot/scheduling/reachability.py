@@ -47,6 +47,8 @@ class Reachability:
 
     async def seen(self, platform: str, user_id: str, chat_id: str | None = None) -> None:
         """The user talked to the bot (in ``chat_id``): clear their mark, and the chat's."""
+        if not self._marked:  # nearly always: nobody to clear, and every update asks
+            return
         found: list[Recipient] = [(platform, user_id, True)]
         if chat_id is not None:
             found.append((platform, chat_id, False))
