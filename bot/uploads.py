@@ -28,8 +28,13 @@ from bot.importers import FORMATS, MAX_INPUT_BYTES, QuizImportError, import_quiz
 from bot.library import Publication, QuizLibrary
 from bot.library_texts import library_t
 from bot.quiz_check import check_quiz_files
-from bot.quiz_loader import LANGUAGE_PATTERN, MAX_FILE_BYTES, LoadReport, QuizProblem
-from bot.quiz_loader import QUIZ_SUFFIXES as QUIZ_SUFFIXES  # quizbot publish's too
+from bot.quiz_loader import (
+    LANGUAGE_PATTERN,
+    MAX_FILE_BYTES,
+    QUIZ_SUFFIXES,
+    LoadReport,
+    QuizProblem,
+)
 from bot.quoting import quote
 from bot.storage import VersionSource
 

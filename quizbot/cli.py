@@ -19,12 +19,12 @@ from bot.library import Publication, QuizLibrary
 from bot.library_texts import library_t
 from bot.presenters import progress_lines, stats_hardest, stats_summary
 from bot.quiz_check import check_quiz_files
-from bot.quiz_loader import LoadReport, load_quiz_text
+from bot.quiz_loader import QUIZ_SUFFIXES, LoadReport, load_quiz_text
 from bot.scheduling.timezones import Place, find_zone
 from bot.stats import QuizStats
 from bot.storage import AnswerRecord, AttemptRecord, VersionSource
 from bot.text_direction import paragraph, prepare
-from bot.uploads import QUIZ_SUFFIXES, publish_upload
+from bot.uploads import publish_upload
 from bot.views import Participant
 from quizbot.assignments_cli import add_commands as add_assignment_commands
 from quizbot.assignments_cli import export_assignment, list_assignments
@@ -214,7 +214,9 @@ async def _publish(args: argparse.Namespace) -> int:
     missing = [p for p in paths if not p.exists()]
     for path in missing:
         print(f"{path}: no such file or directory", file=sys.stderr)
-    quiz_files = [p for p in paths if p.exists() and (p.is_dir() or p.suffix in QUIZ_SUFFIXES)]
+    quiz_files = [
+        p for p in paths if p.exists() and (p.is_dir() or p.suffix.lower() in QUIZ_SUFFIXES)
+    ]
     others = [p for p in paths if p.exists() and p not in quiz_files]
     by = getpass.getuser()
     failed = bool(missing)

@@ -11,6 +11,7 @@ import pytest
 
 from bot.storage import SQLiteStorage, VersionSource
 from quizbot import cli
+from tests.images import PICTURES, write_picture_quiz
 from tests.library_quizzes import EDITED, FIRST, write_quiz
 
 
@@ -56,3 +57,15 @@ def test_a_file_with_problems_publishes_nothing(
     assert f"{broken}:5: " in err and "missing.yaml: no such file or directory" in err
     assert "nothing published" in err
     assert versions(env / "q.db") == [("library-quiz", 1, VersionSource.FILE)]
+
+
+def test_a_quiz_file_named_in_capitals_is_published_in_place(
+    env: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``PICTURES.YAML`` is a quiz file like ``pictures.yaml``: checked where it lies, so the
+    images beside it are found (as an upload, its bytes alone, they would not be)."""
+    lower = write_picture_quiz(env / "drafts")
+    upper = lower.rename(lower.with_name(lower.name.upper()))
+    assert cli.main(["publish", str(upper)]) == 0
+    assert f"Published quiz {PICTURES}, version 1" in capsys.readouterr().out
+    assert (PICTURES, 1, VersionSource.PUBLISH) in versions(env / "q.db")
