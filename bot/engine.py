@@ -782,7 +782,6 @@ class QuizEngine:
             notice = t("correct" if stored.correct else "wrong", language)
         else:
             notice = t("already_answered", language)
-
         return AnswerFeedback(
             outcome=outcome,
             notice=notice,

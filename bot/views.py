@@ -146,7 +146,7 @@ class AnswerDetails:
     accepted_answer: str | None = None
 
 
-NO_DETAILS = AnswerDetails()
+_NO_DETAILS = AnswerDetails()  # a refusal's: nothing to show but the notice
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,8 @@ class AnswerFeedback:
 
     @cached_property
     def details(self) -> AnswerDetails:
-        return self.build_details() if self.build_details is not None else NO_DETAILS
+        """Built by the engine on the first read, then kept."""
+        return self.build_details() if self.build_details is not None else _NO_DETAILS
 
     @property
     def question(self) -> QuestionView | None:

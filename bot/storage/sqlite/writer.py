@@ -292,14 +292,13 @@ def _try_batch(
                 value = op(conn)
             except (sqlite3.IntegrityError, StorageError) as exc:  # this write alone fails
                 error = exc if isinstance(exc, StorageError) else StorageError(str(exc))
-                if not savepoints and len(ops) > 1:
-                    raise _WriteFailed from exc
-                if savepoints:
-                    conn.execute("ROLLBACK TO op")
-                    conn.execute("RELEASE op")
-                else:  # the batch's only write: undo it with the transaction
-                    conn.execute("ROLLBACK")
+                if not savepoints:
+                    if len(ops) > 1:
+                        raise _WriteFailed from exc
+                    conn.execute("ROLLBACK")  # the batch's only write: undone with it
                     return [(False, error)]
+                conn.execute("ROLLBACK TO op")
+                conn.execute("RELEASE op")
                 results.append((False, error))
             else:
                 if savepoints:
