@@ -230,7 +230,7 @@ class QuizEngine:
         return t("unknown_quiz", language, quiz=quiz_id, available=available)
 
     def _summary(self, quiz: Quiz, language: str) -> QuizSummary:
-        lang = language if language in quiz.languages else quiz.default_language
+        lang = quiz.shown_language(language)
         return QuizSummary(
             id=quiz.id,
             title=prepare(quiz.title.get(lang), lang),

@@ -152,6 +152,10 @@ class Quiz:
     def question(self, question_id: str) -> Question | None:
         return self._by_id.get(question_id)
 
+    def shown_language(self, language: str) -> str:
+        """``language`` when the quiz has it, else the quiz's default language."""
+        return language if language in self.languages else self.default_language
+
     @property
     def images(self) -> tuple[QuizImage, ...]:
         """Every image the quiz shows, each once (by content), in question order (a

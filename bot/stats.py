@@ -59,7 +59,7 @@ def compute_stats(
     language: str,
 ) -> QuizStats:
     """Aggregate one quiz's attempts and answers (both as the storage returns them)."""
-    lang = language if language in quiz.languages else quiz.default_language
+    lang = quiz.shown_language(language)
     started = {a.id: a.started_at for a in attempts}
     picks: Counter[tuple[str, str]] = Counter()
     durations: defaultdict[str, list[float]] = defaultdict(list)

@@ -92,7 +92,7 @@ def _hardest(
     question = quiz.question(str(hardest.get("question"))) if quiz else None
     text = ""
     if quiz is not None and question is not None:
-        lang = language if language in quiz.languages else quiz.default_language
+        lang = quiz.shown_language(language)
         text = question.text.get(lang)
     number, percent = hardest["number"], hardest["percent"]
     return hardest_line(number, text, percent, language, shorten=shorten_hardest)

@@ -22,7 +22,7 @@ HARDEST_TEXT = 160  # characters of the hardest question's text in a report or s
 
 def quiz_title(quiz: Quiz, language: str) -> str:
     """The quiz's title in ``language``, or in its default language when not translated."""
-    lang = language if language in quiz.languages else quiz.default_language
+    lang = quiz.shown_language(language)
     return prepare(quiz.title.get(lang), lang)
 
 

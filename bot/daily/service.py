@@ -343,7 +343,7 @@ class DailyQuestions:
         plan = self.engine.plan_attempt(
             starter, quiz, setting.chat_id, question_ids=[choice.question_id]
         )
-        language = setting.language if setting.language in quiz.languages else quiz.default_language
+        language = quiz.shown_language(setting.language)
         new_round = NewRound(
             platform=setting.platform,
             chat_id=setting.chat_id,
