@@ -35,7 +35,7 @@ from telegram.ext import (
 from adapters.telegram.assignment_rendering import AssignmentMessages
 from adapters.telegram.assignments import TelegramAssignments
 from adapters.telegram.budget import BudgetedRateLimiter, ChatBudget
-from adapters.telegram.callbacks import WEBHOOK_SETTLE_S, Callbacks
+from adapters.telegram.callbacks import Callbacks
 from adapters.telegram.commands import Commands, StatsChart
 from adapters.telegram.config import TelegramConfig, WebMount
 from adapters.telegram.daily_commands import DailyCommands
@@ -161,7 +161,6 @@ class TelegramAdapter:
             self.messenger,
             self.commands,
             self.round_driver,
-            settle=WEBHOOK_SETTLE_S if config.webhook_url else 0.0,
         )
         self.typed = TypedAnswers(engine, self.messenger)
         self.uploads = TelegramUploads(engine, self.messenger, config.admin_ids)

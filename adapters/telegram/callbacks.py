@@ -15,7 +15,7 @@ from telegram.constants import ChatType
 from adapters.telegram import callback_data as cb
 from adapters.telegram.commands import ROUND_LIMIT_SCOPE, SECONDS, Commands
 from adapters.telegram.group_rounds import TelegramRoundDriver
-from adapters.telegram.messenger import Messenger
+from adapters.telegram.messenger import MessageRef, Messenger
 from adapters.telegram.polls import POLL_SCOPE, PollLink
 from adapters.telegram.rendering import (
     feedback_message,
@@ -26,13 +26,14 @@ from adapters.telegram.rendering import (
 )
 from adapters.telegram.shared import PLATFORM, Context, turn
 from adapters.telegram.texts import tt
+from adapters.telegram.update_processor import follow_up
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.rounds import RoundAnswerOutcome
-from bot.views import AnswerOutcome, Participant
+from bot.views import AnswerFeedback, AnswerOutcome, Participant
 
-# How long follow-ups wait after the last pending press in webhook mode (AcknowledgeFirst).
-WEBHOOK_SETTLE_S = 0.02
+# How long follow-ups wait after the last pending press (AcknowledgeFirst's ``settle``).
+ACK_SETTLE_S = 0.02
 
 
 class AcknowledgeFirst:
@@ -44,13 +45,17 @@ class AcknowledgeFirst:
     spinners sooner; the follow-ups take the same total time either way.
 
     ``settle``: once no press is pending, waiting follow-ups go on only when no new press
-    came for that long. In webhook mode the presses waiting at Telegram are out of sight: it
-    delivers a press on one of its (by default 40) connections only when that connection's
-    last press was answered, so "none pending" lasts just until the next delivery, and
-    follow-ups let through in that gap kept the presses queued at Telegram waiting (1,000
-    users in a closed loop: acknowledgement p99 1.5-1.6 s without it, 0.7-0.8 s with 20 ms;
-    answers/s 5% lower, next question p50 0.1 s later). Long polling sees every waiting press
-    in one getUpdates and needs none. A follow-up that waits for nobody never waits.
+    came for that long. "None pending" is often only a gap between deliveries, with more
+    presses waiting at Telegram out of the bot's sight, and follow-ups let through in that
+    gap kept those presses waiting:
+    - In webhook mode Telegram delivers a press on one of its (by default 40) connections
+      only when that connection's last press was answered (1,000 users in a closed loop:
+      acknowledgement p99 1.5-1.6 s without a settle time, 0.7-0.8 s with 20 ms; answers/s
+      5% lower, next question p50 0.1 s later).
+    - Long polling takes at most 100 updates per getUpdates: 500 presses at once come in
+      five deliveries, and the follow-ups of each started between them (a quarter more of
+      the collector's young-generation passes per burst).
+    A lone press's follow-ups never wait: nothing is pending once it is acknowledged.
 
     Waiting costs a burst little: the follow-ups share one event and one timer (a timeout of
     their own each, a task and a timer per press, was a tenth of a press's extra CPU).
@@ -120,9 +125,9 @@ class Callbacks:
         commands: Commands,
         round_driver: TelegramRoundDriver,
         *,
-        settle: float = 0.0,
+        settle: float = ACK_SETTLE_S,
     ) -> None:
-        """``settle``: see :class:`AcknowledgeFirst` (the webhook's 20 ms, polling none)."""
+        """``settle``: see :class:`AcknowledgeFirst`."""
         self.engine = engine
         self.messenger = messenger
         self.commands = commands
@@ -137,7 +142,7 @@ class Callbacks:
         who = turn(context).who
         data = cb.decode(query.data)
         if isinstance(data, cb.Answer):  # most presses: anyone's own, straight to the engine
-            await self._on_answer(context, query, who, data)
+            await self._on_answer(update, context, query, who, data)
         elif data is None:
             await self._toast_invalid(context, query)
         elif await self._press_allowed(context, query, data):
@@ -224,7 +229,12 @@ class Callbacks:
         await query.answer(toast(tt("already_done", ui)))
 
     async def _on_answer(
-        self, context: Context, query: CallbackQuery, who: Participant, data: cb.Answer
+        self,
+        update: Update,
+        context: Context,
+        query: CallbackQuery,
+        who: Participant,
+        data: cb.Answer,
     ) -> None:
         with self.first.acknowledging():
             feedback = await self.engine.answer_by_position(
@@ -234,12 +244,23 @@ class Callbacks:
             await query.answer(toast(feedback.notice))
         if feedback.outcome is not AnswerOutcome.ACCEPTED:
             return
-        await self.first.follow_up()
         message = query.message
         chat_id = message.chat.id if message is not None else query.from_user.id
         chat_type = message.chat.type if message is not None else ChatType.PRIVATE
         owner = who.display_name if chat_type != ChatType.PRIVATE else None
-        shown = message if isinstance(message, Message) else None
+        shown = self.messenger.ref(message) if isinstance(message, Message) else None
+        follow_up(context, update, self._show_answer(context, chat_id, shown, feedback, owner))
+
+    async def _show_answer(
+        self,
+        context: Context,
+        chat_id: int,
+        shown: MessageRef | None,
+        feedback: AnswerFeedback,
+        owner: str | None,
+    ) -> None:
+        """An accepted press's follow-ups: the answered question, then the next one."""
+        await self.first.follow_up()
         await self.messenger.show_answer(context, chat_id, shown, feedback, owner)
         await self.messenger.send_next(context, chat_id, feedback, owner)
 

@@ -107,6 +107,22 @@ def _button(button: InlineKeyboardButton) -> _Button:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class MessageRef:
+    """One of the bot's messages as an edit needs it: where it is, whether it is a photo, and
+    what it showed when it was pressed (see :meth:`Messenger.ref`).
+
+    A press's follow-ups keep this instead of python-telegram-bot's Message, a dozen objects
+    that would stay alive, and be scanned by the cyclic collector, for as long as the
+    follow-ups wait for the rate limiter: seconds, for hundreds of presses at once.
+    """
+
+    chat_id: int
+    message_id: int
+    photo: bool
+    shown: _Shown
+
+
 class Messenger:
     """Sends, edits and closes the bot's messages; remembers what recent ones show."""
 
@@ -125,9 +141,16 @@ class Messenger:
         while len(self.shown) > REMEMBERED_MESSAGES:
             self.shown.popitem(last=False)
 
-    def current(self, message: Message) -> _Shown:
-        known = self.shown.get((message.chat.id, message.message_id))
-        return known or _Shown.of(message.text or message.caption or "", message.reply_markup)
+    def ref(self, message: Message) -> MessageRef:
+        """What an edit of ``message`` needs, without python-telegram-bot's objects."""
+        key = (message.chat.id, message.message_id)
+        shown = self.shown.get(key)
+        if shown is None:  # not remembered (sent before a restart): the press's copy says
+            shown = _Shown.of(message.text or message.caption or "", message.reply_markup)
+        return MessageRef(key[0], key[1], bool(message.photo), shown)
+
+    def current(self, message: MessageRef) -> _Shown:
+        return self.shown.get((message.chat_id, message.message_id)) or message.shown
 
     async def send(
         self,
@@ -192,7 +215,7 @@ class Messenger:
         self,
         context: Context,
         chat_id: int,
-        message: Message | None,
+        message: MessageRef | None,
         feedback: AnswerFeedback,
         owner: str | None,
     ) -> None:
@@ -216,7 +239,7 @@ class Messenger:
     async def edit(
         self,
         context: Context,
-        message: Message,
+        message: MessageRef,
         html: str,
         markup: InlineKeyboardMarkup | None = None,
         *,
@@ -235,7 +258,7 @@ class Messenger:
         first, rest = chunks[0], chunks[1:]
         keyboard = markup if not rest else None
         wanted = _Shown.of(plain_text(first), keyboard)
-        chat_id = message.chat.id
+        chat_id = message.chat_id
         if self.current(message) != wanted:
             try:
                 await context.bot.do_api_request(  # the raw result, as in send()
@@ -262,12 +285,12 @@ class Messenger:
     async def _edit_caption(
         self,
         context: Context,
-        message: Message,
+        message: MessageRef,
         html: str,
         markup: InlineKeyboardMarkup | None,
         overflow: str | None,
     ) -> None:
-        chat_id = message.chat.id
+        chat_id = message.chat_id
         if not caption_fits(html):
             await self._edit_photo(context, message, self.current(message).text, None, raw=False)
             await self.send(context, chat_id, overflow or html, markup)
@@ -277,7 +300,7 @@ class Messenger:
     async def _edit_photo(
         self,
         context: Context,
-        message: Message,
+        message: MessageRef,
         caption: str,
         markup: InlineKeyboardMarkup | None,
         *,
@@ -287,7 +310,7 @@ class Messenger:
         wanted = _Shown.of(plain_text(caption) if raw else caption, markup)
         if self.current(message) == wanted:
             return
-        chat_id = message.chat.id
+        chat_id = message.chat_id
         try:
             if raw:
                 await context.bot.do_api_request(
@@ -318,24 +341,25 @@ class Messenger:
         message = query.message
         if not isinstance(message, Message):
             return True
-        return bool(self.current(message).keyboard)
+        return bool(self.ref(message).shown.keyboard)
 
     async def close_menu(self, context: Context, query: CallbackQuery, html: str | None) -> None:
         """Take the keyboard off a one-shot menu, showing ``html`` instead when given."""
-        message = query.message
-        if not isinstance(message, Message) or not self.menu_open(query):
+        pressed = query.message
+        if not isinstance(pressed, Message) or not self.menu_open(query):
             return
+        message = self.ref(pressed)
         if html is not None:
             await self.edit(context, message, html)
             return
         try:
             await context.bot.edit_message_reply_markup(
-                chat_id=message.chat.id, message_id=message.message_id, reply_markup=None
+                chat_id=message.chat_id, message_id=message.message_id, reply_markup=None
             )
         except BadRequest as error:  # the press still counts; only the keyboard stays
             log.warning("telegram: cannot remove a keyboard (%s)", error)
         text = self.current(message).text
-        self.remember(message.chat.id, message.message_id, _Shown.of(text, None))
+        self.remember(message.chat_id, message.message_id, _Shown.of(text, None))
 
     async def poll_mode(self, chat_id: int, quiz_id: str) -> bool:
         """Whether questions go out as quiz polls: the chat's choice, else the quiz's."""

@@ -12,19 +12,24 @@ The engine's guarantees (answers recorded once, closes by compare-and-set) do no
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable
+import functools
+from collections.abc import Awaitable, Coroutine
 from typing import Any
 
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
-# Generous on purpose: a handler acknowledges a press at once but then waits for Telegram's
-# 30 messages/s to send the next question; with few slots, later presses would wait for a slot
-# (and their acknowledgement) behind those sends. An update in flight costs a few kB.
+from adapters.telegram.shared import Context
+
+# Generous on purpose: an update waits for its user's earlier one, and that one's follow-ups
+# wait for Telegram's 30 messages/s; with few slots, other users' presses would wait for a
+# slot (and their acknowledgement) behind those sends. An update in flight costs a few kB.
 MAX_CONCURRENT_UPDATES = 4096
 
+_Key = tuple[str, int]
 
-def ordering_key(update: object) -> tuple[str, int] | None:
+
+def ordering_key(update: object) -> _Key | None:
     """Whose updates must not overlap: the user's, else the chat's; None for neither."""
     if not isinstance(update, Update):
         return None
@@ -36,11 +41,25 @@ def ordering_key(update: object) -> tuple[str, int] | None:
 
 
 class PerUserUpdateProcessor(BaseUpdateProcessor):
-    """Up to ``max_concurrent_updates`` at once, one at a time per user."""
+    """Up to ``max_concurrent_updates`` at once, one at a time per user; an update's
+    follow-ups (see :func:`follow_up`) count as part of it."""
 
     def __init__(self, max_concurrent_updates: int = MAX_CONCURRENT_UPDATES) -> None:
         super().__init__(max_concurrent_updates)
-        self._locks: dict[tuple[str, int], tuple[asyncio.Lock, int]] = {}
+        self._locks: dict[_Key, tuple[asyncio.Lock, int]] = {}
+        self._follow_ups: dict[_Key, asyncio.Future[Any]] = {}
+
+    def hold(self, update: object, follow_ups: asyncio.Future[Any]) -> None:
+        """The next update of ``update``'s user starts only once ``follow_ups`` are done."""
+        key = ordering_key(update)
+        if key is None:
+            return
+        self._follow_ups[key] = follow_ups
+        follow_ups.add_done_callback(functools.partial(self._release, key))
+
+    def _release(self, key: _Key, follow_ups: asyncio.Future[Any]) -> None:
+        if self._follow_ups.get(key) is follow_ups:
+            del self._follow_ups[key]  # memory stays bounded by the follow-ups in flight
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         key = ordering_key(update)
@@ -51,6 +70,9 @@ class PerUserUpdateProcessor(BaseUpdateProcessor):
         self._locks[key] = (lock, users + 1)
         try:
             async with lock:
+                earlier = self._follow_ups.get(key)
+                if earlier is not None:  # how it ended is its own (the error handler logs it)
+                    await asyncio.wait((earlier,))
                 await coroutine
         finally:
             lock, users = self._locks[key]
@@ -64,3 +86,19 @@ class PerUserUpdateProcessor(BaseUpdateProcessor):
 
     async def shutdown(self) -> None:
         """Nothing to tear down: Application.stop() waits for running updates."""
+
+
+def follow_up(context: Context, update: Update, work: Coroutine[Any, Any, None]) -> None:
+    """Run ``work``, the rest of handling ``update`` (what follows its acknowledgement), as
+    a task of its own, and let the handler return.
+
+    The update's objects are then freed at once, instead of living on, a few dozen for the
+    collector to scan each, while ``work`` waits behind the rate limiter (seconds, under a
+    burst of presses). The user's next update still waits for ``work``, so their messages
+    stay in order; ``Application.stop()`` waits for it, and its errors go to the error
+    handler. ``work`` must not hold ``update`` or its objects, or nothing is gained.
+    """
+    task = context.application.create_task(work, name="follow-up")
+    processor = context.application.update_processor
+    if isinstance(processor, PerUserUpdateProcessor):
+        processor.hold(update, task)

@@ -36,3 +36,26 @@ async def test_one_users_updates_run_in_order_and_others_meanwhile() -> None:
     await asyncio.gather(first, second)
     assert events[3:] == ["a1 end", "a2 start", "a2 end"]  # user 1's updates in order
     assert processor._locks == {}  # nothing is kept once idle
+
+
+async def test_a_users_next_update_waits_for_held_follow_ups_and_others_do_not() -> None:
+    api = FakeBotApi()
+    processor = PerUserUpdateProcessor()
+    events: list[str] = []
+
+    async def handle(name: str) -> None:
+        events.append(name)
+
+    follow_ups: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    await processor.process_update(update_from(api, 1), handle("a1"))
+    processor.hold(update_from(api, 1), follow_ups)
+    second = asyncio.create_task(processor.process_update(update_from(api, 1), handle("a2")))
+    await processor.process_update(update_from(api, 2), handle("b"))
+    await asyncio.sleep(0.01)
+    assert events == ["a1", "b"]  # a2 waits for a1's follow-ups; b does not
+    follow_ups.set_exception(RuntimeError("a follow-up failed"))  # logged elsewhere
+    await second
+    assert events == ["a1", "b", "a2"]
+    assert isinstance(follow_ups.exception(), RuntimeError)
+    assert processor._follow_ups == {}  # nothing is kept once they are done
+    assert processor._locks == {}

@@ -1,0 +1,96 @@
+"""A press's follow-ups (the answered question, the next one) run after its update is done:
+the update's objects are freed at the acknowledgement, and the user's next update still waits
+for them, so their messages keep their order."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+
+import pytest
+from telegram import Update
+
+from bot.catalog import QuizCatalog
+from bot.engine import QuizEngine
+from fakes.telegram_bot_api import ApiCall, FakeBotApi
+from fakes.telegram_chatter import button_for, is_question
+from tests.conftest import SEED_QUIZ
+from tests.telegram.conftest import Launch, chatter
+
+PAUSE_S = 2  # the 429's retry_after: the follow-ups wait this long
+
+
+def _live_updates_of(query_id: str) -> list[Update]:
+    gc.collect()
+    return [
+        o
+        for o in gc.get_objects()
+        if isinstance(o, Update)
+        and o.callback_query is not None
+        and o.callback_query.id == query_id
+    ]
+
+
+async def _refused_edit(api: FakeBotApi) -> ApiCall:
+    for _ in range(500):
+        if refused := api.calls_of("editMessageText", ok=False):
+            return refused[0]
+        await asyncio.sleep(0.01)
+    raise AssertionError("the press's edit never came")
+
+
+# PTB itself reads RetryAfter.retry_after, which warns about its future type.
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_a_press_update_is_freed_while_its_follow_ups_wait(
+    api: FakeBotApi, engine: QuizEngine, catalog: QuizCatalog, launch: Launch
+) -> None:
+    await launch(engine)
+    quiz = catalog.get(SEED_QUIZ)
+    assert quiz is not None
+    ann, ben = chatter(api, 6401, "Ann"), chatter(api, 6404, "Ben")
+    ann.send(f"/quiz {SEED_QUIZ}")
+    asked = await ann.question()
+    api.fail_next("editMessageText", retry_after=PAUSE_S)
+    query = ann.press(asked, button_for(asked, quiz, "en", True))
+    await ann.toast(query)
+    refused = await _refused_edit(api)
+    # The follow-ups wait out the 429; the update they follow is already gone.
+    assert api.calls_of("sendMessage", after=refused.index) == []
+    # PTB's update fetcher holds the latest update until the next one comes.
+    ben.send("/help")
+    await ben.message()
+    assert _live_updates_of(query) == []
+    await ann.edit_of(asked, refused.index + 1)
+    assert await ann.question(within=PAUSE_S + 5)  # and they still go out
+
+
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_the_users_next_update_waits_for_the_follow_ups(
+    api: FakeBotApi, engine: QuizEngine, catalog: QuizCatalog, launch: Launch
+) -> None:
+    """/help sent while the press's follow-ups wait out a 429 is answered after the next
+    question, not before it."""
+    await launch(engine)
+    quiz = catalog.get(SEED_QUIZ)
+    assert quiz is not None
+    ann, ben = chatter(api, 6402, "Ann"), chatter(api, 6403, "Ben")
+    ann.send(f"/quiz {SEED_QUIZ}")
+    asked = await ann.question()
+    api.fail_next("editMessageText", retry_after=PAUSE_S)
+    query = ann.press(asked, button_for(asked, quiz, "en", False))
+    await ann.toast(query)
+    refused = await _refused_edit(api)
+    ann.send("/help")
+    ben.send("/help")  # another user is not held up meanwhile
+    await ben.message()
+    assert [int(c.params["chat_id"]) for c in api.calls_of("sendMessage", after=refused.index)] == [
+        ben.chat_id
+    ]
+    await ann.question(within=PAUSE_S + 5)
+    await ann.message()  # /help's answer
+    sent = [
+        api.message_of(c)
+        for c in api.calls_of("sendMessage", after=refused.index)
+        if int(c.params["chat_id"]) == ann.chat_id
+    ]
+    assert [is_question(m) for m in sent] == [True, False]
