@@ -292,11 +292,21 @@ def serve_main(argv: list[str] | None = None) -> None:
     parser.add_argument("--message-rate", type=float, default=30.0)
     parser.add_argument("--webhook-port", type=int, default=None)
     args = parser.parse_args(argv)
-    asyncio.run(
-        _serve(
-            args.side, args.base_url, args.db, args.profile, args.message_rate, args.webhook_port
+    from quizbot.runner import fewer_young_collections
+
+    # Every side's process collects as `quizbot run` does: the bare app too, so that the
+    # baseline is as strong as the setting makes it.
+    with fewer_young_collections():
+        asyncio.run(
+            _serve(
+                args.side,
+                args.base_url,
+                args.db,
+                args.profile,
+                args.message_rate,
+                args.webhook_port,
+            )
         )
-    )
 
 
 def _cpu_s(stat_path: str) -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import gc
 import os
 import signal
 import socket
@@ -22,7 +23,7 @@ from bot.i18n import t
 from bot.storage import SQLiteStorage
 from fakes.telegram_bot_api import TOKEN, FakeBotApi
 from fakes.telegram_chatter import Chatter, clean
-from quizbot.runner import run_bots, telegram_config
+from quizbot.runner import YOUNG_COLLECTION_THRESHOLD, run_bots, telegram_config
 from quizbot.settings import Settings
 from tests.conftest import QUIZ_DIR, ROOT, FakeClock, services_beside
 from tests.telegram.conftest import Launch
@@ -150,6 +151,7 @@ async def test_the_port_is_bound_before_telegram_answers(api: FakeBotApi, tmp_pa
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     began = loop.time()
+    collecting = gc.get_threshold()
     running = asyncio.create_task(run_bots(settings, stop, listen="127.0.0.1"))
     try:
         while True:
@@ -167,11 +169,13 @@ async def test_the_port_is_bound_before_telegram_answers(api: FakeBotApi, tmp_pa
                 break
             await asyncio.sleep(0.02)
         assert api.webhook["url"] == "https://bot.example.org/telegram/hook"
+        assert gc.get_threshold()[0] == YOUNG_COLLECTION_THRESHOLD  # while the bots run
     finally:
         stop.set()
         assert await asyncio.wait_for(running, 10) == 0
     with pytest.raises(aiohttp.ClientConnectionError):  # stopping released the port
         await get_health(port)
+    assert gc.get_threshold() == collecting  # and as before once they stop
 
 
 async def test_quizbot_run_polls_and_stops_on_sigterm(api: FakeBotApi, tmp_path: Path) -> None:
