@@ -330,6 +330,9 @@ class TelegramAdapter:
             await application.updater.stop()
         if application.running:
             await application.stop()
+        processor = application.update_processor
+        if isinstance(processor, PerUserUpdateProcessor):  # presses handled while stopping too
+            await processor.finish_follow_ups()
         await self.round_driver.shutdown()
         await application.shutdown()
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 from collections.abc import Awaitable, Coroutine
 from typing import Any
 
@@ -27,6 +28,8 @@ from adapters.telegram.shared import Context
 MAX_CONCURRENT_UPDATES = 4096
 
 _Key = tuple[str, int]
+
+log = logging.getLogger(__name__)
 
 
 def ordering_key(update: object) -> _Key | None:
@@ -48,6 +51,26 @@ class PerUserUpdateProcessor(BaseUpdateProcessor):
         super().__init__(max_concurrent_updates)
         self._locks: dict[_Key, tuple[asyncio.Lock, int]] = {}
         self._follow_ups: dict[_Key, asyncio.Future[Any]] = {}
+        self._running: set[asyncio.Task[None]] = set()
+
+    def follow_up(self, update: object, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task; the next update of ``update``'s user waits for it, and
+        :meth:`finish_follow_ups` too."""
+        task = asyncio.create_task(work, name="follow-up")
+        self._running.add(task)
+        task.add_done_callback(self._finished)
+        self.hold(update, task)
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        self._running.discard(task)
+        if not task.cancelled() and (error := task.exception()) is not None:
+            log.error("telegram: a press's follow-ups failed", exc_info=error)
+
+    async def finish_follow_ups(self) -> None:
+        """Wait for every follow-up started so far, and those they wait for. For stopping:
+        python-telegram-bot's ``stop()`` waits for the updates in hand, not for these."""
+        while self._running:
+            await asyncio.wait(set(self._running))
 
     def hold(self, update: object, follow_ups: asyncio.Future[Any]) -> None:
         """The next update of ``update``'s user starts only once ``follow_ups`` are done."""
@@ -71,7 +94,7 @@ class PerUserUpdateProcessor(BaseUpdateProcessor):
         try:
             async with lock:
                 earlier = self._follow_ups.get(key)
-                if earlier is not None:  # how it ended is its own (the error handler logs it)
+                if earlier is not None:  # how it ended is its own (logged when it failed)
                     await asyncio.wait((earlier,))
                 await coroutine
         finally:
@@ -95,10 +118,11 @@ def follow_up(context: Context, update: Update, work: Coroutine[Any, Any, None])
     The update's objects are then freed at once, instead of living on, a few dozen for the
     collector to scan each, while ``work`` waits behind the rate limiter (seconds, under a
     burst of presses). The user's next update still waits for ``work``, so their messages
-    stay in order; ``Application.stop()`` waits for it, and its errors go to the error
-    handler. ``work`` must not hold ``update`` or its objects, or nothing is gained.
+    stay in order, and the adapter's ``stop()`` waits for it before closing the connections.
+    ``work`` must not hold ``update`` or its objects, or nothing is gained.
     """
-    task = context.application.create_task(work, name="follow-up")
     processor = context.application.update_processor
     if isinstance(processor, PerUserUpdateProcessor):
-        processor.hold(update, task)
+        processor.follow_up(update, work)
+    else:  # not the adapter's application: PTB's own task keeping
+        context.application.create_task(work, name="follow-up")

@@ -94,3 +94,30 @@ async def test_the_users_next_update_waits_for_the_follow_ups(
         if int(c.params["chat_id"]) == ann.chat_id
     ]
     assert [is_question(m) for m in sent] == [True, False]
+
+
+async def test_a_press_handled_while_the_bot_stops_still_gets_its_next_question(
+    api: FakeBotApi, engine: QuizEngine, catalog: QuizCatalog, launch: Launch
+) -> None:
+    """A deploy stops the bot while a press is being acknowledged: the press's follow-ups
+    start after python-telegram-bot stopped running, and still go out before the
+    connections close."""
+    adapter = await launch(engine)
+    quiz = catalog.get(SEED_QUIZ)
+    assert quiz is not None
+    ann = chatter(api, 6405, "Ann")
+    ann.send(f"/quiz {SEED_QUIZ}")
+    asked = await ann.question()
+    mark = len(api.calls)
+    api.delays["answerCallbackQuery"] = 1.5
+    api.delays["editMessageText"] = 1.0  # the follow-ups are still under way at the shutdown
+    ann.press(asked, button_for(asked, quiz, "en", True))
+    await api.wait_for("getUpdates", lambda c: c.index > mark, after=mark)  # it was taken
+    await asyncio.sleep(0.1)  # and is being acknowledged
+    await adapter.stop()
+    sent = [
+        api.message_of(c)
+        for c in api.calls_of("sendMessage", after=mark)
+        if int(c.params["chat_id"]) == ann.chat_id
+    ]
+    assert [is_question(m) for m in sent] == [True]
