@@ -12,8 +12,8 @@ from telegram import Update
 
 from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
-from fakes.telegram_bot_api import ApiCall, FakeBotApi
-from fakes.telegram_chatter import button_for, is_question
+from fakes.telegram_bot_api import ApiCall, FakeBotApi, StoredMessage
+from fakes.telegram_chatter import Chatter, button_for, is_question
 from tests.conftest import SEED_QUIZ
 from tests.telegram.conftest import Launch, chatter
 
@@ -31,10 +31,21 @@ def _live_updates_of(query_id: str) -> list[Update]:
     ]
 
 
-async def _refused_edit(api: FakeBotApi) -> ApiCall:
+async def _pressed_behind_a_429(
+    api: FakeBotApi, catalog: QuizCatalog, ann: Chatter
+) -> tuple[StoredMessage, str, ApiCall]:
+    """Ann starts the quiz and answers its first question; the edit that follows gets a 429,
+    so the press's follow-ups wait PAUSE_S. Returns the question, the press and the 429."""
+    quiz = catalog.get(SEED_QUIZ)
+    assert quiz is not None
+    ann.send(f"/quiz {SEED_QUIZ}")
+    asked = await ann.question()
+    api.fail_next("editMessageText", retry_after=PAUSE_S)
+    query = ann.press(asked, button_for(asked, quiz, "en", True))
+    await ann.toast(query)
     for _ in range(500):
         if refused := api.calls_of("editMessageText", ok=False):
-            return refused[0]
+            return asked, query, refused[0]
         await asyncio.sleep(0.01)
     raise AssertionError("the press's edit never came")
 
@@ -45,15 +56,8 @@ async def test_a_press_update_is_freed_while_its_follow_ups_wait(
     api: FakeBotApi, engine: QuizEngine, catalog: QuizCatalog, launch: Launch
 ) -> None:
     await launch(engine)
-    quiz = catalog.get(SEED_QUIZ)
-    assert quiz is not None
     ann, ben = chatter(api, 6401, "Ann"), chatter(api, 6404, "Ben")
-    ann.send(f"/quiz {SEED_QUIZ}")
-    asked = await ann.question()
-    api.fail_next("editMessageText", retry_after=PAUSE_S)
-    query = ann.press(asked, button_for(asked, quiz, "en", True))
-    await ann.toast(query)
-    refused = await _refused_edit(api)
+    asked, query, refused = await _pressed_behind_a_429(api, catalog, ann)
     # The follow-ups wait out the 429; the update they follow is already gone.
     assert api.calls_of("sendMessage", after=refused.index) == []
     # PTB's update fetcher holds the latest update until the next one comes.
@@ -71,15 +75,8 @@ async def test_the_users_next_update_waits_for_the_follow_ups(
     """/help sent while the press's follow-ups wait out a 429 is answered after the next
     question, not before it."""
     await launch(engine)
-    quiz = catalog.get(SEED_QUIZ)
-    assert quiz is not None
     ann, ben = chatter(api, 6402, "Ann"), chatter(api, 6403, "Ben")
-    ann.send(f"/quiz {SEED_QUIZ}")
-    asked = await ann.question()
-    api.fail_next("editMessageText", retry_after=PAUSE_S)
-    query = ann.press(asked, button_for(asked, quiz, "en", False))
-    await ann.toast(query)
-    refused = await _refused_edit(api)
+    _, _, refused = await _pressed_behind_a_429(api, catalog, ann)
     ann.send("/help")
     ben.send("/help")  # another user is not held up meanwhile
     await ben.message()
