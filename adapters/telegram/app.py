@@ -156,11 +156,11 @@ class TelegramAdapter:
             services, config.admin_ids, self.messenger, self.round_driver, stats_chart
         )
         self.daily_commands = DailyCommands(services.daily, self.messenger)
+        # Users' updates concurrently, each user's own in order (with their follow-ups): a
+        # double tap's second press sees the first's result, a one-shot menu cannot act twice.
+        self.updates = PerUserUpdateProcessor()
         self.callbacks = Callbacks(
-            engine,
-            self.messenger,
-            self.commands,
-            self.round_driver,
+            engine, self.messenger, self.commands, self.round_driver, self.updates
         )
         self.typed = TypedAnswers(engine, self.messenger)
         self.uploads = TelegramUploads(engine, self.messenger, config.admin_ids)
@@ -200,9 +200,7 @@ class TelegramAdapter:
                     max_retries=self.max_retries,
                 )
             )
-            # Users concurrently, each user's own updates in order: a double tap's second
-            # press sees the first's result, and a one-shot menu cannot act twice.
-            .concurrent_updates(PerUserUpdateProcessor())
+            .concurrent_updates(self.updates)
         )
         if self.config.webhook_url:
             builder = builder.updater(None)  # updates come from our own web server
@@ -330,9 +328,7 @@ class TelegramAdapter:
             await application.updater.stop()
         if application.running:
             await application.stop()
-        processor = application.update_processor
-        if isinstance(processor, PerUserUpdateProcessor):  # presses handled while stopping too
-            await processor.finish_follow_ups()
+        await self.updates.finish_follow_ups()  # presses handled while stopping too
         await self.round_driver.shutdown()
         await application.shutdown()
 

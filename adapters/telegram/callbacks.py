@@ -26,7 +26,7 @@ from adapters.telegram.rendering import (
 )
 from adapters.telegram.shared import PLATFORM, Context, turn
 from adapters.telegram.texts import tt
-from adapters.telegram.update_processor import follow_up
+from adapters.telegram.update_processor import PerUserUpdateProcessor
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.rounds import RoundAnswerOutcome
@@ -124,11 +124,14 @@ class Callbacks:
         messenger: Messenger,
         commands: Commands,
         round_driver: TelegramRoundDriver,
+        updates: PerUserUpdateProcessor,
         *,
         settle: float = ACK_SETTLE_S,
     ) -> None:
-        """``settle``: see :class:`AcknowledgeFirst`."""
+        """``updates``: the application's, which runs a press's follow-ups; ``settle``: see
+        :class:`AcknowledgeFirst`."""
         self.engine = engine
+        self.updates = updates
         self.messenger = messenger
         self.commands = commands
         self.round_driver = round_driver
@@ -249,7 +252,7 @@ class Callbacks:
         chat_type = message.chat.type if message is not None else ChatType.PRIVATE
         owner = who.display_name if chat_type != ChatType.PRIVATE else None
         shown = self.messenger.ref(message) if isinstance(message, Message) else None
-        follow_up(context, update, self._show_answer(context, chat_id, shown, feedback, owner))
+        self.updates.follow_up(update, self._show_answer(context, chat_id, shown, feedback, owner))
 
     async def _show_answer(
         self,

@@ -20,8 +20,6 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
-from adapters.telegram.shared import Context
-
 # Generous on purpose: an update waits for its user's earlier one, and that one's follow-ups
 # wait for Telegram's 30 messages/s; with few slots, other users' presses would wait for a
 # slot (and their acknowledgement) behind those sends. An update in flight costs a few kB.
@@ -45,24 +43,35 @@ def ordering_key(update: object) -> _Key | None:
 
 class PerUserUpdateProcessor(BaseUpdateProcessor):
     """Up to ``max_concurrent_updates`` at once, one at a time per user; an update's
-    follow-ups (see :func:`follow_up`) count as part of it."""
+    follow-ups (see :meth:`follow_up`) count as part of it."""
 
     def __init__(self, max_concurrent_updates: int = MAX_CONCURRENT_UPDATES) -> None:
         super().__init__(max_concurrent_updates)
         self._locks: dict[_Key, tuple[asyncio.Lock, int]] = {}
-        self._follow_ups: dict[_Key, asyncio.Future[Any]] = {}
+        self._follow_ups: dict[_Key, asyncio.Task[None]] = {}
         self._running: set[asyncio.Task[None]] = set()
 
     def follow_up(self, update: object, work: Coroutine[Any, Any, None]) -> None:
-        """Run ``work`` as a task; the next update of ``update``'s user waits for it, and
-        :meth:`finish_follow_ups` too."""
+        """Run ``work``, the rest of handling ``update`` (what follows its acknowledgement),
+        as a task of its own, so that the handler returns.
+
+        The update's objects are then freed at once, instead of living on, a few dozen for
+        the collector to scan each, while ``work`` waits behind the rate limiter (seconds,
+        under a burst of presses). The user's next update still waits for ``work``, so their
+        messages stay in order, and :meth:`finish_follow_ups` waits for it when the bot stops.
+        ``work`` must not hold ``update`` or its objects, or nothing is gained.
+        """
+        key = ordering_key(update)
         task = asyncio.create_task(work, name="follow-up")
         self._running.add(task)
-        task.add_done_callback(self._finished)
-        self.hold(update, task)
+        if key is not None:
+            self._follow_ups[key] = task
+        task.add_done_callback(functools.partial(self._finished, key))
 
-    def _finished(self, task: asyncio.Task[None]) -> None:
+    def _finished(self, key: _Key | None, task: asyncio.Task[None]) -> None:
         self._running.discard(task)
+        if key is not None and self._follow_ups.get(key) is task:
+            del self._follow_ups[key]  # memory stays bounded by the follow-ups in flight
         if not task.cancelled() and (error := task.exception()) is not None:
             log.error("telegram: a press's follow-ups failed", exc_info=error)
 
@@ -71,18 +80,6 @@ class PerUserUpdateProcessor(BaseUpdateProcessor):
         python-telegram-bot's ``stop()`` waits for the updates in hand, not for these."""
         while self._running:
             await asyncio.wait(set(self._running))
-
-    def hold(self, update: object, follow_ups: asyncio.Future[Any]) -> None:
-        """The next update of ``update``'s user starts only once ``follow_ups`` are done."""
-        key = ordering_key(update)
-        if key is None:
-            return
-        self._follow_ups[key] = follow_ups
-        follow_ups.add_done_callback(functools.partial(self._release, key))
-
-    def _release(self, key: _Key, follow_ups: asyncio.Future[Any]) -> None:
-        if self._follow_ups.get(key) is follow_ups:
-            del self._follow_ups[key]  # memory stays bounded by the follow-ups in flight
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         key = ordering_key(update)
@@ -109,20 +106,3 @@ class PerUserUpdateProcessor(BaseUpdateProcessor):
 
     async def shutdown(self) -> None:
         """Nothing to tear down: Application.stop() waits for running updates."""
-
-
-def follow_up(context: Context, update: Update, work: Coroutine[Any, Any, None]) -> None:
-    """Run ``work``, the rest of handling ``update`` (what follows its acknowledgement), as
-    a task of its own, and let the handler return.
-
-    The update's objects are then freed at once, instead of living on, a few dozen for the
-    collector to scan each, while ``work`` waits behind the rate limiter (seconds, under a
-    burst of presses). The user's next update still waits for ``work``, so their messages
-    stay in order, and the adapter's ``stop()`` waits for it before closing the connections.
-    ``work`` must not hold ``update`` or its objects, or nothing is gained.
-    """
-    processor = context.application.update_processor
-    if isinstance(processor, PerUserUpdateProcessor):
-        processor.follow_up(update, work)
-    else:  # not the adapter's application: PTB's own task keeping
-        context.application.create_task(work, name="follow-up")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from telegram import Update
 
 from adapters.telegram.update_processor import PerUserUpdateProcessor
@@ -38,24 +39,33 @@ async def test_one_users_updates_run_in_order_and_others_meanwhile() -> None:
     assert processor._locks == {}  # nothing is kept once idle
 
 
-async def test_a_users_next_update_waits_for_held_follow_ups_and_others_do_not() -> None:
+async def test_a_users_next_update_waits_for_their_follow_ups_and_others_do_not(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     api = FakeBotApi()
     processor = PerUserUpdateProcessor()
     events: list[str] = []
+    release = asyncio.Event()
 
     async def handle(name: str) -> None:
         events.append(name)
 
-    follow_ups: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    async def failing_follow_ups() -> None:
+        await release.wait()
+        events.append("a1 follow-ups")
+        raise RuntimeError("a follow-up failed")
+
     await processor.process_update(update_from(api, 1), handle("a1"))
-    processor.hold(update_from(api, 1), follow_ups)
+    processor.follow_up(update_from(api, 1), failing_follow_ups())
     second = asyncio.create_task(processor.process_update(update_from(api, 1), handle("a2")))
     await processor.process_update(update_from(api, 2), handle("b"))
     await asyncio.sleep(0.01)
     assert events == ["a1", "b"]  # a2 waits for a1's follow-ups; b does not
-    follow_ups.set_exception(RuntimeError("a follow-up failed"))  # logged elsewhere
+    release.set()
     await second
-    assert events == ["a1", "b", "a2"]
-    assert isinstance(follow_ups.exception(), RuntimeError)
+    assert events == ["a1", "b", "a1 follow-ups", "a2"]
+    await processor.finish_follow_ups()
+    assert "a press's follow-ups failed" in caplog.text  # a failure is logged, not lost
     assert processor._follow_ups == {}  # nothing is kept once they are done
+    assert processor._running == set()
     assert processor._locks == {}
