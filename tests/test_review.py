@@ -242,3 +242,48 @@ def test_the_desired_retention_comes_from_the_environment() -> None:
         with pytest.raises(ConfigError) as error:
             Settings.from_env(base | {"REVIEW_RETENTION": bad})
         assert error.value.variable == "REVIEW_RETENTION"
+
+
+@pytest.mark.parametrize("retention", [0.7, 0.9, 0.97])
+def test_a_first_miss_is_scheduled_exactly_as_fsrs_schedules_it(retention: float) -> None:
+    # The first miss skips FSRS (its memory is computed once): the stored card must be what
+    # FSRS itself gives, at any time, and later reviews must go on from it the same way.
+    import json
+
+    import fsrs
+
+    scheduler = ReviewScheduler(retention)
+    reference = fsrs.Scheduler(desired_retention=retention, enable_fuzzing=False)
+    for now in (
+        datetime(2026, 12, 6, 18, 30, tzinfo=UTC),
+        datetime(2031, 2, 28, 23, 59, 59, 999_999, tzinfo=UTC),
+    ):
+        item = scheduler.next_review(
+            None, platform="telegram", user_id="7", quiz_id="q", question_id="x",
+            correct=False, now=now,
+        )  # fmt: skip
+        card, _ = reference.review_card(fsrs.Card(card_id=1, due=now), fsrs.Rating.Again, now)
+        assert item is not None
+        assert (item.box, item.due_at) == (int(card.state), now)
+        assert json.loads(item.card) == {
+            "difficulty": card.difficulty,
+            "last_review": now.isoformat(),
+            "stability": card.stability,
+            "step": card.step,
+        }
+        later = now + timedelta(days=2)
+        again = scheduler.next_review(
+            item, platform="telegram", user_id="7", quiz_id="q", question_id="x",
+            correct=True, now=later,
+        )  # fmt: skip
+        card, _ = reference.review_card(card, fsrs.Rating.Good, later)
+        assert again is not None and (again.box, again.due_at) == (int(card.state), card.due)
+
+
+def test_a_first_miss_at_a_time_not_in_utc_is_refused_as_fsrs_refuses_it() -> None:
+    moscow = datetime(2026, 12, 6, 21, 30, tzinfo=ZoneInfo("Europe/Moscow"))
+    with pytest.raises(ValueError, match="UTC"):
+        ReviewScheduler().next_review(
+            None, platform="telegram", user_id="7", quiz_id="q", question_id="x",
+            correct=False, now=moscow,
+        )  # fmt: skip
