@@ -26,8 +26,10 @@ What is measured
       that bounds the throughput (the rest is SQLite's thread).
     * rounds: after a burst, the bot's follow-ups (the answered question edited, the next
       question sent) are awaited outside the timed phase, and the next round presses the
-      next question's buttons (quick 2 rounds, full 3). Presses per second is the median of
-      the rounds; p50/p95 are over all presses of all rounds.
+      next question's buttons (quick 2 rounds, full 7: the seed quiz's 8 questions allow no
+      more). Presses per second is the median of the rounds; p50/p95 are over all presses of
+      all rounds. Single rounds of one run swing by 0.63-0.98x on this 2-core machine, which
+      a median of 3 did not smooth out (full runs of the same code gave 0.69-0.89x).
     * quiet period: a burst starts only once its bot has been idle for 5.5 s, past the 5 s
       after which its HTTP client (the adapter's aiohttp transport, which keeps httpx's
       keep-alive) drops idle connections -- the users were reading the question. Every
@@ -130,7 +132,7 @@ class Sizes:
 def sizes(quick: bool, users: int | None = None, rounds: int | None = None) -> Sizes:
     if quick:
         return Sizes(users or 50, rounds or 2)
-    return Sizes(users or 500, rounds or 3)
+    return Sizes(users or 500, rounds or 7)
 
 
 # -- the bot processes ------------------------------------------------------------------------
