@@ -263,7 +263,7 @@ def test_a_first_miss_is_scheduled_exactly_as_fsrs_schedules_it(retention: float
             correct=False, now=now,
         )  # fmt: skip
         card, _ = reference.review_card(fsrs.Card(card_id=1, due=now), fsrs.Rating.Again, now)
-        assert item is not None
+        assert item is not None and item.card is not None
         assert (item.box, item.due_at) == (int(card.state), now)
         assert json.loads(item.card) == {
             "difficulty": card.difficulty,
