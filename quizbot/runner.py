@@ -34,9 +34,10 @@ def fewer_young_collections() -> Iterator[None]:
 
     Under a burst of presses every update in flight (python-telegram-bot's objects, its
     handler's coroutines, its answer waiting for the commit) outlives many collections at the
-    default and is scanned in each, then again in the older generations: 500 presses at once
-    cost our bot 40-60 ms of collecting, a bare python-telegram-bot app 15-20 ms (bench (b),
-    which runs both sides with this setting). Reference counting frees nearly all of a press's
+    default and is scanned in each, then again in the older generations: at the default, 500
+    presses at once cost our bot 32-63 ms of collecting, slowing down burst after burst; with
+    this setting 21-30 ms, steady (bench (b), whose bare python-telegram-bot app gets the
+    same setting: 11-17 ms). Reference counting frees nearly all of a press's
     objects long before 10,000 more exist; what it costs is that garbage in reference cycles
     waits a little longer (at most that many objects, about a megabyte)."""
     before = gc.get_threshold()
