@@ -346,9 +346,11 @@ class Messenger:
     async def close_menu(self, context: Context, query: CallbackQuery, html: str | None) -> None:
         """Take the keyboard off a one-shot menu, showing ``html`` instead when given."""
         pressed = query.message
-        if not isinstance(pressed, Message) or not self.menu_open(query):
+        if not isinstance(pressed, Message):
             return
         message = self.ref(pressed)
+        if not message.shown.keyboard:  # closed already (see menu_open)
+            return
         if html is not None:
             await self.edit(context, message, html)
             return
