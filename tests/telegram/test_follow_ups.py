@@ -10,8 +10,8 @@ import gc
 import pytest
 from telegram import Update
 
-from bot.catalog import QuizCatalog
 from bot.engine import QuizEngine
+from bot.quiz import Quiz
 from fakes.telegram_bot_api import ApiCall, FakeBotApi, StoredMessage
 from fakes.telegram_chatter import Chatter, button_for, is_question
 from tests.conftest import SEED_QUIZ
@@ -32,12 +32,10 @@ def _live_updates_of(query_id: str) -> list[Update]:
 
 
 async def _pressed_behind_a_429(
-    api: FakeBotApi, catalog: QuizCatalog, ann: Chatter
+    api: FakeBotApi, quiz: Quiz, ann: Chatter
 ) -> tuple[StoredMessage, str, ApiCall]:
     """Ann starts the quiz and answers its first question; the edit that follows gets a 429,
     so the press's follow-ups wait PAUSE_S. Returns the question, the press and the 429."""
-    quiz = catalog.get(SEED_QUIZ)
-    assert quiz is not None
     ann.send(f"/quiz {SEED_QUIZ}")
     asked = await ann.question()
     api.fail_next("editMessageText", retry_after=PAUSE_S)
@@ -53,11 +51,11 @@ async def _pressed_behind_a_429(
 # PTB itself reads RetryAfter.retry_after, which warns about its future type.
 @pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 async def test_a_press_update_is_freed_while_its_follow_ups_wait(
-    api: FakeBotApi, engine: QuizEngine, catalog: QuizCatalog, launch: Launch
+    api: FakeBotApi, engine: QuizEngine, seed: Quiz, launch: Launch
 ) -> None:
     await launch(engine)
     ann, ben = chatter(api, 6401, "Ann"), chatter(api, 6404, "Ben")
-    asked, query, refused = await _pressed_behind_a_429(api, catalog, ann)
+    asked, query, refused = await _pressed_behind_a_429(api, seed, ann)
     # The follow-ups wait out the 429; the update they follow is already gone.
     assert api.calls_of("sendMessage", after=refused.index) == []
     # PTB's update fetcher holds the latest update until the next one comes.
@@ -70,13 +68,13 @@ async def test_a_press_update_is_freed_while_its_follow_ups_wait(
 
 @pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
 async def test_the_users_next_update_waits_for_the_follow_ups(
-    api: FakeBotApi, engine: QuizEngine, catalog: QuizCatalog, launch: Launch
+    api: FakeBotApi, engine: QuizEngine, seed: Quiz, launch: Launch
 ) -> None:
     """/help sent while the press's follow-ups wait out a 429 is answered after the next
     question, not before it."""
     await launch(engine)
     ann, ben = chatter(api, 6402, "Ann"), chatter(api, 6403, "Ben")
-    _, _, refused = await _pressed_behind_a_429(api, catalog, ann)
+    _, _, refused = await _pressed_behind_a_429(api, seed, ann)
     ann.send("/help")
     ben.send("/help")  # another user is not held up meanwhile
     await ben.message()
@@ -94,21 +92,19 @@ async def test_the_users_next_update_waits_for_the_follow_ups(
 
 
 async def test_a_press_handled_while_the_bot_stops_still_gets_its_next_question(
-    api: FakeBotApi, engine: QuizEngine, catalog: QuizCatalog, launch: Launch
+    api: FakeBotApi, engine: QuizEngine, seed: Quiz, launch: Launch
 ) -> None:
     """A deploy stops the bot while a press is being acknowledged: the press's follow-ups
     start after python-telegram-bot stopped running, and still go out before the
     connections close."""
     adapter = await launch(engine)
-    quiz = catalog.get(SEED_QUIZ)
-    assert quiz is not None
     ann = chatter(api, 6405, "Ann")
     ann.send(f"/quiz {SEED_QUIZ}")
     asked = await ann.question()
     mark = len(api.calls)
     api.delays["answerCallbackQuery"] = 1.5
     api.delays["editMessageText"] = 1.0  # the follow-ups are still under way at the shutdown
-    ann.press(asked, button_for(asked, quiz, "en", True))
+    ann.press(asked, button_for(asked, seed, "en", True))
     await api.wait_for("getUpdates", lambda c: c.index > mark, after=mark)  # it was taken
     await asyncio.sleep(0.1)  # and is being acknowledged
     await adapter.stop()
