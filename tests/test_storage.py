@@ -229,6 +229,125 @@ async def test_concurrent_answers_of_many_users_are_all_stored_once(any_storage)
         assert items == ([due[attempt.id]] if not stored.correct else [])
 
 
+async def _answer_scenario(storage: Storage, prefix: str) -> list[dict[str, Any]]:
+    """Users ``prefix``1-8, each with an attempt in quiz "q" in a state of its own, and the
+    record_answer calls of one burst for them (one user twice): the writes a batch may mix."""
+
+    def user(n: int) -> str:
+        return f"{prefix}{n}"
+
+    def attempt_of(n: int) -> NewAttempt:
+        return new_attempt(user=user(n))
+
+    async def missed_before(n: int) -> ReviewItem:  # q1 scheduled by an earlier attempt
+        item = ReviewItem("test", user(n), "q", "q1", 1, T0)
+        old, _ = await storage.create_attempt(attempt_of(n))
+        await storage.record_answer(
+            AnswerRecord(old.id, "q1", "b", False, T0), finishes=False, review=item
+        )
+        await storage.finish_attempt(old.id, AttemptStatus.ABANDONED, T0)
+        return item
+
+    later = T0 + timedelta(minutes=5)
+    scheduled = {n: await missed_before(n) for n in (6, 8)}
+    attempts = {n: (await storage.create_attempt(attempt_of(n)))[0].id for n in range(1, 9)}
+    await storage.record_answer(AnswerRecord(attempts[4], "q1", "a", True, T0), finishes=False)
+
+    def write(
+        n: int,
+        question: str,
+        option: str,
+        *,
+        answered: int | None = 0,
+        finishes: bool = False,
+        review: ReviewItem | None = None,
+        was: ReviewItem | None = None,
+        language: str | None = None,
+    ) -> dict[str, Any]:
+        guard = None
+        if answered is not None:
+            guard = expecting(answered, user_id=user(n), language=language, review=was)
+        return {
+            "answer": AnswerRecord(attempts[n], question, option, option == "a", later),
+            "finishes": finishes,
+            "review": review,
+            "expected": guard,
+        }
+
+    def due(n: int, question: str, box: int) -> ReviewItem:
+        return ReviewItem("test", user(n), "q", question, box, later, '{"step":0}')
+
+    return [
+        write(1, "q1", "b", review=due(1, "q1", 1)),  # a first miss: scheduled
+        write(2, "q1", "a", finishes=True),  # the attempt's last answer
+        write(3, "q1", "a", answered=1),  # stale: the attempt has no answer yet
+        write(4, "q1", "b"),  # the question has its answer already
+        write(1, "q2", "b", answered=1, review=due(1, "q2", 1)),  # after the user's first
+        write(5, "q1", "a", answered=None),  # unguarded
+        write(6, "q1", "a", review=due(6, "q1", 0), was=scheduled[6]),  # off the schedule
+        write(7, "q1", "a", language="ru"),  # stale: the user chose no language
+        write(8, "q1", "a", review=due(8, "q1", 2), was=scheduled[8]),  # rescheduled
+    ]
+
+
+async def _outcome(write: Any) -> tuple[Any, ...]:
+    try:
+        stored, inserted = await write
+    except StateChanged:
+        return ("changed",)
+    return (stored.question_id, stored.option_id, inserted)
+
+
+async def _answers_state(storage: Storage) -> tuple[Any, ...]:
+    attempts = await storage.attempts_for_quiz("q")
+    reviews = [await storage.review_items("test", f"u{n}", "q") for n in range(1, 9)]
+    return attempts, await storage.answers_for_quiz("q"), reviews
+
+
+async def test_answers_written_together_end_as_if_written_one_by_one(tmp_path):
+    """SQLite's writer records a burst's answers in a few shared statements; every caller
+    still gets, and the database ends with, what writing them one after another gives."""
+    alone, together = SQLiteStorage(tmp_path / "alone.db"), SQLiteStorage(tmp_path / "at-once.db")
+    await alone.open()
+    await together.open()
+    try:
+        one_by_one = [
+            await _outcome(alone.record_answer(**w)) for w in await _answer_scenario(alone, "u")
+        ]
+        writes = await _answer_scenario(together, "u")
+        statements: list[str] = []
+        writer = together._writer
+        assert writer is not None
+        await writer.run(lambda conn: conn.set_trace_callback(statements.append))
+        at_once = await asyncio.gather(*(_outcome(together.record_answer(**w)) for w in writes))
+        assert one_by_one == [
+            ("q1", "b", True),
+            ("q1", "a", True),
+            ("changed",),
+            ("q1", "a", False),  # the answer the question had
+            ("q2", "b", True),
+            ("q1", "a", True),
+            ("q1", "a", True),
+            ("changed",),
+            ("q1", "a", True),
+        ]
+        assert list(at_once) == one_by_one
+        state = await _answers_state(together)
+        assert state == await _answers_state(alone)
+        attempts, _, reviews = state
+        assert [a.status for a in attempts if a.user_id == "u2"] == [AttemptStatus.COMPLETED]
+        assert [(i.question_id, i.box) for i in reviews[0]] == [("q1", 1), ("q2", 1)]
+        assert reviews[5] == []  # taken off the schedule
+        assert [(i.question_id, i.box) for i in reviews[7]] == [("q1", 2)]
+        inserts = [s for s in statements if s.startswith("INSERT INTO answers")]
+        # The first four together; the user's second answer must see their first, so it
+        # starts a group, which the unguarded answer (run alone) ends; the last three.
+        assert len(inserts) == 4
+    finally:
+        await alone.close()
+        await together.close()
+
+
 async def test_postgres_writes_concurrent_answers_in_shared_statements(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import functools
 import json
 import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.storage.base import StateChanged
@@ -204,11 +206,10 @@ class SQLiteAttempts(SQLiteWriter, AttemptStore, KeyValueStore):
         review: ReviewItem | None = None,
         expected: ExpectedState | None = None,
     ) -> tuple[AnswerRecord, bool]:
-        # A partial, not a closure: fewer objects per press in flight (see _write).
-        op = functools.partial(_record_answer, answer, finishes, review, expected)
         # The writer runs every write of this process in order, and BEGIN IMMEDIATE keeps
         # other processes out, so nothing can come between its checks and its insert.
-        stored: tuple[AnswerRecord, bool] | None = await self._write(op)
+        write = _AnswerWrite(answer, finishes, review, expected)
+        stored: tuple[AnswerRecord, bool] | None = await self._write(write)
         if stored is None:
             raise StateChanged(f"attempt {answer.attempt_id} changed since it was read")
         return stored
@@ -240,88 +241,156 @@ class SQLiteAttempts(SQLiteWriter, AttemptStore, KeyValueStore):
         await self._write(op)
 
 
-def _record_answer(
-    answer: AnswerRecord,
-    finishes: bool,
-    review: ReviewItem | None,
-    expected: ExpectedState | None,
-    conn: sqlite3.Connection,
-) -> tuple[AnswerRecord, bool] | None:
-    """Record ``answer`` on the writer's thread (see :meth:`SQLiteAttempts.record_answer`):
-    the stored answer and whether this call inserted it; None when ``expected`` no longer
-    holds."""
-    at = _ts(answer.answered_at)
-    if expected is not None:
-        # The usual press: one statement checks the state and inserts.
-        if not _insert_if_still(conn, answer, at, expected):
-            earlier = _stored_answer(conn, answer.attempt_id, answer.question_id)
-            return (earlier, False) if earlier is not None else None
-    else:
-        earlier = _stored_answer(conn, answer.attempt_id, answer.question_id)
-        if earlier is not None:
-            return earlier, False
-        seq = conn.execute(
-            "SELECT COUNT(*) FROM answers WHERE attempt_id = ?", (answer.attempt_id,)
-        ).fetchone()[0]
-        conn.execute(
-            "INSERT INTO answers (attempt_id, question_id, option_id, correct, "
-            "answered_at, seq) VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                answer.attempt_id,
-                answer.question_id,
-                answer.option_id,
-                int(answer.correct),
-                at,
-                seq,
-            ),
-        )
+_Stored = tuple[AnswerRecord, bool] | None
+
+
+@dataclass(frozen=True, slots=True)
+class _AnswerWrite:
+    """One :meth:`SQLiteAttempts.record_answer` call, run on the writer's thread: the stored
+    answer and whether this call inserted it; None when ``expected`` no longer holds.
+
+    A :class:`~bot.storage.sqlite.writer.GroupedWrite`: the answers of a batch are checked
+    and inserted by one statement, their attempts and schedules updated by one each."""
+
+    answer: AnswerRecord
+    finishes: bool
+    review: ReviewItem | None
+    expected: ExpectedState | None
+
+    def __call__(self, conn: sqlite3.Connection) -> _Stored:
+        return self.run_together(conn, [self])[0]
+
+    @classmethod
+    def run_together(
+        cls, conn: sqlite3.Connection, writes: Sequence[_AnswerWrite]
+    ) -> list[_Stored]:
+        results: list[_Stored] = []
+        group: list[_AnswerWrite] = []
+        touched: set[object] = set()
+        for write in writes:
+            keys = _touches(write)
+            if write.expected is None or not touched.isdisjoint(keys):
+                # What this write checks may change with the group: the group goes first.
+                results.extend(_record_group(conn, group))
+                group, touched = [], set()
+            if write.expected is None:
+                results.append(_record_unguarded(conn, write))
+                continue
+            group.append(write)
+            touched.update(keys)
+        results.extend(_record_group(conn, group))
+        return results
+
+
+def _touches(write: _AnswerWrite) -> tuple[object, ...]:
+    """What a write reads or changes besides its own answer: its attempt, and the user whose
+    language and schedule it checks or sets. Writes of one group touch nothing in common, so
+    running them at once is running them one after another."""
+    keys: list[object] = [write.answer.attempt_id]
+    for who in (write.expected, write.review):
+        if who is not None:
+            keys.append((who.platform, who.user_id))
+    return tuple(keys)
+
+
+def _record_group(conn: sqlite3.Connection, writes: list[_AnswerWrite]) -> list[_Stored]:
+    if not writes:
+        return []
+    return _after_inserts(conn, writes, _insert_if_still(conn, writes))
+
+
+def _record_unguarded(conn: sqlite3.Connection, write: _AnswerWrite) -> _Stored:
+    """Record an answer with no :class:`ExpectedState` to check: unless its question has one."""
+    answer = write.answer
+    earlier = _stored_answer(conn, answer.attempt_id, answer.question_id)
+    if earlier is not None:
+        return earlier, False
+    seq = conn.execute(
+        "SELECT COUNT(*) FROM answers WHERE attempt_id = ?", (answer.attempt_id,)
+    ).fetchone()[0]
     conn.execute(
-        "UPDATE attempts SET updated_at = ?, status = ?, "
-        "finished_at = COALESCE(?, finished_at) WHERE id = ? AND status = 'active'",
-        (
-            at,
-            "completed" if finishes else "active",
-            at if finishes else None,
-            answer.attempt_id,
-        ),
-    )
-    if review is not None:
-        _save_review(conn, review)
-    return answer, True
-
-
-# Inserts the answer only while the database holds what ExpectedState says: the attempt
-# active with ``answered`` answers and none to this question, the user's chosen language and
-# the question's schedule entry unchanged. Folding the checks into the insert makes a press
-# one statement instead of three: under a burst every statement is a hand-over of the GIL
-# between the writer's thread and the event loop.
-_INSERT_IF_STILL = (
-    "INSERT INTO answers (attempt_id, question_id, option_id, correct, answered_at, seq) "
-    "SELECT ?1, ?2, ?3, ?4, ?5, ?6 "
-    "WHERE (SELECT status FROM attempts WHERE id = ?1) = 'active' "
-    "AND (SELECT COUNT(*) FROM answers WHERE attempt_id = ?1) = ?6 "
-    "AND NOT EXISTS (SELECT 1 FROM answers WHERE attempt_id = ?1 AND question_id = ?2) "
-    "AND (SELECT language FROM users WHERE platform = ?7 AND user_id = ?8) IS ?9 "
-    "AND (SELECT box FROM review_items WHERE platform = ?7 AND user_id = ?8 "
-    "AND quiz_id = ?10 AND question_id = ?2) IS ?11 "
-    "AND (SELECT due_at FROM review_items WHERE platform = ?7 AND user_id = ?8 "
-    "AND quiz_id = ?10 AND question_id = ?2) IS ?12"
-)
-
-
-def _insert_if_still(
-    conn: sqlite3.Connection, answer: AnswerRecord, at: str, expected: ExpectedState
-) -> bool:
-    """Insert ``answer`` as number ``expected.answered`` if the state still holds."""
-    review = expected.review
-    cur = conn.execute(
-        _INSERT_IF_STILL,
+        "INSERT INTO answers (attempt_id, question_id, option_id, correct, "
+        "answered_at, seq) VALUES (?, ?, ?, ?, ?, ?)",
         (
             answer.attempt_id,
             answer.question_id,
             answer.option_id,
             int(answer.correct),
-            at,
+            _ts(answer.answered_at),
+            seq,
+        ),
+    )
+    return _after_inserts(conn, [write], [True])[0]
+
+
+def _after_inserts(
+    conn: sqlite3.Connection, writes: list[_AnswerWrite], inserted: list[bool]
+) -> list[_Stored]:
+    """Finish ``writes`` whose answers were just inserted (``inserted``, per write): update
+    their attempts and schedules; for the others, the answer their question already has, or
+    None (the state they expected no longer holds)."""
+    done = [write for write, was in zip(writes, inserted, strict=True) if was]
+    if done:
+        _update_attempts(conn, done)
+        _save_reviews(conn, [w.review for w in done if w.review is not None])
+    return [
+        (write.answer, True) if was else _already(conn, write.answer)
+        for write, was in zip(writes, inserted, strict=True)
+    ]
+
+
+def _already(conn: sqlite3.Connection, answer: AnswerRecord) -> _Stored:
+    """A refused answer's outcome: the answer its question already has, else None."""
+    earlier = _stored_answer(conn, answer.attempt_id, answer.question_id)
+    return (earlier, False) if earlier is not None else None
+
+
+def _rows(columns: int, count: int) -> str:
+    """``count`` rows of ``columns`` parameters for a VALUES list."""
+    row = "(" + ", ".join("?" * columns) + ")"
+    return ", ".join([row] * count)
+
+
+# Inserts each answer only while the database holds what its ExpectedState says: the attempt
+# active with ``answered`` answers and none to this question, the user's chosen language and
+# the question's schedule entry unchanged. Folding the checks into the insert, and every
+# answer of a batch into one insert, makes a burst of presses one statement instead of three
+# per press: under a burst every statement is a hand-over of the GIL between the writer's
+# thread and the event loop.
+@functools.cache
+def _insert_sql(count: int) -> str:
+    return (
+        "INSERT INTO answers (attempt_id, question_id, option_id, correct, answered_at, seq) "
+        "SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6 "
+        f"FROM (VALUES {_rows(12, count)}) AS v "
+        "WHERE (SELECT status FROM attempts WHERE id = v.column1) = 'active' "
+        "AND (SELECT COUNT(*) FROM answers WHERE attempt_id = v.column1) = v.column6 "
+        "AND NOT EXISTS (SELECT 1 FROM answers "
+        "WHERE attempt_id = v.column1 AND question_id = v.column2) "
+        "AND (SELECT language FROM users "
+        "WHERE platform = v.column7 AND user_id = v.column8) IS v.column9 "
+        "AND (SELECT box FROM review_items WHERE platform = v.column7 AND user_id = v.column8 "
+        "AND quiz_id = v.column10 AND question_id = v.column2) IS v.column11 "
+        "AND (SELECT due_at FROM review_items WHERE platform = v.column7 "
+        "AND user_id = v.column8 AND quiz_id = v.column10 AND question_id = v.column2) "
+        "IS v.column12"
+    )
+
+
+def _insert_if_still(conn: sqlite3.Connection, writes: list[_AnswerWrite]) -> list[bool]:
+    """Insert each write's answer as number ``expected.answered`` if its state still holds;
+    which were inserted."""
+    params: list[object] = []
+    for write in writes:
+        answer, expected = write.answer, write.expected
+        assert expected is not None
+        review = expected.review
+        params += (
+            answer.attempt_id,
+            answer.question_id,
+            answer.option_id,
+            int(answer.correct),
+            _ts(answer.answered_at),
             expected.answered,
             expected.platform,
             expected.user_id,
@@ -329,9 +398,45 @@ def _insert_if_still(
             expected.quiz_id,
             review.box if review else None,
             _ts(review.due_at) if review else None,
-        ),
+        )
+    cur = conn.execute(_insert_sql(len(writes)), params)
+    if cur.rowcount in (0, len(writes)):
+        return [cur.rowcount > 0] * len(writes)
+    # Some were refused (rare: a state gone stale): the rows inserted are the last rowids.
+    last = cur.lastrowid
+    assert last is not None
+    fresh = {
+        row[0]
+        for row in conn.execute(
+            "SELECT attempt_id FROM answers WHERE rowid > ? AND rowid <= ?",
+            (last - cur.rowcount, last),
+        )
+    }
+    return [write.answer.attempt_id in fresh for write in writes]
+
+
+@functools.cache
+def _update_attempts_sql(count: int) -> str:
+    return (
+        "UPDATE attempts SET updated_at = v.column2, status = v.column3, "
+        "finished_at = COALESCE(v.column4, attempts.finished_at) "
+        f"FROM (VALUES {_rows(4, count)}) AS v "
+        "WHERE attempts.id = v.column1 AND attempts.status = 'active'"
     )
-    return cur.rowcount == 1
+
+
+def _update_attempts(conn: sqlite3.Connection, writes: list[_AnswerWrite]) -> None:
+    """Each answered attempt: updated now, completed by the answer that ``finishes`` it."""
+    params: list[object] = []
+    for write in writes:
+        at = _ts(write.answer.answered_at)
+        params += (
+            write.answer.attempt_id,
+            at,
+            "completed" if write.finishes else "active",
+            at if write.finishes else None,
+        )
+    conn.execute(_update_attempts_sql(len(writes)), params)
 
 
 def _stored_answer(
@@ -344,21 +449,33 @@ def _stored_answer(
     return answer_from(row) if row is not None else None
 
 
-def _save_review(conn: sqlite3.Connection, item: ReviewItem) -> None:
-    key = (item.platform, item.user_id, item.quiz_id, item.question_id)
-    if item.box <= 0:
-        conn.execute(
-            "DELETE FROM review_items WHERE platform = ? AND user_id = ? AND quiz_id = ? "
-            "AND question_id = ?",
-            key,
-        )
-        return
-    conn.execute(
+@functools.cache
+def _save_reviews_sql(count: int) -> str:
+    return (
         "INSERT INTO review_items (platform, user_id, quiz_id, question_id, box, due_at, card) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (platform, user_id, quiz_id, question_id) "
-        "DO UPDATE SET box = excluded.box, due_at = excluded.due_at, card = excluded.card",
-        (*key, item.box, _ts(item.due_at), item.card),
+        f"VALUES {_rows(7, count)} ON CONFLICT (platform, user_id, quiz_id, question_id) "
+        "DO UPDATE SET box = excluded.box, due_at = excluded.due_at, card = excluded.card"
     )
+
+
+def _save_reviews(conn: sqlite3.Connection, items: list[ReviewItem]) -> None:
+    """Set each item's schedule entry; box 0 or less takes the question off the schedule."""
+    kept: list[object] = []
+    dropped: list[object] = []
+    for item in items:
+        key = (item.platform, item.user_id, item.quiz_id, item.question_id)
+        if item.box <= 0:
+            dropped += key
+        else:
+            kept += (*key, item.box, _ts(item.due_at), item.card)
+    if kept:
+        conn.execute(_save_reviews_sql(len(kept) // 7), kept)
+    if dropped:
+        conn.execute(
+            "DELETE FROM review_items WHERE (platform, user_id, quiz_id, question_id) "
+            f"IN (VALUES {_rows(4, len(dropped) // 4)})",
+            dropped,
+        )
 
 
 def _upsert_user(

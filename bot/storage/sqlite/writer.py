@@ -14,10 +14,10 @@ import contextlib
 import functools
 import os
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import aiosqlite
 
@@ -26,6 +26,22 @@ from bot.storage.schema import migrations
 
 T = TypeVar("T")
 WriteOp = Callable[[sqlite3.Connection], Any]  # runs on the writer's thread
+
+
+class GroupedWrite(Protocol):
+    """A write whose kind can run several at once: the consecutive writes of one batch that
+    are of the same class go to its ``run_together`` in one call, which returns their
+    results in order, each what the write alone would have returned. Under a burst that
+    makes a batch a few statements instead of a few per write, and every statement costs
+    the writer's thread a hand-over of the GIL with the event loop."""
+
+    def __call__(self, conn: sqlite3.Connection) -> Any:
+        """Run this write alone."""
+
+    @classmethod
+    def run_together(cls, conn: sqlite3.Connection, writes: Sequence[Any]) -> list[Any]:
+        """Run ``writes`` (instances of this class, in queue order) as if one after another."""
+
 
 # Forward migrations: MIGRATIONS[n] brings the schema from version n to n + 1.
 MIGRATIONS: list[str] = migrations("sqlite")
@@ -270,46 +286,81 @@ class SQLiteWriter:
 class _WriteFailed(Exception):
     """A write failed in a batch run without savepoints; the batch was rolled back."""
 
+    def __init__(self, error: StorageError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _failure(exc: sqlite3.IntegrityError | StorageError) -> StorageError:
+    return exc if isinstance(exc, StorageError) else StorageError(str(exc))
+
 
 def _try_batch(
     ops: list[WriteOp], savepoints: bool, conn: sqlite3.Connection
 ) -> list[tuple[bool, Any]]:
-    """Run every write in one transaction and commit; with ``savepoints`` each write runs in
-    its own, so that one failing write is undone alone and reported as its result.
+    """Run every write in one transaction and commit; with ``savepoints`` each write runs
+    alone in its own, so that one failing write is undone alone and reported as its result.
 
-    Runs on the writer's thread, all of it in one call. Without ``savepoints`` a failing
+    Runs on the writer's thread, all of it in one call. Without ``savepoints`` the writes
+    run in order, consecutive :class:`GroupedWrite` of one class together, and a failing
     write rolls the transaction back and raises :class:`_WriteFailed` (a lone write's
     failure is its result: there is nothing else to keep). On any other error the
     transaction is rolled back and the error raised: nothing was written.
     """
-    results: list[tuple[bool, Any]] = []
     conn.execute("BEGIN IMMEDIATE")
     try:
-        for op in ops:
-            if savepoints:
-                conn.execute("SAVEPOINT op")
+        if savepoints:
+            results = [_in_savepoint(conn, op) for op in ops]
+        else:
             try:
-                value = op(conn)
-            except (sqlite3.IntegrityError, StorageError) as exc:  # this write alone fails
-                error = exc if isinstance(exc, StorageError) else StorageError(str(exc))
-                if not savepoints:
-                    if len(ops) > 1:
-                        raise _WriteFailed from exc
-                    conn.execute("ROLLBACK")  # the batch's only write: undone with it
-                    return [(False, error)]
-                conn.execute("ROLLBACK TO op")
-                conn.execute("RELEASE op")
-                results.append((False, error))
-            else:
-                if savepoints:
-                    conn.execute("RELEASE op")
-                results.append((True, value))
+                results = [(True, value) for value in _run_in_order(conn, ops)]
+            except _WriteFailed as failed:
+                if len(ops) > 1:
+                    raise
+                conn.execute("ROLLBACK")  # the batch's only write: undone with it
+                return [(False, failed.error)]
         conn.execute("COMMIT")
     except BaseException:
         with contextlib.suppress(sqlite3.Error):
             conn.execute("ROLLBACK")
         raise
     return results
+
+
+def _in_savepoint(conn: sqlite3.Connection, op: WriteOp) -> tuple[bool, Any]:
+    """Run ``op`` in a savepoint: its result, or its failure with its changes undone."""
+    conn.execute("SAVEPOINT op")
+    try:
+        value = op(conn)
+    except (sqlite3.IntegrityError, StorageError) as exc:  # this write alone fails
+        conn.execute("ROLLBACK TO op")
+        conn.execute("RELEASE op")
+        return False, _failure(exc)
+    conn.execute("RELEASE op")
+    return True, value
+
+
+def _run_in_order(conn: sqlite3.Connection, ops: list[WriteOp]) -> list[Any]:
+    """Run ``ops`` in order, each run of consecutive :class:`GroupedWrite` of one class in
+    one call; the first failing write raises :class:`_WriteFailed`."""
+    values: list[Any] = []
+    start = 0
+    while start < len(ops):
+        kind = type(ops[start])
+        together = getattr(kind, "run_together", None)
+        end = start + 1
+        if together is not None:
+            while end < len(ops) and type(ops[end]) is kind:
+                end += 1
+        try:
+            if together is not None and end - start > 1:
+                values.extend(together(conn, ops[start:end]))
+            else:
+                values.append(ops[start](conn))
+        except (sqlite3.IntegrityError, StorageError) as exc:
+            raise _WriteFailed(_failure(exc)) from exc
+        start = end
+    return values
 
 
 def _migrate(conn: sqlite3.Connection) -> None:
