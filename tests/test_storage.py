@@ -341,11 +341,42 @@ async def test_answers_written_together_end_as_if_written_one_by_one(tmp_path):
         assert [(i.question_id, i.box) for i in reviews[7]] == [("q1", 2)]
         inserts = [s for s in statements if s.startswith("INSERT INTO answers")]
         # The first four together; the user's second answer must see their first, so it
-        # starts a group, which the unguarded answer (run alone) ends; the last three.
-        assert len(inserts) == 4
+        # starts a group, which the unguarded answer (run alone) ends; the last three (in
+        # statements of two and one row: see the next test).
+        assert len(inserts) == 5
     finally:
         await alone.close()
         await together.close()
+
+
+async def test_a_burst_of_answers_takes_few_statements_of_few_shapes(storage):
+    """200 answers at once: four inserts (64, 64, 64 and 8 rows), not one per answer, and no
+    statement of a size of its own for every batch (sqlite3 caches each one prepared)."""
+    created = await asyncio.gather(
+        *(storage.create_attempt(new_attempt(user=f"u{n}")) for n in range(200))
+    )
+    attempts = [attempt for attempt, _ in created]
+    statements: list[str] = []
+    writer = storage._writer
+    assert writer is not None
+    await writer.run(lambda conn: conn.set_trace_callback(statements.append))
+    results = await asyncio.gather(
+        *(
+            storage.record_answer(
+                AnswerRecord(a.id, "q1", "b", False, T0),
+                finishes=False,
+                review=ReviewItem("test", a.user_id, "q", "q1", 1, T0),
+                expected=expecting(0, user_id=a.user_id),
+            )
+            for a in attempts
+        )
+    )
+    assert all(inserted for _, inserted in results)
+    for prefix in ("INSERT INTO answers", "UPDATE attempts", "INSERT INTO review_items"):
+        # The traced statements have their values filled in: rows are "(...), (...)".
+        shapes = [s.count("), (") + 1 for s in statements if s.startswith(prefix)]
+        assert sorted(shapes, reverse=True) == [64, 64, 64, 8], prefix
+    assert len(await storage.answers_for_quiz("q")) == 200
 
 
 async def test_postgres_writes_concurrent_answers_in_shared_statements(

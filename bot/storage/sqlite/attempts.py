@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -345,18 +345,43 @@ def _already(conn: sqlite3.Connection, answer: AnswerRecord) -> _Stored:
     return (earlier, False) if earlier is not None else None
 
 
+# Rows per statement, at most, and only powers of two: a statement prepared for every batch
+# size (up to the writer's 512) kept hundreds of large statements in sqlite3's cache, tens of
+# megabytes; these are seven per kind.
+MAX_ROWS = 64
+
+
+def _pieces(count: int) -> Iterator[tuple[int, int]]:
+    """The (start, size) of the statements that take ``count`` rows."""
+    start = 0
+    while start < count:
+        size = min(MAX_ROWS, 1 << ((count - start).bit_length() - 1))
+        yield start, size
+        start += size
+
+
 def _rows(columns: int, count: int) -> str:
     """``count`` rows of ``columns`` parameters for a VALUES list."""
     row = "(" + ", ".join("?" * columns) + ")"
     return ", ".join([row] * count)
 
 
+def _execute_rows(
+    conn: sqlite3.Connection, sql: Callable[[int], str], rows: Sequence[tuple[object, ...]]
+) -> list[sqlite3.Cursor]:
+    """Run ``sql(size)`` over ``rows``, a piece of them per statement; their cursors."""
+    return [
+        conn.execute(sql(size), [v for row in rows[start : start + size] for v in row])
+        for start, size in _pieces(len(rows))
+    ]
+
+
 # Inserts each answer only while the database holds what its ExpectedState says: the attempt
 # active with ``answered`` answers and none to this question, the user's chosen language and
-# the question's schedule entry unchanged. Folding the checks into the insert, and every
-# answer of a batch into one insert, makes a burst of presses one statement instead of three
-# per press: under a burst every statement is a hand-over of the GIL between the writer's
-# thread and the event loop.
+# the question's schedule entry unchanged. Folding the checks into the insert, and the answers
+# of a batch into one insert, makes a burst of presses a few statements instead of three per
+# press: under a burst every statement is a hand-over of the GIL between the writer's thread
+# and the event loop.
 @functools.cache
 def _insert_sql(count: int) -> str:
     return (
@@ -380,39 +405,47 @@ def _insert_sql(count: int) -> str:
 def _insert_if_still(conn: sqlite3.Connection, writes: list[_AnswerWrite]) -> list[bool]:
     """Insert each write's answer as number ``expected.answered`` if its state still holds;
     which were inserted."""
-    params: list[object] = []
+    rows: list[tuple[object, ...]] = []
     for write in writes:
         answer, expected = write.answer, write.expected
         assert expected is not None
         review = expected.review
-        params += (
-            answer.attempt_id,
-            answer.question_id,
-            answer.option_id,
-            int(answer.correct),
-            _ts(answer.answered_at),
-            expected.answered,
-            expected.platform,
-            expected.user_id,
-            expected.language,
-            expected.quiz_id,
-            review.box if review else None,
-            _ts(review.due_at) if review else None,
+        rows.append(
+            (
+                answer.attempt_id,
+                answer.question_id,
+                answer.option_id,
+                int(answer.correct),
+                _ts(answer.answered_at),
+                expected.answered,
+                expected.platform,
+                expected.user_id,
+                expected.language,
+                expected.quiz_id,
+                review.box if review else None,
+                _ts(review.due_at) if review else None,
+            )
         )
-    cur = conn.execute(_insert_sql(len(writes)), params)
-    if cur.rowcount in (0, len(writes)):
-        return [cur.rowcount > 0] * len(writes)
-    # Some were refused (rare: a state gone stale): the rows inserted are the last rowids.
-    last = cur.lastrowid
-    assert last is not None
-    fresh = {
-        row[0]
-        for row in conn.execute(
-            "SELECT attempt_id FROM answers WHERE rowid > ? AND rowid <= ?",
-            (last - cur.rowcount, last),
-        )
-    }
-    return [write.answer.attempt_id in fresh for write in writes]
+    inserted: list[bool] = []
+    for (start, size), cur in zip(
+        _pieces(len(rows)), _execute_rows(conn, _insert_sql, rows), strict=True
+    ):
+        piece = writes[start : start + size]
+        if cur.rowcount in (0, size):
+            inserted += [cur.rowcount > 0] * size
+            continue
+        # Some were refused (rare: a state gone stale): the rows inserted are the last rowids.
+        last = cur.lastrowid
+        assert last is not None
+        fresh = {
+            row[0]
+            for row in conn.execute(
+                "SELECT attempt_id FROM answers WHERE rowid > ? AND rowid <= ?",
+                (last - cur.rowcount, last),
+            )
+        }
+        inserted += [write.answer.attempt_id in fresh for write in piece]
+    return inserted
 
 
 @functools.cache
@@ -427,16 +460,13 @@ def _update_attempts_sql(count: int) -> str:
 
 def _update_attempts(conn: sqlite3.Connection, writes: list[_AnswerWrite]) -> None:
     """Each answered attempt: updated now, completed by the answer that ``finishes`` it."""
-    params: list[object] = []
+    rows: list[tuple[object, ...]] = []
     for write in writes:
         at = _ts(write.answer.answered_at)
-        params += (
-            write.answer.attempt_id,
-            at,
-            "completed" if write.finishes else "active",
-            at if write.finishes else None,
-        )
-    conn.execute(_update_attempts_sql(len(writes)), params)
+        finished = at if write.finishes else None
+        status = "completed" if write.finishes else "active"
+        rows.append((write.answer.attempt_id, at, status, finished))
+    _execute_rows(conn, _update_attempts_sql, rows)
 
 
 def _stored_answer(
@@ -458,24 +488,26 @@ def _save_reviews_sql(count: int) -> str:
     )
 
 
+@functools.cache
+def _drop_reviews_sql(count: int) -> str:
+    return (
+        "DELETE FROM review_items WHERE (platform, user_id, quiz_id, question_id) "
+        f"IN (VALUES {_rows(4, count)})"
+    )
+
+
 def _save_reviews(conn: sqlite3.Connection, items: list[ReviewItem]) -> None:
     """Set each item's schedule entry; box 0 or less takes the question off the schedule."""
-    kept: list[object] = []
-    dropped: list[object] = []
+    kept: list[tuple[object, ...]] = []
+    dropped: list[tuple[object, ...]] = []
     for item in items:
         key = (item.platform, item.user_id, item.quiz_id, item.question_id)
         if item.box <= 0:
-            dropped += key
+            dropped.append(key)
         else:
-            kept += (*key, item.box, _ts(item.due_at), item.card)
-    if kept:
-        conn.execute(_save_reviews_sql(len(kept) // 7), kept)
-    if dropped:
-        conn.execute(
-            "DELETE FROM review_items WHERE (platform, user_id, quiz_id, question_id) "
-            f"IN (VALUES {_rows(4, len(dropped) // 4)})",
-            dropped,
-        )
+            kept.append((*key, item.box, _ts(item.due_at), item.card))
+    _execute_rows(conn, _save_reviews_sql, kept)
+    _execute_rows(conn, _drop_reviews_sql, dropped)
 
 
 def _upsert_user(
