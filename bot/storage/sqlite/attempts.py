@@ -250,7 +250,8 @@ class _AnswerWrite:
     answer and whether this call inserted it; None when ``expected`` no longer holds.
 
     A :class:`~bot.storage.sqlite.writer.GroupedWrite`: the answers of a batch are checked
-    and inserted by one statement, their attempts and schedules updated by one each."""
+    and inserted together, their attempts and schedules updated together, in statements of
+    up to :data:`MAX_ROWS` rows."""
 
     answer: AnswerRecord
     finishes: bool
