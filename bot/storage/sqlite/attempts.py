@@ -369,12 +369,14 @@ def _rows(columns: int, count: int) -> str:
 
 def _execute_rows(
     conn: sqlite3.Connection, sql: Callable[[int], str], rows: Sequence[tuple[object, ...]]
-) -> list[sqlite3.Cursor]:
-    """Run ``sql(size)`` over ``rows``, a piece of them per statement; their cursors."""
-    return [
-        conn.execute(sql(size), [v for row in rows[start : start + size] for v in row])
-        for start, size in _pieces(len(rows))
-    ]
+) -> list[tuple[slice, sqlite3.Cursor]]:
+    """Run ``sql(size)`` over ``rows``, a piece of them per statement: each piece (a slice
+    of ``rows``) with its statement's cursor."""
+    done = []
+    for start, size in _pieces(len(rows)):
+        piece = slice(start, start + size)
+        done.append((piece, conn.execute(sql(size), [v for row in rows[piece] for v in row])))
+    return done
 
 
 # Inserts each answer only while the database holds what its ExpectedState says: the attempt
@@ -428,10 +430,8 @@ def _insert_if_still(conn: sqlite3.Connection, writes: list[_AnswerWrite]) -> li
             )
         )
     inserted: list[bool] = []
-    for (start, size), cur in zip(
-        _pieces(len(rows)), _execute_rows(conn, _insert_sql, rows), strict=True
-    ):
-        piece = writes[start : start + size]
+    for piece, cur in _execute_rows(conn, _insert_sql, rows):
+        size = piece.stop - piece.start
         if cur.rowcount in (0, size):
             inserted += [cur.rowcount > 0] * size
             continue
@@ -445,7 +445,7 @@ def _insert_if_still(conn: sqlite3.Connection, writes: list[_AnswerWrite]) -> li
                 (last - cur.rowcount, last),
             )
         }
-        inserted += [write.answer.attempt_id in fresh for write in piece]
+        inserted += [write.answer.attempt_id in fresh for write in writes[piece]]
     return inserted
 
 
