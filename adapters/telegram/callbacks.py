@@ -8,6 +8,7 @@ others' presses with a toast naming whose they are.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from telegram import CallbackQuery, Message, Update
 from telegram.constants import ChatType
@@ -37,8 +38,8 @@ ACK_SETTLE_S = 0.02
 
 
 class AcknowledgeFirst:
-    """Follow-ups yield to acknowledgements: while presses are being answered, the messages
-    that follow earlier presses wait (up to ``max_wait`` seconds, so they never starve).
+    """Follow-ups yield to acknowledgements: while presses are being answered, the follow-ups
+    of earlier presses wait (up to ``max_wait`` seconds, so they never starve).
 
     The process has one event loop: under a burst, every press's edit and next question
     compete with the other presses' acknowledgements for it. Acknowledging first stops the
@@ -57,16 +58,16 @@ class AcknowledgeFirst:
       the collector's young-generation passes per burst).
     A lone press's follow-ups never wait: nothing is pending once it is acknowledged.
 
-    Waiting costs a burst little: the follow-ups share one event and one timer (a timeout of
-    their own each, a task and a timer per press, was a tenth of a press's extra CPU).
+    What waits is a callback (see :meth:`when_acknowledged`), which starts the follow-ups
+    when called: under a burst, nothing of theirs runs, and no task of theirs exists for the
+    collector to scan, until the acknowledgements are out. One timer serves them all.
     """
 
     def __init__(self, max_wait: float = 2.0, settle: float = 0.0) -> None:
         self.max_wait = max_wait
         self.settle = settle
         self._pending = 0
-        self._idle = asyncio.Event()
-        self._idle.set()
+        self._waiting: list[Callable[[], object]] = []
         self._timer: asyncio.TimerHandle | None = None  # max_wait, armed by the first waiter
         self._settling: asyncio.TimerHandle | None = None
 
@@ -76,43 +77,43 @@ class AcknowledgeFirst:
 
     def __enter__(self) -> None:
         self._pending += 1
-        self._idle.clear()
         if self._settling is not None:  # a press came: the lull is over
             self._settling.cancel()
             self._settling = None
 
     def __exit__(self, *exc_info: object) -> None:
         self._pending -= 1
-        if not self._pending:
+        if not self._pending and self._waiting:
             self._lull()
 
     def _lull(self) -> None:
-        """No press pending: release the waiting follow-ups, after ``settle`` if any wait."""
-        if self.settle and self._timer is not None:
+        """No press pending: release the waiting follow-ups, after ``settle`` if set."""
+        if self.settle:
             loop = asyncio.get_running_loop()
             self._settling = loop.call_later(self.settle, self._release)
         else:
             self._release()
 
-    async def follow_up(self) -> None:
-        """Return when no press waits for its acknowledgement (and, with ``settle``, none came
-        for that long), or after at most ``max_wait`` (the follow-ups waiting when the shared
-        timer, armed by the first of them, runs out all go on)."""
-        if self._idle.is_set():
+    def when_acknowledged(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` when no press waits for its acknowledgement (and, with
+        ``settle``, none came for that long): now if that is so, else later, but at most
+        ``max_wait`` after the oldest callback still waiting came."""
+        if not self._pending and self._settling is None:
+            callback()
             return
+        self._waiting.append(callback)
         if self._timer is None:
             self._timer = asyncio.get_running_loop().call_later(self.max_wait, self._release)
-        await self._idle.wait()
 
     def _release(self) -> None:
-        """Let every waiting follow-up go; later ones wait again while presses are pending."""
+        """Call every waiting callback; later ones wait again while presses are pending."""
         for timer in (self._timer, self._settling):
             if timer is not None:
                 timer.cancel()
         self._timer = self._settling = None
-        self._idle.set()  # wakes every current waiter
-        if self._pending:
-            self._idle.clear()
+        waiting, self._waiting = self._waiting, []
+        for callback in waiting:
+            callback()
 
 
 class Callbacks:
@@ -252,7 +253,9 @@ class Callbacks:
         chat_type = message.chat.type if message is not None else ChatType.PRIVATE
         owner = who.display_name if chat_type != ChatType.PRIVATE else None
         shown = self.messenger.ref(message) if isinstance(message, Message) else None
-        self.updates.follow_up(update, self._show_answer(context, chat_id, shown, feedback, owner))
+        self.updates.follow_up(
+            update, self._show_answer(context, chat_id, shown, feedback, owner), after=self.first
+        )
 
     async def _show_answer(
         self,
@@ -263,7 +266,6 @@ class Callbacks:
         owner: str | None,
     ) -> None:
         """An accepted press's follow-ups: the answered question, then the next one."""
-        await self.first.follow_up()
         await self.messenger.show_answer(context, chat_id, shown, feedback, owner)
         await self.messenger.send_next(context, chat_id, feedback, owner)
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Awaitable, Coroutine
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
@@ -41,6 +42,22 @@ def ordering_key(update: object) -> _Key | None:
     return None
 
 
+class FollowUpGate(Protocol):
+    """What a follow-up may wait for before it starts (see ``PerUserUpdateProcessor.follow_up``)."""
+
+    def when_acknowledged(self, callback: Callable[[], object]) -> None:
+        """Call ``callback`` once the follow-up may start: now, or later."""
+
+
+@dataclass(eq=False, slots=True)
+class _Parked:
+    """A follow-up waiting for its gate: nothing of it runs yet."""
+
+    key: _Key | None
+    work: Coroutine[Any, Any, None]
+    task: asyncio.Task[None] | None = None
+
+
 class PerUserUpdateProcessor(BaseUpdateProcessor):
     """Up to ``max_concurrent_updates`` at once, one at a time per user; an update's
     follow-ups (see :meth:`follow_up`) count as part of it."""
@@ -48,25 +65,57 @@ class PerUserUpdateProcessor(BaseUpdateProcessor):
     def __init__(self, max_concurrent_updates: int = MAX_CONCURRENT_UPDATES) -> None:
         super().__init__(max_concurrent_updates)
         self._locks: dict[_Key, tuple[asyncio.Lock, int]] = {}
-        self._follow_ups: dict[_Key, asyncio.Task[None]] = {}
+        self._follow_ups: dict[_Key, asyncio.Task[None] | _Parked] = {}
         self._running: set[asyncio.Task[None]] = set()
+        self._parked: set[_Parked] = set()
 
-    def follow_up(self, update: object, work: Coroutine[Any, Any, None]) -> None:
+    def follow_up(
+        self,
+        update: object,
+        work: Coroutine[Any, Any, None],
+        *,
+        after: FollowUpGate | None = None,
+    ) -> None:
         """Run ``work``, the rest of handling ``update`` (what follows its acknowledgement),
-        as a task of its own, so that the handler returns.
+        as a task of its own, so that the handler returns; with ``after``, start it only when
+        that gate says so.
 
         The update's objects are then freed at once, instead of living on, a few dozen for
         the collector to scan each, while ``work`` waits behind the rate limiter (seconds,
-        under a burst of presses). The user's next update still waits for ``work``, so their
-        messages stay in order, and :meth:`finish_follow_ups` waits for it when the bot stops.
-        ``work`` must not hold ``update`` or its objects, or nothing is gained.
+        under a burst of presses). The user's next update still waits for ``work`` (and
+        starts it if its gate has not yet), so their messages stay in order, and
+        :meth:`finish_follow_ups` runs and waits for it when the bot stops. ``work`` must not
+        hold ``update`` or its objects, or nothing is gained.
         """
         key = ordering_key(update)
+        if after is None:
+            self._start(key, work)
+            return
+        parked = _Parked(key, work)
+        self._parked.add(parked)
+        if key is not None:
+            self._follow_ups[key] = parked
+        after.when_acknowledged(functools.partial(self._unpark, parked))
+
+    def _start(self, key: _Key | None, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.create_task(work, name="follow-up")
         self._running.add(task)
         if key is not None:
             self._follow_ups[key] = task
         task.add_done_callback(functools.partial(self._finished, key))
+        return task
+
+    def _unpark(self, parked: _Parked) -> asyncio.Task[None]:
+        """Start a parked follow-up, once (its gate, the user's next update or the stop may
+        each be first); its task."""
+        if parked.task is None:
+            self._parked.discard(parked)
+            if parked.key is not None and self._follow_ups.get(parked.key) is not parked:
+                # Only the user's latest follow-up is looked up; an older one stays unlisted.
+                parked.task = self._start(None, parked.work)
+            else:
+                parked.task = self._start(parked.key, parked.work)
+        return parked.task
 
     def _finished(self, key: _Key | None, task: asyncio.Task[None]) -> None:
         self._running.discard(task)
@@ -76,9 +125,12 @@ class PerUserUpdateProcessor(BaseUpdateProcessor):
             log.error("telegram: a press's follow-ups failed", exc_info=error)
 
     async def finish_follow_ups(self) -> None:
-        """Wait for every follow-up started so far, and those they wait for. For stopping:
-        python-telegram-bot's ``stop()`` waits for the updates in hand, not for these."""
-        while self._running:
+        """Run every follow-up so far, parked ones at once, and wait for them and those they
+        wait for. For stopping: python-telegram-bot's ``stop()`` waits for the updates in
+        hand, not for these."""
+        while self._running or self._parked:
+            for parked in list(self._parked):
+                self._unpark(parked)
             await asyncio.wait(set(self._running))
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
@@ -91,6 +143,8 @@ class PerUserUpdateProcessor(BaseUpdateProcessor):
         try:
             async with lock:
                 earlier = self._follow_ups.get(key)
+                if isinstance(earlier, _Parked):  # this user's messages come first
+                    earlier = self._unpark(earlier)
                 if earlier is not None:  # how it ended is its own (logged when it failed)
                     await asyncio.wait((earlier,))
                 await coroutine

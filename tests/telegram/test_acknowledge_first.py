@@ -5,6 +5,7 @@ own HTTP response."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import aiohttp
 import pytest
@@ -235,28 +236,46 @@ async def test_a_burst_of_presses_is_acknowledged_before_the_follow_ups_go_out(
     assert max(acks) < min(follow_ups)
 
 
+class _Started:
+    """Follow-ups as :class:`AcknowledgeFirst` sees them: callbacks; which have run, when."""
+
+    def __init__(self) -> None:
+        self.at: dict[str, float] = {}
+        self._changed = asyncio.Event()
+
+    def __call__(self, name: str) -> Callable[[], None]:
+        loop = asyncio.get_running_loop()
+
+        def start() -> None:
+            self.at.setdefault(name, loop.time())
+            self._changed.set()
+
+        return start
+
+    async def until(self, *names: str, within: float) -> None:
+        async with asyncio.timeout(within):
+            while not all(name in self.at for name in names):
+                self._changed.clear()
+                await self._changed.wait()
+
+
 async def test_follow_ups_wait_for_pending_acknowledgements_but_never_starve() -> None:
     """A follow-up waits while a press awaits its acknowledgement; when presses keep coming,
     the waiting follow-ups go on after max_wait anyway, and later ones wait again."""
     first = AcknowledgeFirst(max_wait=0.05)
-    await asyncio.wait_for(first.follow_up(), 1)  # nothing pending: at once
+    started = _Started()
+    first.when_acknowledged(started("alone"))
+    assert "alone" in started.at  # nothing pending: at once
     with first.acknowledging():
-        early = [asyncio.create_task(first.follow_up()) for _ in range(3)]
+        for name in ("a", "b", "c"):
+            first.when_acknowledged(started(name))
         await asyncio.sleep(0)
-        assert not any(task.done() for task in early)
-        await asyncio.wait_for(asyncio.gather(*early), 5)  # released by max_wait
-        late = asyncio.create_task(first.follow_up())
-        await asyncio.sleep(0)
-        assert not late.done()  # the press is still pending: it waits again
-    await asyncio.wait_for(late, 1)  # the press was acknowledged: it goes on
-    with first.acknowledging():
-        cancelled = asyncio.create_task(first.follow_up())
-        other = asyncio.create_task(first.follow_up())
-        await asyncio.sleep(0)
-        cancelled.cancel()
-        await asyncio.sleep(0)
-        assert not other.done()  # one follow-up giving up releases nobody else
-    await asyncio.wait_for(other, 1)
+        assert started.at.keys() == {"alone"}
+        await started.until("a", "b", "c", within=5)  # released by max_wait
+        first.when_acknowledged(started("late"))
+        await asyncio.sleep(0.01)
+        assert "late" not in started.at  # the press is still pending: it waits again
+    assert "late" in started.at  # the press was acknowledged: it goes on at once
 
 
 async def test_with_settle_follow_ups_wait_for_a_lull_in_presses() -> None:
@@ -264,18 +283,20 @@ async def test_with_settle_follow_ups_wait_for_a_lull_in_presses() -> None:
     only once no new press came for ``settle``; a press within it keeps them waiting (up to
     max_wait). A follow-up that waits for nobody goes on at once."""
     first = AcknowledgeFirst(max_wait=5.0, settle=0.2)
-    await asyncio.wait_for(first.follow_up(), 0.1)  # nothing pending: no settle either
+    started = _Started()
+    first.when_acknowledged(started("alone"))
+    assert "alone" in started.at  # nothing pending: no settle either
     loop = asyncio.get_running_loop()
     with first.acknowledging():
-        waiting = asyncio.create_task(first.follow_up())
-        await asyncio.sleep(0)
+        first.when_acknowledged(started("waiting"))
     lull = loop.time()
     await asyncio.sleep(0.1)
     with first.acknowledging():  # the next press arrives within the settle time
         await asyncio.sleep(0.1)
-        assert not waiting.done()
+        assert "waiting" not in started.at
     await asyncio.sleep(0.1)
-    assert not waiting.done()  # 0.1 s after the second press: still settling
-    await asyncio.wait_for(waiting, 1)
-    assert loop.time() - lull >= 0.4  # 0.1 + 0.1 of press + the full 0.2 of settle
-    await asyncio.wait_for(first.follow_up(), 0.1)  # settled: at once again
+    assert "waiting" not in started.at  # 0.1 s after the second press: still settling
+    await started.until("waiting", within=1)
+    assert started.at["waiting"] - lull >= 0.4  # 0.1 + 0.1 of press + the full 0.2 of settle
+    first.when_acknowledged(started("settled"))
+    assert "settled" in started.at  # settled: at once again

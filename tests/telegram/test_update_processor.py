@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import pytest
 from telegram import Update
@@ -69,3 +70,48 @@ async def test_a_users_next_update_waits_for_their_follow_ups_and_others_do_not(
     assert processor._follow_ups == {}  # nothing is kept once they are done
     assert processor._running == set()
     assert processor._locks == {}
+
+
+class _Gate:
+    """A follow-up gate that opens when the test says so."""
+
+    def __init__(self) -> None:
+        self.waiting: list[Callable[[], object]] = []
+
+    def when_acknowledged(self, callback: Callable[[], object]) -> None:
+        self.waiting.append(callback)
+
+    def open(self) -> None:
+        waiting, self.waiting = self.waiting, []
+        for callback in waiting:
+            callback()
+
+
+async def test_a_gated_follow_up_starts_at_its_gate_the_users_next_update_or_the_stop() -> None:
+    api = FakeBotApi()
+    processor = PerUserUpdateProcessor()
+    gate = _Gate()
+    events: list[str] = []
+
+    async def record(name: str) -> None:
+        events.append(name)
+
+    processor.follow_up(update_from(api, 1), record("a1 follow-ups"), after=gate)
+    processor.follow_up(update_from(api, 2), record("b1 follow-ups"), after=gate)
+    await asyncio.sleep(0.01)
+    assert events == []
+    assert processor._running == set()  # parked: not even a task exists yet
+    await processor.process_update(update_from(api, 1), record("a2"))
+    assert events == ["a1 follow-ups", "a2"]  # the user's next update started theirs first
+    gate.open()
+    await asyncio.sleep(0.01)
+    assert events == ["a1 follow-ups", "a2", "b1 follow-ups"]  # the gate started the other
+    processor.follow_up(update_from(api, 3), record("c1 follow-ups"), after=gate)
+    await processor.finish_follow_ups()  # stopping runs what is still parked
+    assert events[-1] == "c1 follow-ups"
+    gate.open()  # a gate that opens late starts nothing a second time
+    await asyncio.sleep(0.01)
+    assert len(events) == 4
+    assert processor._follow_ups == {}
+    assert processor._parked == set()
+    assert processor._running == set()
