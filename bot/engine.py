@@ -630,7 +630,10 @@ class QuizEngine:
         This step decides whether the press may be written at all (INVALID, NOT_YOURS, an
         earlier answer to the question, STALE); :meth:`_record` writes it."""
         attempt = state.attempt
-        quiz = await self._pinned(attempt) if attempt else None
+        quiz = None
+        if attempt is not None:  # nearly always in hand: then no coroutine is made for it
+            quiz = self.catalog.pinned_now(attempt.quiz_id, attempt.quiz_version)
+            quiz = quiz or await self._pinned(attempt)
         if attempt is None or quiz is None:
             return None if remembered else await self._refusal(who, AnswerOutcome.INVALID)
         order = self._order(attempt, quiz)
@@ -1096,4 +1099,9 @@ def _all_tagged(attempt: AttemptRecord, quiz: Quiz, tag: str) -> bool:
 def _quiz_language(user: UserRecord | None, who: Participant, quiz: Quiz) -> str:
     """The language to show ``quiz`` in to ``who`` (``user``: their stored record)."""
     chosen = user.language if user else None
-    return resolve_language(chosen, who.language_tag, quiz.languages, quiz.default_language)
+    return _resolved(chosen, who.language_tag, quiz.languages, quiz.default_language)
+
+
+# Every press resolves its user's language among the quiz's, and the same few combinations
+# come up again and again.
+_resolved = functools.lru_cache(maxsize=1024)(resolve_language)

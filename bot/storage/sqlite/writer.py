@@ -14,6 +14,7 @@ import contextlib
 import functools
 import os
 import sqlite3
+from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -131,7 +132,12 @@ class SQLiteWriter:
         self.busy_timeout_ms = busy_timeout_ms
         self._writer: _Connection | None = None
         self._reader: _Connection | None = None
-        self._queue: asyncio.Queue[tuple[WriteOp, asyncio.Future[Any]] | None] = asyncio.Queue()
+        # The writes waiting for the writer (None: stop), and what wakes it when it waits for
+        # one. Not an asyncio.Queue: the writer takes items by the batch, and the queue's
+        # bookkeeping per item (a count of unfinished tasks, getters and putters to wake) is
+        # work every press's write paid for nothing.
+        self._queue: deque[tuple[WriteOp, asyncio.Future[Any]] | None] = deque()
+        self._queued = asyncio.Event()
         self._writer_task: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
@@ -169,7 +175,8 @@ class SQLiteWriter:
 
     async def close(self) -> None:
         if self._writer_task is not None:
-            await self._queue.put(None)
+            self._queue.append(None)
+            self._queued.set()
             await self._writer_task
             self._writer_task = None
         if self._reader is not None and self._reader is not self._writer:
@@ -187,25 +194,28 @@ class SQLiteWriter:
         if self._writer_task is None or self._writer_task.done():
             raise StorageError("the storage is not open")
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((op, future))  # unbounded: never waits
+        self._queue.append((op, future))  # unbounded: never waits
+        self._queued.set()
         return future
 
     async def _write_loop(self) -> None:
         assert self._writer is not None
         conn = self._writer
+        queue = self._queue
         while True:
-            first = await self._queue.get()
-            if first is None:
-                return
-            batch = [first]
+            while not queue:
+                self._queued.clear()
+                await self._queued.wait()
+            batch = []
             stop = False
-            while len(batch) < MAX_BATCH and not self._queue.empty():
-                item = self._queue.get_nowait()
+            for _ in range(min(MAX_BATCH, len(queue))):
+                item = queue.popleft()
                 if item is None:
                     stop = True
                     break
                 batch.append(item)
-            await self._run_batch(conn, batch)
+            if batch:
+                await self._run_batch(conn, batch)
             if stop:
                 return
 
