@@ -630,10 +630,7 @@ class QuizEngine:
         This step decides whether the press may be written at all (INVALID, NOT_YOURS, an
         earlier answer to the question, STALE); :meth:`_record` writes it."""
         attempt = state.attempt
-        quiz = None
-        if attempt is not None:  # nearly always in hand: then no coroutine is made for it
-            quiz = self.catalog.pinned_now(attempt.quiz_id, attempt.quiz_version)
-            quiz = quiz or await self._pinned(attempt)
+        quiz = await self._pinned(attempt) if attempt else None
         if attempt is None or quiz is None:
             return None if remembered else await self._refusal(who, AnswerOutcome.INVALID)
         order = self._order(attempt, quiz)
