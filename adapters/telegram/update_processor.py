@@ -88,6 +88,8 @@ class PerUserUpdateProcessor(BaseUpdateProcessor):
         hold ``update`` or its objects, or nothing is gained.
         """
         key = ordering_key(update)
+        if key is not None and isinstance(earlier := self._follow_ups.get(key), _Parked):
+            self._unpark(earlier)  # the user's earlier follow-ups start before these
         if after is None:
             self._start(key, work)
             return
@@ -108,13 +110,9 @@ class PerUserUpdateProcessor(BaseUpdateProcessor):
     def _unpark(self, parked: _Parked) -> asyncio.Task[None]:
         """Start a parked follow-up, once (its gate, the user's next update or the stop may
         each be first); its task."""
-        if parked.task is None:
+        if parked.task is None:  # still the user's latest: an earlier one started before it
             self._parked.discard(parked)
-            if parked.key is not None and self._follow_ups.get(parked.key) is not parked:
-                # Only the user's latest follow-up is looked up; an older one stays unlisted.
-                parked.task = self._start(None, parked.work)
-            else:
-                parked.task = self._start(parked.key, parked.work)
+            parked.task = self._start(parked.key, parked.work)
         return parked.task
 
     def _finished(self, key: _Key | None, task: asyncio.Task[None]) -> None:

@@ -115,3 +115,25 @@ async def test_a_gated_follow_up_starts_at_its_gate_the_users_next_update_or_the
     assert processor._follow_ups == {}
     assert processor._parked == set()
     assert processor._running == set()
+
+
+async def test_a_users_second_gated_follow_up_starts_their_first_at_once() -> None:
+    """Only a user's latest follow-up is what their next update waits for: an earlier one
+    still parked starts when a later one is parked, so it is never left behind."""
+    api = FakeBotApi()
+    processor = PerUserUpdateProcessor()
+    gate = _Gate()
+    events: list[str] = []
+
+    async def record(name: str) -> None:
+        events.append(name)
+
+    processor.follow_up(update_from(api, 1), record("first"), after=gate)
+    processor.follow_up(update_from(api, 1), record("second"), after=gate)
+    await processor.process_update(update_from(api, 1), record("next update"))
+    assert events == ["first", "second", "next update"]
+    gate.open()  # both already ran: nothing runs twice
+    await processor.finish_follow_ups()
+    assert events == ["first", "second", "next update"]
+    assert processor._follow_ups == {}
+    assert processor._parked == set()
