@@ -87,53 +87,60 @@ class _Gate:
             callback()
 
 
+class _GatedRun:
+    """A processor, a gate for its follow-ups, and the order in which things ran."""
+
+    def __init__(self) -> None:
+        self.api = FakeBotApi()
+        self.processor = PerUserUpdateProcessor()
+        self.gate = _Gate()
+        self.events: list[str] = []
+
+    async def record(self, name: str) -> None:
+        self.events.append(name)
+
+    def follow_up(self, user_id: int, name: str) -> None:
+        self.processor.follow_up(update_from(self.api, user_id), self.record(name), after=self.gate)
+
+    async def update(self, user_id: int, name: str) -> None:
+        await self.processor.process_update(update_from(self.api, user_id), self.record(name))
+
+    def assert_nothing_kept(self) -> None:
+        assert self.processor._follow_ups == {}
+        assert self.processor._parked == set()
+        assert self.processor._running == set()
+
+
 async def test_a_gated_follow_up_starts_at_its_gate_the_users_next_update_or_the_stop() -> None:
-    api = FakeBotApi()
-    processor = PerUserUpdateProcessor()
-    gate = _Gate()
-    events: list[str] = []
-
-    async def record(name: str) -> None:
-        events.append(name)
-
-    processor.follow_up(update_from(api, 1), record("a1 follow-ups"), after=gate)
-    processor.follow_up(update_from(api, 2), record("b1 follow-ups"), after=gate)
+    run = _GatedRun()
+    run.follow_up(1, "a1 follow-ups")
+    run.follow_up(2, "b1 follow-ups")
     await asyncio.sleep(0.01)
-    assert events == []
-    assert processor._running == set()  # parked: not even a task exists yet
-    await processor.process_update(update_from(api, 1), record("a2"))
-    assert events == ["a1 follow-ups", "a2"]  # the user's next update started theirs first
-    gate.open()
+    assert run.events == []
+    assert run.processor._running == set()  # parked: not even a task exists yet
+    await run.update(1, "a2")
+    assert run.events == ["a1 follow-ups", "a2"]  # the user's next update started theirs first
+    run.gate.open()
     await asyncio.sleep(0.01)
-    assert events == ["a1 follow-ups", "a2", "b1 follow-ups"]  # the gate started the other
-    processor.follow_up(update_from(api, 3), record("c1 follow-ups"), after=gate)
-    await processor.finish_follow_ups()  # stopping runs what is still parked
-    assert events[-1] == "c1 follow-ups"
-    gate.open()  # a gate that opens late starts nothing a second time
+    assert run.events == ["a1 follow-ups", "a2", "b1 follow-ups"]  # the gate started the other
+    run.follow_up(3, "c1 follow-ups")
+    await run.processor.finish_follow_ups()  # stopping runs what is still parked
+    assert run.events[-1] == "c1 follow-ups"
+    run.gate.open()  # a gate that opens late starts nothing a second time
     await asyncio.sleep(0.01)
-    assert len(events) == 4
-    assert processor._follow_ups == {}
-    assert processor._parked == set()
-    assert processor._running == set()
+    assert len(run.events) == 4
+    run.assert_nothing_kept()
 
 
 async def test_a_users_second_gated_follow_up_starts_their_first_at_once() -> None:
     """Only a user's latest follow-up is what their next update waits for: an earlier one
     still parked starts when a later one is parked, so it is never left behind."""
-    api = FakeBotApi()
-    processor = PerUserUpdateProcessor()
-    gate = _Gate()
-    events: list[str] = []
-
-    async def record(name: str) -> None:
-        events.append(name)
-
-    processor.follow_up(update_from(api, 1), record("first"), after=gate)
-    processor.follow_up(update_from(api, 1), record("second"), after=gate)
-    await processor.process_update(update_from(api, 1), record("next update"))
-    assert events == ["first", "second", "next update"]
-    gate.open()  # both already ran: nothing runs twice
-    await processor.finish_follow_ups()
-    assert events == ["first", "second", "next update"]
-    assert processor._follow_ups == {}
-    assert processor._parked == set()
+    run = _GatedRun()
+    run.follow_up(1, "first")
+    run.follow_up(1, "second")
+    await run.update(1, "next update")
+    assert run.events == ["first", "second", "next update"]
+    run.gate.open()  # both already ran: nothing runs twice
+    await run.processor.finish_follow_ups()
+    assert run.events == ["first", "second", "next update"]
+    run.assert_nothing_kept()
