@@ -55,7 +55,6 @@ class _Parked:
 
     key: _Key | None
     work: Coroutine[Any, Any, None]
-    task: asyncio.Task[None] | None = None
 
 
 class PerUserUpdateProcessor(BaseUpdateProcessor):
@@ -107,13 +106,14 @@ class PerUserUpdateProcessor(BaseUpdateProcessor):
         task.add_done_callback(functools.partial(self._finished, key))
         return task
 
-    def _unpark(self, parked: _Parked) -> asyncio.Task[None]:
+    def _unpark(self, parked: _Parked) -> asyncio.Task[None] | None:
         """Start a parked follow-up, once (its gate, the user's next update or the stop may
-        each be first); its task."""
-        if parked.task is None:  # still the user's latest: an earlier one started before it
-            self._parked.discard(parked)
-            parked.task = self._start(parked.key, parked.work)
-        return parked.task
+        each be first): its task, or None when it had started already. A parked one is still
+        its user's latest (see :meth:`follow_up`), so its task takes its place."""
+        if parked not in self._parked:
+            return None
+        self._parked.discard(parked)
+        return self._start(parked.key, parked.work)
 
     def _finished(self, key: _Key | None, task: asyncio.Task[None]) -> None:
         self._running.discard(task)

@@ -111,7 +111,9 @@ class _GatedRun:
         assert self.processor._running == set()
 
 
-async def test_a_gated_follow_up_starts_at_its_gate_the_users_next_update_or_the_stop() -> None:
+async def test_a_gated_follow_up_starts_at_its_gate_the_users_next_update_or_the_stop(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     run = _GatedRun()
     run.follow_up(1, "a1 follow-ups")
     run.follow_up(2, "b1 follow-ups")
@@ -129,6 +131,8 @@ async def test_a_gated_follow_up_starts_at_its_gate_the_users_next_update_or_the
     run.gate.open()  # a gate that opens late starts nothing a second time
     await asyncio.sleep(0.01)
     assert len(run.events) == 4
+    # A second start would run an awaited coroutine again: a failed follow-up, logged.
+    assert "follow-ups failed" not in caplog.text
     run.assert_nothing_kept()
 
 
