@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -346,19 +346,15 @@ def _already(conn: sqlite3.Connection, answer: AnswerRecord) -> _Stored:
     return (earlier, False) if earlier is not None else None
 
 
-# Rows per statement, at most, and only powers of two: a statement prepared for every batch
-# size (up to the writer's 512) kept hundreds of large statements in sqlite3's cache, tens of
-# megabytes; these are seven per kind.
-MAX_ROWS = 64
-
-
-def _pieces(count: int) -> Iterator[tuple[int, int]]:
-    """The (start, size) of the statements that take ``count`` rows."""
-    start = 0
-    while start < count:
-        size = min(MAX_ROWS, 1 << ((count - start).bit_length() - 1))
-        yield start, size
-        start += size
+# Rows per statement, at most: a delivery of presses (Telegram sends at most 100 updates at a
+# time) fits in one. Statements come in power-of-two sizes only, padded with rows of NULLs
+# that match nothing: a statement prepared for every batch size (up to the writer's 512)
+# kept hundreds of large statements in sqlite3's cache, tens of megabytes; these are eight
+# per kind. Padding rather than pieces of falling sizes (64, 32, 4 for 100 rows) makes a
+# batch one statement per kind: under a burst every statement is a hand-over of the GIL
+# between the writer's thread and the busy event loop, which waits up to the interpreter's
+# switch interval each.
+MAX_ROWS = 128
 
 
 def _rows(columns: int, count: int) -> str:
@@ -370,12 +366,18 @@ def _rows(columns: int, count: int) -> str:
 def _execute_rows(
     conn: sqlite3.Connection, sql: Callable[[int], str], rows: Sequence[tuple[object, ...]]
 ) -> list[tuple[slice, sqlite3.Cursor]]:
-    """Run ``sql(size)`` over ``rows``, a piece of them per statement: each piece (a slice
-    of ``rows``) with its statement's cursor."""
+    """Run ``sql(size)`` over ``rows``, at most :data:`MAX_ROWS` of them per statement, the
+    last statement padded with rows of NULLs to a power of two: each piece (a slice of
+    ``rows``) with its statement's cursor. ``sql`` must match no row whose first column is
+    NULL."""
     done = []
-    for start, size in _pieces(len(rows)):
-        piece = slice(start, start + size)
-        done.append((piece, conn.execute(sql(size), [v for row in rows[piece] for v in row])))
+    for start in range(0, len(rows), MAX_ROWS):
+        piece = slice(start, min(start + MAX_ROWS, len(rows)))
+        real = rows[piece]
+        size = 1 << (len(real) - 1).bit_length()
+        params = [v for row in real for v in row]
+        params += [None] * (len(real[0]) * (size - len(real)))
+        done.append((piece, conn.execute(sql(size), params)))
     return done
 
 
@@ -484,7 +486,8 @@ def _stored_answer(
 def _save_reviews_sql(count: int) -> str:
     return (
         "INSERT INTO review_items (platform, user_id, quiz_id, question_id, box, due_at, card) "
-        f"VALUES {_rows(7, count)} ON CONFLICT (platform, user_id, quiz_id, question_id) "
+        f"SELECT * FROM (VALUES {_rows(7, count)}) WHERE column1 IS NOT NULL "
+        "ON CONFLICT (platform, user_id, quiz_id, question_id) "
         "DO UPDATE SET box = excluded.box, due_at = excluded.due_at, card = excluded.card"
     )
 
