@@ -137,7 +137,7 @@ def button_label(text: str, language: str, limit: int = MAX_BUTTON_LABEL) -> str
 def toast(text: str) -> str:
     """A callback answer text within Telegram's 200 characters."""
     text = text.strip()
-    if len(text) * 2 <= MAX_TOAST or utf16_len(text) <= MAX_TOAST:  # a character: 2 units at most
+    if utf16_len(text) <= MAX_TOAST:
         return text
     while utf16_len(text) > MAX_TOAST - 1:
         text = text[:-1]
