@@ -54,13 +54,13 @@ from adapters.telegram.shared import (
     Turn,
     participant,
 )
-from adapters.telegram.texts import tt
+from adapters.telegram.texts import error_notice
 from adapters.telegram.transport import AiohttpRequest
 from adapters.telegram.typed_answers import TypedAnswers
 from adapters.telegram.update_processor import PerUserUpdateProcessor
 from adapters.telegram.uploads import TelegramUploads
 from adapters.telegram.webhook import TelegramWebhook, WebhookReplies
-from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, t
+from bot.i18n import t
 from bot.rate_limit import CommandRateLimiter
 from bot.review_reminders import REVIEW_DUE
 from bot.rounds import RoundClock, SystemClock
@@ -360,11 +360,7 @@ class TelegramAdapter:
 
     async def _apologize(self, update: Update, context: Context) -> None:
         user = update.effective_user
-        # No storage here: it may be what failed.
-        ui = resolve_language(
-            None, user.language_code if user else None, SUPPORTED_LANGUAGES, DEFAULT_LANGUAGE
-        )
-        text = tt("error", ui)
+        text = error_notice(user.language_code if user else None)
         try:
             if update.callback_query is not None:
                 await update.callback_query.answer(toast(text))

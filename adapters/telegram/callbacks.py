@@ -8,10 +8,12 @@ others' presses with a toast naming whose they are.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 
 from telegram import CallbackQuery, Message, Update
 from telegram.constants import ChatType
+from telegram.error import TelegramError
 
 from adapters.telegram import callback_data as cb
 from adapters.telegram.commands import ROUND_LIMIT_SCOPE, SECONDS, Commands
@@ -26,12 +28,18 @@ from adapters.telegram.rendering import (
     toast,
 )
 from adapters.telegram.shared import PLATFORM, Context, turn
-from adapters.telegram.texts import tt
-from adapters.telegram.update_processor import PerUserUpdateProcessor
+from adapters.telegram.texts import error_notice, tt
+from adapters.telegram.update_processor import (
+    OrderingKey,
+    PerUserUpdateProcessor,
+    ordering_key,
+)
 from bot.engine import QuizEngine
 from bot.i18n import t
 from bot.rounds import RoundAnswerOutcome
 from bot.views import AnswerFeedback, AnswerOutcome, Participant
+
+log = logging.getLogger("quizbot.telegram")
 
 # How long follow-ups wait after the last pending press (AcknowledgeFirst's ``settle``).
 ACK_SETTLE_S = 0.02
@@ -146,7 +154,7 @@ class Callbacks:
         who = turn(context).who
         data = cb.decode(query.data)
         if isinstance(data, cb.Answer):  # most presses: anyone's own, straight to the engine
-            await self._on_answer(update, context, query, who, data)
+            self._on_answer(update, context, query, who, data)
         elif data is None:
             await self._toast_invalid(context, query)
         elif await self._press_allowed(context, query, data):
@@ -232,7 +240,7 @@ class Callbacks:
         ui = await turn(context).language()
         await query.answer(toast(tt("already_done", ui)))
 
-    async def _on_answer(
+    def _on_answer(
         self,
         update: Update,
         context: Context,
@@ -240,22 +248,59 @@ class Callbacks:
         who: Participant,
         data: cb.Answer,
     ) -> None:
-        with self.first.acknowledging():
-            feedback = await self.engine.answer_by_position(
-                who, data.attempt_id, data.question_number, data.option_index
-            )
-            # Acknowledge first: the spinner on the button stops while the rest is sent.
-            await query.answer(toast(feedback.notice))
-        if feedback.outcome is not AnswerOutcome.ACCEPTED:
-            return
+        """Hand the press to :meth:`_answer_press`, a follow-up of its update, and let the
+        update go.
+
+        Answering waits for the answer's commit, for many presses at once under a burst
+        (SQLite groups them). The update (python-telegram-bot's objects, its handlers'
+        coroutines and task: some eighty objects) would stay alive that long, to be scanned by
+        the cyclic collector each time it runs; what the press needs fits in a few values.
+        The user's next update still waits for the press and its follow-ups.
+        """
         message = query.message
         chat_id = message.chat.id if message is not None else query.from_user.id
         chat_type = message.chat.type if message is not None else ChatType.PRIVATE
         owner = who.display_name if chat_type != ChatType.PRIVATE else None
         shown = self.messenger.ref(message) if isinstance(message, Message) else None
-        self.updates.follow_up(
-            update, self._show_answer(context, chat_id, shown, feedback, owner), after=self.first
-        )
+        key = ordering_key(update)
+        press = self._answer_press(context, key, query.id, who, data, chat_id, shown, owner)
+        self.updates.follow_up(key, press)
+
+    async def _answer_press(
+        self,
+        context: Context,
+        key: OrderingKey | None,
+        query_id: str,
+        who: Participant,
+        data: cb.Answer,
+        chat_id: int,
+        shown: MessageRef | None,
+        owner: str | None,
+    ) -> None:
+        """Answer the press, acknowledge it, and leave its follow-ups to start once no press
+        waits for its acknowledgement (:class:`AcknowledgeFirst`)."""
+        try:
+            with self.first.acknowledging():
+                feedback = await self.engine.answer_by_position(
+                    who, data.attempt_id, data.question_number, data.option_index
+                )
+                # Acknowledge first: the spinner on the button stops while the rest is sent.
+                await context.bot.answer_callback_query(query_id, toast(feedback.notice))
+        except Exception:  # what PTB's error handler does for a handler that raised
+            log.exception("telegram: answering press %s failed", query_id)
+            await self._apologize(context, query_id, who)
+            return
+        if feedback.outcome is AnswerOutcome.ACCEPTED:
+            work = self._show_answer(context, chat_id, shown, feedback, owner)
+            self.updates.follow_up(key, work, after=self.first)
+
+    @staticmethod
+    async def _apologize(context: Context, query_id: str, who: Participant) -> None:
+        """Tell the presser briefly that their press failed."""
+        try:
+            await context.bot.answer_callback_query(query_id, toast(error_notice(who.language_tag)))
+        except TelegramError:
+            log.warning("telegram: could not tell the user about the failure", exc_info=True)
 
     async def _show_answer(
         self,

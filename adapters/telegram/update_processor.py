@@ -26,12 +26,12 @@ from telegram.ext import BaseUpdateProcessor
 # slot (and their acknowledgement) behind those sends. An update in flight costs a few kB.
 MAX_CONCURRENT_UPDATES = 4096
 
-_Key = tuple[str, int]
+OrderingKey = tuple[str, int]
 
 log = logging.getLogger(__name__)
 
 
-def ordering_key(update: object) -> _Key | None:
+def ordering_key(update: object) -> OrderingKey | None:
     """Whose updates must not overlap: the user's, else the chat's; None for neither."""
     if not isinstance(update, Update):
         return None
@@ -53,7 +53,7 @@ class FollowUpGate(Protocol):
 class _Parked:
     """A follow-up waiting for its gate: nothing of it runs yet."""
 
-    key: _Key | None
+    key: OrderingKey | None
     work: Coroutine[Any, Any, None]
 
 
@@ -63,30 +63,30 @@ class PerUserUpdateProcessor(BaseUpdateProcessor):
 
     def __init__(self, max_concurrent_updates: int = MAX_CONCURRENT_UPDATES) -> None:
         super().__init__(max_concurrent_updates)
-        self._locks: dict[_Key, tuple[asyncio.Lock, int]] = {}
-        self._follow_ups: dict[_Key, asyncio.Task[None] | _Parked] = {}
+        self._locks: dict[OrderingKey, tuple[asyncio.Lock, int]] = {}
+        self._follow_ups: dict[OrderingKey, asyncio.Task[None] | _Parked] = {}
         self._running: set[asyncio.Task[None]] = set()
         self._parked: set[_Parked] = set()
 
     def follow_up(
         self,
-        update: object,
+        key: OrderingKey | None,
         work: Coroutine[Any, Any, None],
         *,
         after: FollowUpGate | None = None,
     ) -> None:
-        """Run ``work``, the rest of handling ``update`` (what follows its acknowledgement),
+        """Run ``work``, the rest of handling an update whose :func:`ordering_key` is ``key``,
         as a task of its own, so that the handler returns; with ``after``, start it only when
-        that gate says so.
+        that gate says so. ``work`` may leave follow-ups of its own.
 
         The update's objects are then freed at once, instead of living on, a few dozen for
-        the collector to scan each, while ``work`` waits behind the rate limiter (seconds,
-        under a burst of presses). The user's next update still waits for ``work`` (and
-        starts it if its gate has not yet), so their messages stay in order, and
-        :meth:`finish_follow_ups` runs and waits for it when the bot stops. ``work`` must not
-        hold ``update`` or its objects, or nothing is gained.
+        the collector to scan each, while ``work`` waits for a commit or behind the rate
+        limiter (under a burst of presses, milliseconds to seconds). The user's next update
+        still waits for ``work`` and what it leaves (and starts what waits for a gate), so
+        their messages stay in order, and :meth:`finish_follow_ups` runs and waits for it
+        when the bot stops. ``work`` must not hold the update or its objects, or nothing is
+        gained.
         """
-        key = ordering_key(update)
         if key is not None and isinstance(earlier := self._follow_ups.get(key), _Parked):
             self._unpark(earlier)  # the user's earlier follow-ups start before these
         if after is None:
@@ -98,7 +98,9 @@ class PerUserUpdateProcessor(BaseUpdateProcessor):
             self._follow_ups[key] = parked
         after.when_acknowledged(functools.partial(self._unpark, parked))
 
-    def _start(self, key: _Key | None, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+    def _start(
+        self, key: OrderingKey | None, work: Coroutine[Any, Any, None]
+    ) -> asyncio.Task[None]:
         task = asyncio.create_task(work, name="follow-up")
         self._running.add(task)
         if key is not None:
@@ -115,7 +117,7 @@ class PerUserUpdateProcessor(BaseUpdateProcessor):
         self._parked.discard(parked)
         return self._start(parked.key, parked.work)
 
-    def _finished(self, key: _Key | None, task: asyncio.Task[None]) -> None:
+    def _finished(self, key: OrderingKey | None, task: asyncio.Task[None]) -> None:
         self._running.discard(task)
         if key is not None and self._follow_ups.get(key) is task:
             del self._follow_ups[key]  # memory stays bounded by the follow-ups in flight
@@ -131,6 +133,15 @@ class PerUserUpdateProcessor(BaseUpdateProcessor):
                 self._unpark(parked)
             await asyncio.wait(set(self._running))
 
+    async def _follow_ups_of(self, key: OrderingKey) -> None:
+        """Run and wait for the user's follow-ups, parked ones at once, and for those they
+        leave in turn (how each ended is its own: logged when it failed)."""
+        while (earlier := self._follow_ups.get(key)) is not None:
+            task = self._unpark(earlier) if isinstance(earlier, _Parked) else earlier
+            if task is None:
+                return  # cannot happen: a started parked one's task took its place
+            await asyncio.wait((task,))
+
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
         key = ordering_key(update)
         if key is None:
@@ -140,11 +151,7 @@ class PerUserUpdateProcessor(BaseUpdateProcessor):
         self._locks[key] = (lock, users + 1)
         try:
             async with lock:
-                earlier = self._follow_ups.get(key)
-                if isinstance(earlier, _Parked):  # this user's messages come first
-                    earlier = self._unpark(earlier)
-                if earlier is not None:  # how it ended is its own (logged when it failed)
-                    await asyncio.wait((earlier,))
+                await self._follow_ups_of(key)
                 await coroutine
         finally:
             lock, users = self._locks[key]

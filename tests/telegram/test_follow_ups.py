@@ -1,19 +1,23 @@
-"""A press's follow-ups (the answered question, the next one) run after its update is done:
-the update's objects are freed at the acknowledgement, and the user's next update still waits
-for them, so their messages keep their order."""
+"""A press is answered, acknowledged and followed up (the answered question, the next one)
+after its update is done: the update's objects are freed at once, while the answer waits for
+its commit, and the user's next update still waits for all of it, so their messages keep their
+order."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+from typing import Any
 
 import pytest
 from telegram import Update
 
+from adapters.telegram.texts import tt
 from bot.engine import QuizEngine
 from bot.quiz import Quiz
+from bot.views import AnswerFeedback
 from fakes.telegram_bot_api import ApiCall, FakeBotApi, StoredMessage
-from fakes.telegram_chatter import Chatter, button_for, is_question
+from fakes.telegram_chatter import Chatter, button_for, clean, is_question
 from tests.conftest import SEED_QUIZ
 from tests.telegram.conftest import Launch, chatter
 
@@ -114,3 +118,62 @@ async def test_a_press_handled_while_the_bot_stops_still_gets_its_next_question(
         if int(c.params["chat_id"]) == ann.chat_id
     ]
     assert [is_question(m) for m in sent] == [True]
+
+
+async def test_a_press_update_is_freed_while_its_answer_waits_for_the_commit(
+    api: FakeBotApi,
+    engine: QuizEngine,
+    seed: Quiz,
+    launch: Launch,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under a burst an answer waits for its group commit; the press's update does not wait
+    with it (python-telegram-bot's objects, for the collector to scan meanwhile)."""
+    await launch(engine)
+    ann, ben = chatter(api, 6406, "Ann"), chatter(api, 6407, "Ben")
+    ann.send(f"/quiz {SEED_QUIZ}")
+    asked = await ann.question()
+    committed = asyncio.Event()
+    answer = engine.answer_by_position
+
+    async def slow_commit(*args: Any) -> AnswerFeedback:
+        await committed.wait()
+        return await answer(*args)
+
+    monkeypatch.setattr(engine, "answer_by_position", slow_commit)
+    query = ann.press(asked, button_for(asked, seed, "en", True))
+    try:
+        ben.send("/help")  # PTB's update fetcher holds the latest update until another comes
+        await ben.message()
+        assert api.calls_of("answerCallbackQuery") == []  # the answer still waits
+        assert _live_updates_of(query) == []
+    finally:
+        committed.set()  # else stopping the bot would wait for the answer forever
+    assert await ann.toast(query)
+    assert await ann.question()
+
+
+async def test_an_answer_that_fails_unexpectedly_tells_the_user_and_can_be_pressed_again(
+    api: FakeBotApi,
+    engine: QuizEngine,
+    seed: Quiz,
+    launch: Launch,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    await launch(engine)
+    ann = chatter(api, 6408, "Ann", "ru")
+    ann.send(f"/quiz {SEED_QUIZ}")
+    asked = await ann.question()
+
+    async def broken(*args: Any) -> AnswerFeedback:
+        raise RuntimeError("a bug in the engine")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(engine, "answer_by_position", broken)
+        query = ann.press(asked, button_for(asked, seed, "ru", True))
+        assert await ann.toast(query) == clean(tt("error", "ru"))
+    assert "a bug in the engine" in caplog.text  # with its traceback, for the operator
+    query = ann.press(asked, button_for(asked, seed, "ru", True))  # nothing was recorded
+    assert await ann.toast(query) != clean(tt("error", "ru"))
+    assert is_question(await ann.question())

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from telegram import Update
 
-from adapters.telegram.update_processor import PerUserUpdateProcessor
+from adapters.telegram.update_processor import PerUserUpdateProcessor, ordering_key
 from fakes.telegram_bot_api import FakeBotApi
 
 
@@ -57,7 +57,7 @@ async def test_a_users_next_update_waits_for_their_follow_ups_and_others_do_not(
         raise RuntimeError("a follow-up failed")
 
     await processor.process_update(update_from(api, 1), handle("a1"))
-    processor.follow_up(update_from(api, 1), failing_follow_ups())
+    processor.follow_up(ordering_key(update_from(api, 1)), failing_follow_ups())
     second = asyncio.create_task(processor.process_update(update_from(api, 1), handle("a2")))
     await processor.process_update(update_from(api, 2), handle("b"))
     await asyncio.sleep(0.01)
@@ -100,7 +100,9 @@ class _GatedRun:
         self.events.append(name)
 
     def follow_up(self, user_id: int, name: str) -> None:
-        self.processor.follow_up(update_from(self.api, user_id), self.record(name), after=self.gate)
+        self.processor.follow_up(
+            ordering_key(update_from(self.api, user_id)), self.record(name), after=self.gate
+        )
 
     async def update(self, user_id: int, name: str) -> None:
         await self.processor.process_update(update_from(self.api, user_id), self.record(name))
@@ -147,4 +149,27 @@ async def test_a_users_second_gated_follow_up_starts_their_first_at_once() -> No
     run.gate.open()  # both already ran: nothing runs twice
     await run.processor.finish_follow_ups()
     assert run.events == ["first", "second", "next update"]
+    run.assert_nothing_kept()
+
+
+async def test_the_users_next_update_waits_for_what_their_follow_up_leaves_behind() -> None:
+    """A press is answered by a follow-up of its update, which parks the press's own
+    follow-ups: the user's next update, arriving meanwhile, waits for both."""
+    run = _GatedRun()
+    answered = asyncio.Event()
+    key = ("user", 1)
+
+    async def answer() -> None:
+        await answered.wait()
+        run.events.append("answered")
+        run.processor.follow_up(key, run.record("answer's follow-ups"), after=run.gate)
+
+    run.processor.follow_up(key, answer())
+    next_update = asyncio.create_task(run.update(1, "next update"))
+    await asyncio.sleep(0.01)
+    assert run.events == []  # the next update waits for the answer
+    answered.set()
+    await next_update
+    # The gate never opened: the next update started the parked follow-ups itself.
+    assert run.events == ["answered", "answer's follow-ups", "next update"]
     run.assert_nothing_kept()
