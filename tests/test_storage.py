@@ -4,6 +4,7 @@ the one-trip reads and writes of group rounds."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import os
 import signal
@@ -469,6 +470,37 @@ async def test_a_write_failing_halfway_is_undone_alone_in_its_batch(tmp_path):
         assert isinstance(results[1], StorageError)
         rows = await writer._fetchall("SELECT id FROM t ORDER BY id")
         assert [r[0] for r in rows] == [1, 3]  # row 2 of the failed write was undone
+    finally:
+        await writer.close()
+
+
+async def test_the_next_batch_commits_while_the_event_loop_is_busy(tmp_path):
+    """Under a burst of presses the event loop is busy for tens of milliseconds at a time:
+    the writer goes on from one committed batch to the next without waiting for it, so the
+    next answers are durable, and can be acknowledged, as soon as the loop comes back."""
+    path = tmp_path / "busy.db"
+    writer = SQLiteWriter(path)
+    await writer.open()
+    try:
+        await writer._write(lambda conn: conn.execute("CREATE TABLE t (id INTEGER PRIMARY KEY)"))
+        started = threading.Event()
+
+        def hold(conn: sqlite3.Connection) -> None:  # the first batch: the next one queues
+            started.set()
+            time.sleep(0.1)
+
+        first = writer._write(hold)
+        await asyncio.to_thread(started.wait, 5)
+        second = writer._write(lambda conn: conn.execute("INSERT INTO t (id) VALUES (1)"))
+        # The event loop stays busy here (this test holds it) while the batches commit.
+        committed: list[Any] = []
+        deadline = time.monotonic() + 5
+        while not committed and time.monotonic() < deadline:
+            time.sleep(0.01)
+            with contextlib.closing(sqlite3.connect(path)) as other:
+                committed = other.execute("SELECT id FROM t").fetchall()
+        assert committed == [(1,)]
+        await asyncio.gather(first, second)
     finally:
         await writer.close()
 

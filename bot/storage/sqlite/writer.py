@@ -14,6 +14,7 @@ import contextlib
 import functools
 import os
 import sqlite3
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
@@ -202,65 +203,56 @@ class SQLiteWriter:
         assert self._writer is not None
         conn = self._writer
         queue = self._queue
+        drain = functools.partial(self._drain, asyncio.get_running_loop())
         while True:
             while not queue:
                 self._queued.clear()
                 await self._queued.wait()
-            batch = []
+            if await conn.run(drain):
+                return
+
+    def _drain(self, loop: asyncio.AbstractEventLoop, conn: sqlite3.Connection) -> bool:
+        """On the writer's thread: commit what is queued a batch at a time until nothing is,
+        handing each batch's results to the event loop as soon as it commits. True once the
+        stop marker came.
+
+        The next batch starts right after a commit: under a burst the event loop is busy for
+        tens of milliseconds at a time, and a writer that waited for it between batches
+        (for the previous batch's results to be read) left the thread idle meanwhile, with the
+        presses of the next batch waiting for their acknowledgement behind it."""
+        queue = self._queue
+        while queue:
+            batch: list[tuple[WriteOp, asyncio.Future[Any]]] = []
             stop = False
-            for _ in range(min(MAX_BATCH, len(queue))):
-                item = queue.popleft()
+            while queue and len(batch) < MAX_BATCH:
+                item = queue.popleft()  # deque: safe against the event loop's appends
                 if item is None:
                     stop = True
                     break
                 batch.append(item)
             if batch:
-                await self._run_batch(conn, batch)
+                outcome = _commit_batch(conn, [op for op, _ in batch])
+                loop.call_soon_threadsafe(self._settle, batch, outcome)
             if stop:
-                return
+                return True
+        return False
 
-    async def _run_batch(
-        self, conn: _Connection, batch: list[tuple[WriteOp, asyncio.Future[Any]]]
+    def _settle(
+        self,
+        batch: list[tuple[WriteOp, asyncio.Future[Any]]],
+        outcome: list[tuple[bool, Any]] | Exception,
     ) -> None:
-        ops = [op for op, _ in batch]
-        # A batch runs without savepoints first: nearly every write succeeds, and under a
-        # burst each statement is a GIL hand-over between this thread and the event loop
-        # (a savepoint and its release were two of an answer's five). When a write fails,
-        # the whole transaction is rolled back and the batch run again with a savepoint
-        # per write, so that the failure undoes that write alone.
-        savepoints = False
-        attempt = 0
-        while True:
-            try:
-                results = await conn.run(functools.partial(_try_batch, ops, savepoints))
-            except _WriteFailed:
-                savepoints = True  # nothing was written: run it again, each write apart
+        """On the event loop: each write's result (or failure) to its waiting caller."""
+        if isinstance(outcome, Exception):
+            failure = StorageError(f"could not commit to {self.path}: {outcome}")
+            outcome = [(False, failure)] * len(batch)
+        for (_, future), (ok, value) in zip(batch, outcome, strict=True):
+            if future.done():  # its caller gave up waiting
                 continue
-            except sqlite3.OperationalError as exc:
-                locked = "locked" in str(exc) or "busy" in str(exc)
-                if locked and attempt < LOCK_RETRIES:
-                    await asyncio.sleep(0.05 * 2**attempt)  # nothing was written: run it again
-                    attempt += 1
-                    continue
-                self._fail(batch, exc)
-                return
-            except Exception as exc:
-                self._fail(batch, exc)
-                return
-            for (_, future), (ok, value) in zip(batch, results, strict=True):
-                if future.done():
-                    continue
-                if ok:
-                    future.set_result(value)
-                else:
-                    future.set_exception(value)
-            return
-
-    def _fail(self, batch: list[tuple[WriteOp, asyncio.Future[Any]]], exc: Exception) -> None:
-        failure = StorageError(f"could not commit to {self.path}: {exc}")
-        for _, future in batch:
-            if not future.done():
-                future.set_exception(failure)
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -303,6 +295,35 @@ class _WriteFailed(Exception):
 
 def _failure(exc: sqlite3.IntegrityError | StorageError) -> StorageError:
     return exc if isinstance(exc, StorageError) else StorageError(str(exc))
+
+
+def _commit_batch(
+    conn: sqlite3.Connection, ops: list[WriteOp]
+) -> list[tuple[bool, Any]] | Exception:
+    """Commit ``ops`` (see :func:`_try_batch`): each write's result, or why nothing was
+    written. Runs on the writer's thread.
+
+    A batch runs without savepoints first: nearly every write succeeds, and each statement
+    is a GIL hand-over between this thread and the event loop (a savepoint and its release
+    were two of an answer's five). When a write fails, the whole transaction is rolled back
+    and the batch run again with a savepoint per write, so that the failure undoes that
+    write alone. When another process holds the write lock past the busy timeout, the batch
+    is tried again a few times, a little later each time."""
+    savepoints = False
+    attempt = 0
+    while True:
+        try:
+            return _try_batch(ops, savepoints, conn)
+        except _WriteFailed:
+            savepoints = True  # nothing was written: run it again, each write apart
+        except sqlite3.OperationalError as exc:
+            locked = "locked" in str(exc) or "busy" in str(exc)
+            if not (locked and attempt < LOCK_RETRIES):
+                return exc
+            time.sleep(0.05 * 2**attempt)  # nothing was written: run it again
+            attempt += 1
+        except Exception as exc:
+            return exc
 
 
 def _try_batch(
