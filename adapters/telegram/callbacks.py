@@ -253,7 +253,7 @@ class Callbacks:
 
         Answering waits for the answer's commit, for many presses at once under a burst
         (SQLite groups them). The update (python-telegram-bot's objects, its handlers'
-        coroutines and task: some eighty objects) would stay alive that long, to be scanned by
+        coroutines and task: dozens of objects) would stay alive that long, to be scanned by
         the cyclic collector each time it runs; what the press needs fits in a few values.
         The user's next update still waits for the press and its follow-ups.
         """
