@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -474,6 +475,18 @@ async def test_a_write_failing_halfway_is_undone_alone_in_its_batch(tmp_path):
         await writer.close()
 
 
+def _rows_committed_while_the_loop_is_held(path: Path) -> list[Any]:
+    """Table t's rows once any are committed (5 s at most), read by another connection while
+    this thread, and with it the event loop, is busy."""
+    deadline = time.monotonic() + 5
+    rows: list[Any] = []
+    while not rows and time.monotonic() < deadline:
+        time.sleep(0.01)
+        with contextlib.closing(sqlite3.connect(path)) as other:
+            rows = other.execute("SELECT id FROM t").fetchall()
+    return rows
+
+
 async def test_the_next_batch_commits_while_the_event_loop_is_busy(tmp_path):
     """Under a burst of presses the event loop is busy for tens of milliseconds at a time:
     the writer goes on from one committed batch to the next without waiting for it, so the
@@ -492,14 +505,7 @@ async def test_the_next_batch_commits_while_the_event_loop_is_busy(tmp_path):
         first = writer._write(hold)
         await asyncio.to_thread(started.wait, 5)
         second = writer._write(lambda conn: conn.execute("INSERT INTO t (id) VALUES (1)"))
-        # The event loop stays busy here (this test holds it) while the batches commit.
-        committed: list[Any] = []
-        deadline = time.monotonic() + 5
-        while not committed and time.monotonic() < deadline:
-            time.sleep(0.01)
-            with contextlib.closing(sqlite3.connect(path)) as other:
-                committed = other.execute("SELECT id FROM t").fetchall()
-        assert committed == [(1,)]
+        assert _rows_committed_while_the_loop_is_held(path) == [(1,)]
         await asyncio.gather(first, second)
     finally:
         await writer.close()
