@@ -19,7 +19,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from telegram import Update
-from telegram.error import TelegramError
 from telegram.ext import (
     Application,
     ApplicationHandlerStop,
@@ -44,7 +43,6 @@ from adapters.telegram.menu_sync import sync_commands
 from adapters.telegram.messenger import Messenger
 from adapters.telegram.outbox_sender import TelegramSender
 from adapters.telegram.reminders import render_review_due
-from adapters.telegram.rendering import toast
 from adapters.telegram.shared import (
     PLATFORM,
     TURN_KEY,
@@ -52,9 +50,9 @@ from adapters.telegram.shared import (
     Handler,
     TelegramApplication,
     Turn,
+    apologize,
     participant,
 )
-from adapters.telegram.texts import error_notice
 from adapters.telegram.transport import AiohttpRequest
 from adapters.telegram.typed_answers import TypedAnswers
 from adapters.telegram.update_processor import PerUserUpdateProcessor
@@ -359,15 +357,13 @@ class TelegramAdapter:
         raise ApplicationHandlerStop
 
     async def _apologize(self, update: Update, context: Context) -> None:
-        user = update.effective_user
-        text = error_notice(user.language_code if user else None)
-        try:
-            if update.callback_query is not None:
-                await update.callback_query.answer(toast(text))
-            elif update.effective_chat is not None and update.effective_message is not None:
-                await context.bot.send_message(update.effective_chat.id, text)
-        except TelegramError:
-            log.warning("telegram: could not tell the user about the failure", exc_info=True)
+        user, query, chat = update.effective_user, update.callback_query, update.effective_chat
+        await apologize(
+            context.bot,
+            user.language_code if user else None,
+            query_id=query.id if query else None,
+            chat_id=chat.id if chat and update.effective_message else None,
+        )
 
     async def _on_error(self, update: object, context: Context) -> None:
         if not isinstance(update, Update):  # not from a handler (a job, the updater)

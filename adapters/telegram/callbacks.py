@@ -13,7 +13,6 @@ from collections.abc import Callable
 
 from telegram import CallbackQuery, Message, Update
 from telegram.constants import ChatType
-from telegram.error import TelegramError
 
 from adapters.telegram import callback_data as cb
 from adapters.telegram.commands import ROUND_LIMIT_SCOPE, SECONDS, Commands
@@ -27,8 +26,8 @@ from adapters.telegram.rendering import (
     picker_message,
     toast,
 )
-from adapters.telegram.shared import PLATFORM, Context, turn
-from adapters.telegram.texts import error_notice, tt
+from adapters.telegram.shared import PLATFORM, Context, apologize, turn
+from adapters.telegram.texts import tt
 from adapters.telegram.update_processor import (
     OrderingKey,
     PerUserUpdateProcessor,
@@ -288,19 +287,11 @@ class Callbacks:
                 await context.bot.answer_callback_query(query_id, toast(feedback.notice))
         except Exception:  # what PTB's error handler does for a handler that raised
             log.exception("telegram: answering press %s failed", query_id)
-            await self._apologize(context, query_id, who)
+            await apologize(context.bot, who.language_tag, query_id=query_id)
             return
         if feedback.outcome is AnswerOutcome.ACCEPTED:
             work = self._show_answer(context, chat_id, shown, feedback, owner)
             self.updates.follow_up(key, work, after=self.first)
-
-    @staticmethod
-    async def _apologize(context: Context, query_id: str, who: Participant) -> None:
-        """Tell the presser briefly that their press failed."""
-        try:
-            await context.bot.answer_callback_query(query_id, toast(error_notice(who.language_tag)))
-        except TelegramError:
-            log.warning("telegram: could not tell the user about the failure", exc_info=True)
 
     async def _show_answer(
         self,

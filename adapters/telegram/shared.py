@@ -7,11 +7,14 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-from telegram import Chat, LinkPreviewOptions, Message, Update, User
+from telegram import Bot, Chat, LinkPreviewOptions, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes
 
+from adapters.telegram.rendering import toast
+from adapters.telegram.texts import tt
+from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language
 from bot.views import Participant
 
 if TYPE_CHECKING:
@@ -73,3 +76,21 @@ async def is_chat_admin(context: Context, chat: Chat, user: User, message: Messa
         log.warning("telegram: cannot check chat admin rights (%s)", error)
         return False
     return member.status in CHAT_ADMINS
+
+
+async def apologize(
+    bot: Bot, language_tag: str | None, *, query_id: str | None = None, chat_id: int | None = None
+) -> None:
+    """Tell the user briefly that handling their update failed, in their platform's language:
+    as the toast of their press (``query_id``), else in a message to ``chat_id``. Failing to
+    tell them is only logged: Telegram may be what failed. The storage is not asked for the
+    user's chosen language: it may be what failed."""
+    ui = resolve_language(None, language_tag, SUPPORTED_LANGUAGES, DEFAULT_LANGUAGE)
+    text = tt("error", ui)
+    try:
+        if query_id is not None:
+            await bot.answer_callback_query(query_id, toast(text))
+        elif chat_id is not None:
+            await bot.send_message(chat_id, text)
+    except TelegramError:
+        log.warning("telegram: could not tell the user about the failure", exc_info=True)

@@ -7,8 +7,8 @@ shares live in :mod:`bot.i18n`.
 from __future__ import annotations
 
 from bot.assignments.texts import ASSIGNMENT_STRINGS
-from bot.i18n import DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, resolve_language, translate
 from bot.i18n import STRINGS as SHARED
+from bot.i18n import translate
 
 # The bot's commands in menu order; /help and setMyCommands are built from this list.
 COMMANDS = (
@@ -124,12 +124,6 @@ def tt(key: str, language: str, **values: object) -> str:
     assignments' own strings are looked up too)."""
     table = TEXTS if key in TEXTS else ASSIGNMENT_STRINGS if key in ASSIGNMENT_STRINGS else SHARED
     return translate(table, key, language, **values)
-
-
-def error_notice(language_tag: str | None) -> str:
-    """That handling the user's update failed, in their platform's language: told without
-    the storage, which may be what failed."""
-    return tt("error", resolve_language(None, language_tag, SUPPORTED_LANGUAGES, DEFAULT_LANGUAGE))
 
 
 def command_descriptions(
