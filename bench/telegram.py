@@ -32,11 +32,13 @@ What is measured
       a median of 3 did not smooth out (full runs of the same code gave 0.69-0.89x).
     * quiet period: a burst starts only once its bot has been idle for 5.5 s, past the 5 s
       after which its HTTP client (the adapter's aiohttp transport, which keeps httpx's
-      keep-alive) drops idle connections -- the users were reading the question. Every
-      burst of every side thus starts from the same state: no open connection but the long
-      poll's. (Bursts that found a pool still warm from the previous one ran in a different
-      regime, up to 4x faster or slower, which made the ratio depend on the order of the
-      rounds.)
+      keep-alive) drops idle connections -- the users were reading the question -- and once
+      the fake server sees no connection from it but the long poll's. Every burst of every
+      side thus starts from the same state. (Bursts that found a pool still warm from the
+      previous one ran in a different regime, up to 4x faster or slower, which made the
+      ratio depend on the order of the rounds. Idle time alone did not ensure it: aiohttp
+      closes expired connections on a timer of the keep-alive's period, so they live 5-10 s,
+      and bursts started with up to 150 of them still open.)
 
 Baseline: a bare python-telegram-bot application that only acknowledges
     Built by the adapter's own :meth:`~adapters.telegram.TelegramAdapter.build_application`
@@ -53,8 +55,9 @@ Baseline: a bare python-telegram-bot application that only acknowledges
     acknowledgements get stuck behind them.
 
 The machine's limit: a raw aiohttp client
-    ``--side raw``: no python-telegram-bot; one aiohttp session long-polls getUpdates and
-    answers each press at once. It shows what is left for PTB and the bot on this machine.
+    ``--side raw``: no python-telegram-bot; aiohttp long-polls getUpdates on a connection of
+    its own, as the bots do, and answers each press at once. It shows what is left for PTB
+    and the bot on this machine.
 
     It gets the same presses on the same question messages (copies of the ones our bot
     sent), against its own instance of the fake server, in the same rounds; which side goes
@@ -109,6 +112,9 @@ MAX_POLL_WAIT = 0.2  # the fake server's cap on a getUpdates long poll, seconds
 # Before a burst each bot has been idle this much longer than its HTTP client keeps idle
 # connections (httpx's keep-alive expiry, 5 s), so every burst starts from the same state.
 QUIET_MARGIN_S = 0.5
+# Connections a bot keeps to its fake while idle: its long poll's (PTB polls on a pool of one).
+IDLE_CONNECTIONS = 1
+IDLE_TIMEOUT_S = 30.0  # how long past its quiet period a bot may take to close the others
 POLLING_TIMEOUT = 10.0  # what the bots ask for (the adapter's default)
 FIRST_USER_ID = 700_000_001
 LANGUAGE = "en"
@@ -174,8 +180,9 @@ async def _stop_bare(application: Any) -> None:
 
 
 async def _raw_acknowledger(base_url: str) -> None:
-    """No python-telegram-bot: long-poll getUpdates and answer every press at once, over one
-    aiohttp session (as many connections as the bot's transport). What the machine allows."""
+    """No python-telegram-bot: long-poll getUpdates and answer every press at once, as the
+    bots do: the answers over one aiohttp session (as many connections as the bot's
+    transport), the long poll over a connection of its own. What the machine allows."""
     import aiohttp
 
     from adapters.telegram.app import ALLOWED_UPDATES
@@ -183,7 +190,11 @@ async def _raw_acknowledger(base_url: str) -> None:
     from fakes.telegram_bot_api import TOKEN
 
     connector = aiohttp.TCPConnector(limit=256, keepalive_timeout=KEEPALIVE_S)
-    async with aiohttp.ClientSession(connector=connector) as http:
+    poll_connector = aiohttp.TCPConnector(limit=1, keepalive_timeout=KEEPALIVE_S)
+    async with (
+        aiohttp.ClientSession(connector=connector) as http,
+        aiohttp.ClientSession(connector=poll_connector) as poll,
+    ):
         offset = 0
         pending: set[asyncio.Task[None]] = set()
 
@@ -198,7 +209,7 @@ async def _raw_acknowledger(base_url: str) -> None:
                 "timeout": POLLING_TIMEOUT,
                 "allowed_updates": ALLOWED_UPDATES,
             }
-            async with http.post(f"{base_url}{TOKEN}/getUpdates", json=body) as response:
+            async with poll.post(f"{base_url}{TOKEN}/getUpdates", json=body) as response:
                 updates = (await response.json())["result"]
             for update in updates:
                 offset = update["update_id"] + 1
@@ -527,6 +538,20 @@ def _quiet_s() -> float:
     return KEEPALIVE_S + QUIET_MARGIN_S
 
 
+async def _idle(side: Side, quiet: float) -> None:
+    """Wait until the side's bot has been idle ``quiet`` seconds and its fake sees no
+    connection from it but the long poll's."""
+    await asyncio.sleep(max(0.0, quiet - (time.monotonic() - side.last_active)))
+    deadline = time.monotonic() + IDLE_TIMEOUT_S
+    while (still := side.api.open_connections) > IDLE_CONNECTIONS:
+        if time.monotonic() > deadline:
+            raise BenchError(
+                f"{side.name}: {still} connections still open {quiet + IDLE_TIMEOUT_S:.0f} s "
+                f"after its last request (at most {IDLE_CONNECTIONS} expected when idle)"
+            )
+        await asyncio.sleep(0.02)
+
+
 def _send_budget(messages: int) -> float:
     """Seconds to allow for ``messages`` sends and edits: the rate limiter lets 30 a second
     through; generous, for slow machines."""
@@ -565,7 +590,7 @@ class _Players:
             data = button_for(message, self.quiz, LANGUAGE, correct)
             presses.append((self.by_chat[chat_id], message, data, correct))
         if timed:  # its HTTP connections of earlier requests have expired
-            await asyncio.sleep(max(0.0, self.quiet - (time.monotonic() - side.last_active)))
+            await _idle(side, self.quiet)
         bot = side.bot if timed and side.bot is not None and side.bot.profile else None
         if bot is not None:  # profiled
             await bot.command("profile on")

@@ -478,6 +478,12 @@ class FakeBotApi:
         await site.start()
         self.port = int(self._runner.addresses[0][1])
 
+    @property
+    def open_connections(self) -> int:
+        """The HTTP connections clients hold open to this server now, idle ones included."""
+        server = self._runner.server if self._runner is not None else None
+        return len(server.connections) if server is not None else 0
+
     async def close(self) -> None:
         self._closing = True
         self._update_event.set()
