@@ -546,8 +546,8 @@ async def _idle(side: Side, quiet: float) -> None:
     while (still := side.api.open_connections) > IDLE_CONNECTIONS:
         if time.monotonic() > deadline:
             raise BenchError(
-                f"{side.name}: {still} connections still open {quiet + IDLE_TIMEOUT_S:.0f} s "
-                f"after its last request (at most {IDLE_CONNECTIONS} expected when idle)"
+                f"{side.name}: {still} connections still open {IDLE_TIMEOUT_S:.0f} s past its "
+                f"{quiet:.1f} s of quiet (at most {IDLE_CONNECTIONS} expected when idle)"
             )
         await asyncio.sleep(0.02)
 

@@ -11,7 +11,6 @@ does) and must then succeed; without it, it must report itself skipped.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 import os
@@ -133,37 +132,6 @@ def test_telegram_acknowledges_every_press_once_and_stores_what_it_acknowledged(
     assert ours["stored_wrong"] == ours["acknowledged_wrong"]
     checks = results["benchmarks"]["b"]["checks"]
     assert checks and all(c["ok"] for c in checks), [c for c in checks if not c["ok"]]
-
-
-async def test_a_burst_waits_until_its_bot_holds_no_connection_but_the_long_polls() -> None:
-    """A client's pool keeps idle connections 5-10 s: a burst must not find them warm."""
-    import aiohttp
-
-    from bench.telegram import Side, _idle
-    from fakes.telegram_bot_api import TOKEN, FakeBotApi
-
-    api = FakeBotApi()
-    await api.start()
-    try:
-        side = Side("ours", api)  # idle since long ago: only the connections count
-
-        async def get_me(http: aiohttp.ClientSession) -> None:
-            async with http.post(f"{api.base_url}{TOKEN}/getMe") as response:
-                assert response.status == 200
-                await response.read()
-
-        async with aiohttp.ClientSession() as long_poll:
-            await get_me(long_poll)
-            async with aiohttp.ClientSession() as requests:
-                await asyncio.gather(*(get_me(requests) for _ in range(3)))
-                assert api.open_connections == 4  # kept alive, idle
-                waiting = asyncio.create_task(_idle(side, 0.0))
-                await asyncio.sleep(0.3)
-                assert not waiting.done()
-            await asyncio.wait_for(waiting, 5)  # closed: only the long poll's is left
-            assert api.open_connections == 1
-    finally:
-        await api.close()
 
 
 def test_the_closed_loop_plays_every_quiz_to_the_end(results: dict[str, Any]) -> None:
